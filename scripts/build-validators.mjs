@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+// Placeholder until the config foundation generates Ajv standalone validators at build time.

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Runs the compiled test files with Node's built-in test runner.
+// Usage: node scripts/run-tests.mjs [substring ...]  (only files whose path contains one of them)
+// HIL files (*.hil.test.js) run only inside the qemu guest (npm run test:hil).
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = 'dist/test';
+const filters = process.argv.slice(2);
+const files = [];
+(function walk(dir) {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p);
+    else if (name.endsWith('.test.js') && !name.endsWith('.hil.test.js')) files.push(p);
+  }
+})(root);
+const selected = filters.length ? files.filter((f) => filters.some((s) => f.includes(s))) : files;
+if (selected.length === 0) {
+  console.error(`no test files under ${root}${filters.length ? ' matching ' + filters.join(', ') : ''}`);
+  process.exit(1);
+}
+const concurrency = process.env.CTL_TEST_CONCURRENCY ?? '2';
+const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...selected], {
+  stdio: 'inherit',
+});
+process.exit(r.status ?? 1);

@@ -1,0 +1,95 @@
+/**
+ * Logging to stderr (journald adds time and unit). One line per message, prefixed with the level
+ * and the namespace (`ctl:gpio:cdev`), like the originals' `ERROR: [wb-gpio] ...`.
+ * Loggers are passed in, never global, so tests can capture them.
+ */
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+export interface Logger {
+  error(msg: string): void;
+  warn(msg: string): void;
+  info(msg: string): void;
+  debug(msg: string): void;
+  /** True when debug messages are printed (lets callers skip building expensive messages). */
+  readonly debugEnabled: boolean;
+  /** A logger for a sub-namespace: `child('cdev')` of `ctl:gpio` logs as `ctl:gpio:cdev`. */
+  child(namespace: string): Logger;
+}
+
+export interface LoggerOptions {
+  namespace: string;
+  /** Print debug messages. */
+  debug?: boolean;
+  /** Silence info messages (the originals' negative -d levels). */
+  quietInfo?: boolean;
+  /** Where lines go; stderr by default. */
+  write?: (line: string) => void;
+}
+
+const PREFIX: Record<LogLevel, string> = {
+  error: 'ERROR',
+  warn: 'WARNING',
+  info: 'INFO',
+  debug: 'DEBUG',
+};
+
+export function createLogger(options: LoggerOptions): Logger {
+  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const debugEnabled = options.debug ?? false;
+  const quietInfo = options.quietInfo ?? false;
+  const make = (ns: string): Logger => {
+    const emit = (level: LogLevel, msg: string) => write(`${PREFIX[level]}: [${ns}] ${msg}`);
+    return {
+      error: (msg) => emit('error', msg),
+      warn: (msg) => emit('warn', msg),
+      info: (msg) => {
+        if (!quietInfo) emit('info', msg);
+      },
+      debug: (msg) => {
+        if (debugEnabled) emit('debug', msg);
+      },
+      debugEnabled,
+      child: (sub) => make(`${ns}:${sub}`),
+    };
+  };
+  return make(options.namespace);
+}
+
+/** A logger that keeps its lines in memory (tests). */
+export function createMemoryLogger(namespace = 'test', debug = true): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const logger = createLogger({ namespace, debug, write: (line) => lines.push(line) });
+  return Object.assign(logger, { lines });
+}
+
+/**
+ * Rate limiting for repeated failures: a broken channel must never flood the journal.
+ * `shouldLog(key)` is true the first time a key is seen and then at most once per interval;
+ * the number of suppressed repeats is returned so the next line can say how many were skipped.
+ */
+export class LogRateLimiter {
+  private readonly last = new Map<string, { at: number; suppressed: number }>();
+  constructor(
+    private readonly intervalMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Returns null when the message must be suppressed, else the count suppressed since the last one. */
+  check(key: string): number | null {
+    const t = this.now();
+    const entry = this.last.get(key);
+    if (entry === undefined || t - entry.at >= this.intervalMs) {
+      const suppressed = entry?.suppressed ?? 0;
+      this.last.set(key, { at: t, suppressed: 0 });
+      return suppressed;
+    }
+    entry.suppressed++;
+    return null;
+  }
+
+  /** Forget a key (the condition cleared), so the next failure is logged at once. */
+  reset(key: string): void {
+    this.last.delete(key);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The GPIO hardware contract (STYLE 5.2, 5.3): a backend opens chips; a chip grants line
+ * requests; a request does the I/O. Two implementations keep this contract:
+ *   - `cdev` (hw/gpio/cdev): the Linux GPIO character device, uAPI v2, through koffi;
+ *   - `sim`  (hw/gpio/sim):  simulated chips whose control surface mirrors the kernel's gpio-sim.
+ * The services hold handles only; they never touch paths, file descriptors or ioctls.
+ *
+ * Levels are always LOGICAL: with `activeLow` the backend inverts, so `true` means "active".
+ * Errors are CtlError (core/errors) with codes HW_GONE, HW_BUSY, HW_UNSUPPORTED or HW_IO; the
+ * backend classifies errno once, here at the edge.
+ *
+ * hw imports nothing above it: only core/errors and core/clock-free types may be used here.
+ */
+
+export type Direction = 'input' | 'output';
+export type Drive = 'push-pull' | 'open-drain' | 'open-source';
+export type Bias = 'as-is' | 'pull-up' | 'pull-down' | 'disabled';
+
+/** How one line is to be requested. */
+export interface LineSettings {
+  /** Line offset on the chip. */
+  offset: number;
+  direction: Direction;
+  /** Request the line active-low (config `inverted`). */
+  activeLow: boolean;
+  /** Outputs only. Default push-pull. */
+  drive?: Drive;
+  /** Default 'as-is' (the originals never set bias). */
+  bias?: Bias;
+  /**
+   * Inputs only: ask for edge events (both edges; the caller filters direction itself,
+   * because a returning glitch must be seen to be rejected).
+   */
+  edges?: boolean;
+  /**
+   * Inputs with edges only: the kernel debounce period in microseconds (0 or absent: none).
+   * The backend reports in `LineRequest.debounced` whether the kernel accepted it.
+   */
+  debounceUs?: number;
+  /** Outputs only: the logical level the line is requested with (no glitch). Default false. */
+  initialValue?: boolean;
+}
+
+export interface RequestOptions {
+  /** Consumer label shown by the kernel (gpioinfo), at most 31 bytes. */
+  consumer: string;
+  lines: readonly LineSettings[];
+  /**
+   * Called for every edge event of a line that got edge detection, in kernel order.
+   * Called on the main thread, never re-entrantly, never after release() resolved.
+   */
+  onEdge?: (event: EdgeEvent) => void;
+  /**
+   * Called once when the request stops working asynchronously (chip removed: HW_GONE; event read
+   * failure: HW_IO). After it, every method rejects with the same error and no more edges come.
+   */
+  onFailure?: (error: Error) => void;
+}
+
+export interface EdgeEvent {
+  /** Line offset on the chip. */
+  offset: number;
+  /** True for a logical inactive → active transition. */
+  rising: boolean;
+  /** Kernel CLOCK_MONOTONIC timestamp in nanoseconds (same clock as process.hrtime.bigint()). */
+  timestampNs: bigint;
+  /** Per-line sequence number, starting at 1; a gap means the kernel dropped events. */
+  lineSeqno: number;
+}
+
+export interface LineInfo {
+  offset: number;
+  /** Line name ('' when the chip gives none). */
+  name: string;
+  /** Current consumer ('' when free). */
+  consumer: string;
+  /** The line is in use by someone (the kernel's USED flag). */
+  used: boolean;
+  direction: Direction;
+  activeLow: boolean;
+}
+
+export interface GpioBackend {
+  /** 'cdev' or 'sim'. */
+  readonly kind: string;
+  /**
+   * Opens the chip at `path` (for example `/dev/gpiochip0`). Rejects with HW_GONE when the chip
+   * does not exist or cannot be opened, HW_IO on any other failure.
+   */
+  openChip(path: string): Promise<GpioChip>;
+  /** Releases everything the backend holds (waiter threads, timers). Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface GpioChip {
+  readonly path: string;
+  /** Kernel chip name, e.g. `gpiochip0`. */
+  readonly name: string;
+  /** Chip label, e.g. `pinctrl-bcm2711`. */
+  readonly label: string;
+  /** Number of lines. */
+  readonly lineCount: number;
+  /** Information about one line; rejects with HW_IO for an offset out of range. */
+  lineInfo(offset: number): Promise<LineInfo>;
+  /**
+   * Requests lines. The backend groups them into as many kernel requests as it needs (at most 64
+   * lines and 10 attributes each). Inputs whose edge detection the hardware refuses are still
+   * granted, without edges: they are listed in `LineRequest.polled`, and the caller polls them.
+   * A line that cannot be requested at all (busy: HW_BUSY naming the current consumer; invalid
+   * offset or settings: HW_IO) makes the whole call reject and nothing stays requested; callers
+   * then request lines one at a time, so one bad line never takes the others down.
+   */
+  request(options: RequestOptions): Promise<LineRequest>;
+  /** Closes the chip handle. Requests already granted stay valid until released. */
+  close(): Promise<void>;
+}
+
+export interface LineRequest {
+  /** Offsets of this request, in the order given. */
+  readonly offsets: readonly number[];
+  /** Inputs that asked for edges but have none (no IRQ): the caller must poll them. */
+  readonly polled: ReadonlySet<number>;
+  /** Inputs whose debounce the kernel applies; for the others the caller debounces itself. */
+  readonly debounced: ReadonlySet<number>;
+  /** Logical levels of the given offsets (default: all), in that order. */
+  get(offsets?: readonly number[]): Promise<boolean[]>;
+  /** Drives outputs to logical levels. Resolves once the kernel has them. */
+  set(levels: ReadonlyMap<number, boolean>): Promise<void>;
+  /**
+   * Releases the lines. Pending work ends, no edge is delivered after it resolves, and the
+   * lines can be requested again at once. Idempotent.
+   */
+  release(): Promise<void>;
+}
