@@ -1,0 +1,112 @@
+/**
+ * The GPIO service's durable state (DESIGN 8, 10): output levels and exact counter totals in
+ * `state.json` = `{"version": 1, "outputs": {name: level}, "counters": {name: {pulses, base,
+ * multiplier}}}`. A counter's total is `base + pulses / multiplier`: pulses stay an exact integer
+ * count, never a rounded string, so restarts neither lose nor gain a fraction.
+ * Outputs are saved at once on every change; counters at most every save interval and on stop.
+ */
+import { loadStateFile, StateSaver, type StateDecoder } from '../../core/persist/state-file.js';
+import type { Logger } from '../../core/log.js';
+
+export interface CounterRecord {
+  /** Pulses counted since `base` was set. */
+  readonly pulses: number;
+  /** Total (kWh or m^3) when counting started or when the total was last set. */
+  readonly base: number;
+  /** Pulses per unit the pulses were counted with. */
+  readonly multiplier: number;
+}
+
+interface StateDocument {
+  version: 1;
+  outputs: Record<string, boolean>;
+  counters: Record<string, CounterRecord>;
+}
+
+export interface GpioStateOptions {
+  path: string;
+  saveIntervalMs: number;
+  log: Logger;
+}
+
+export class GpioStateStore {
+  private constructor(
+    private readonly doc: StateDocument,
+    private readonly saver: StateSaver,
+  ) {}
+
+  static async open(options: GpioStateOptions): Promise<GpioStateStore> {
+    const loaded = await loadStateFile(options.path, decodeState, options.log);
+    const doc: StateDocument = loaded ?? { version: 1, outputs: {}, counters: {} };
+    const saver = new StateSaver({
+      path: options.path,
+      intervalMs: options.saveIntervalMs,
+      log: options.log,
+      serialize: () => JSON.stringify(doc, null, 1) + '\n',
+    });
+    return new GpioStateStore(doc, saver);
+  }
+
+  outputLevel(name: string): boolean | undefined {
+    return Object.hasOwn(this.doc.outputs, name) ? this.doc.outputs[name] : undefined;
+  }
+
+  counter(name: string): CounterRecord | undefined {
+    return Object.hasOwn(this.doc.counters, name) ? this.doc.counters[name] : undefined;
+  }
+
+  /** Records an output level and writes it durably before resolving. */
+  async setOutput(name: string, level: boolean): Promise<void> {
+    if (this.doc.outputs[name] === level) return;
+    this.doc.outputs[name] = level;
+    await this.saver.saveNow();
+  }
+
+  /** Records a counter; written within the save interval. */
+  setCounter(name: string, record: CounterRecord): void {
+    this.doc.counters[name] = { pulses: record.pulses, base: record.base, multiplier: record.multiplier };
+    this.saver.saveSoon();
+  }
+
+  /** Records a counter and writes it at once (a total set over MQTT). */
+  async setCounterNow(name: string, record: CounterRecord): Promise<void> {
+    this.doc.counters[name] = { pulses: record.pulses, base: record.base, multiplier: record.multiplier };
+    await this.saver.saveNow();
+  }
+
+  flush(): Promise<void> {
+    return this.saver.flush();
+  }
+
+  close(): Promise<void> {
+    return this.saver.close();
+  }
+}
+
+const decodeState: StateDecoder<StateDocument> = (value) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { invalid: 'is not a JSON object' };
+  const v = value as Record<string, unknown>;
+  if (v.version !== 1) return { invalid: `has unknown version ${JSON.stringify(v.version)} (expected 1)` };
+  const outputs: Record<string, boolean> = {};
+  const counters: Record<string, CounterRecord> = {};
+  if (!isPlainObject(v.outputs)) return { invalid: '"outputs" is not an object' };
+  for (const [name, level] of Object.entries(v.outputs)) {
+    if (typeof level !== 'boolean') return { invalid: `outputs.${name} is not true or false` };
+    outputs[name] = level;
+  }
+  if (!isPlainObject(v.counters)) return { invalid: '"counters" is not an object' };
+  for (const [name, rec] of Object.entries(v.counters)) {
+    if (!isPlainObject(rec)) return { invalid: `counters.${name} is not an object` };
+    const { pulses, base, multiplier } = rec as Record<string, unknown>;
+    if (!Number.isSafeInteger(pulses) || (pulses as number) < 0) return { invalid: `counters.${name}.pulses is not a count` };
+    if (typeof base !== 'number' || !Number.isFinite(base)) return { invalid: `counters.${name}.base is not a number` };
+    if (typeof multiplier !== 'number' || !(multiplier > 0) || !Number.isFinite(multiplier))
+      return { invalid: `counters.${name}.multiplier is not a positive number` };
+    counters[name] = { pulses: pulses as number, base, multiplier };
+  }
+  return { version: 1, outputs, counters };
+};
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm, writeFile, chmod, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../../../src/core/persist/atomic-write.js';
+import { loadStateFile, StateSaver } from '../../../../src/core/persist/state-file.js';
+import { createMemoryLogger } from '../../../../src/core/log.js';
+
+async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ctl-state-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const decodeNumberDoc = (v: unknown) =>
+  typeof v === 'object' && v !== null && typeof (v as { n?: unknown }).n === 'number'
+    ? (v as { n: number })
+    : { invalid: 'has no number n' };
+
+test('atomic write replaces the file and leaves no temp file behind', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'sub', 'state.json');
+  await writeFileAtomic(path, 'one');
+  await writeFileAtomic(path, 'two');
+  assert.equal(await readFile(path, 'utf8'), 'two');
+  assert.deepEqual(await readdir(join(dir, 'sub')), ['state.json']);
+});
+
+test('a missing state file is a fresh start, not an error', async (t) => {
+  const dir = await tempDir(t);
+  const log = createMemoryLogger();
+  assert.equal(await loadStateFile(join(dir, 'none.json'), decodeNumberDoc, log), null);
+  assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 0);
+});
+
+for (const [what, content] of [
+  ['truncated JSON', '{"n": 1'],
+  ['a document of the wrong shape', '{"m": 1}'],
+  ['an empty file', ''],
+] as const) {
+  test(`a state file with ${what} is set aside with one error line`, async (t) => {
+    const dir = await tempDir(t);
+    const path = join(dir, 'state.json');
+    await writeFile(path, content);
+    const log = createMemoryLogger();
+    assert.equal(await loadStateFile(path, decodeNumberDoc, log, () => 1700000000), null);
+    assert.deepEqual((await readdir(dir)).sort(), ['state.json.corrupt-1700000000']);
+    assert.equal(await readFile(join(dir, 'state.json.corrupt-1700000000'), 'utf8'), content);
+    const errors = log.lines.filter((l) => l.startsWith('ERROR'));
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!, /state\.json.*moved it to .*corrupt-1700000000/);
+  });
+}
+
+test('a valid state file loads', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  await writeFile(path, '{"n": 42}');
+  assert.deepEqual(await loadStateFile(path, decodeNumberDoc, createMemoryLogger()), { n: 42 });
+});
+
+test('saveSoon coalesces changes into one write within the interval; flush writes the latest', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  let value = 0;
+  let serialized = 0;
+  const saver = new StateSaver({
+    path,
+    intervalMs: 50,
+    log: createMemoryLogger(),
+    serialize: () => {
+      serialized++;
+      return JSON.stringify({ n: value });
+    },
+  });
+  for (value = 1; value <= 5; value++) saver.saveSoon();
+  value = 5;
+  await new Promise((r) => setTimeout(r, 120));
+  assert.equal(serialized, 1);
+  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { n: 5 });
+  value = 6;
+  saver.saveSoon();
+  await saver.close();
+  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { n: 6 });
+});
+
+test('concurrent saveNow calls end with the latest state on disk', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  let value = 0;
+  const saver = new StateSaver({ path, intervalMs: 1000, log: createMemoryLogger(), serialize: () => JSON.stringify({ n: value }) });
+  const writes: Promise<void>[] = [];
+  for (let i = 1; i <= 20; i++) {
+    value = i;
+    writes.push(saver.saveNow());
+  }
+  await Promise.all(writes);
+  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { n: 20 });
+});
+
+test('a failing disk is reported once per failure streak, not per write', { skip: process.getuid?.() === 0 ? 'root ignores permissions' : false }, async (t) => {
+  const dir = await tempDir(t);
+  const ro = join(dir, 'ro');
+  await mkdir(ro);
+  await chmod(ro, 0o500);
+  const log = createMemoryLogger();
+  const saver = new StateSaver({ path: join(ro, 'state.json'), intervalMs: 1000, log, serialize: () => '{}' });
+  await saver.saveNow();
+  await saver.saveNow();
+  assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 1);
+});

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
+import { createMemoryLogger } from '../../../src/core/log.js';
+
+async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ctl-gpio-state-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('output levels are on disk when setOutput resolves, and load again', async (t) => {
+  const path = join(await tempDir(t), 'state.json');
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 5000, log: createMemoryLogger() });
+  assert.equal(store.outputLevel('A1_OUT'), undefined);
+  await store.setOutput('A1_OUT', true);
+  await store.setOutput('A2_OUT', false);
+  const doc = JSON.parse(await readFile(path, 'utf8'));
+  assert.deepEqual(doc, { version: 1, outputs: { A1_OUT: true, A2_OUT: false }, counters: {} });
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 5000, log: createMemoryLogger() });
+  assert.equal(again.outputLevel('A1_OUT'), true);
+  assert.equal(again.outputLevel('A2_OUT'), false);
+});
+
+test('counters keep exact pulse counts and are written by flush', async (t) => {
+  const path = join(await tempDir(t), 'state.json');
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  store.setCounter('meter', { pulses: 12345, base: 0.1, multiplier: 3200 });
+  await store.flush();
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  assert.deepEqual(again.counter('meter'), { pulses: 12345, base: 0.1, multiplier: 3200 });
+  assert.equal(again.counter('toString'), undefined);
+});
+
+test('a state file with a bad counter is set aside and the store starts empty', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  await writeFile(path, JSON.stringify({ version: 1, outputs: {}, counters: { m: { pulses: -1, base: 0, multiplier: 1 } } }));
+  const log = createMemoryLogger();
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 5000, log });
+  assert.equal(store.counter('m'), undefined);
+  assert.ok((await readdir(dir)).some((f) => f.startsWith('state.json.corrupt-')));
+  assert.match(log.lines.join('\n'), /counters\.m\.pulses is not a count/);
+});
