@@ -1,0 +1,117 @@
+/**
+ * One timer for many deadlines. Channels that sample on their own schedules (64 ADC channels,
+ * debounce deadlines of many GPIO lines) must not each keep a busy timer: tasks go into a min-heap
+ * by due time and a single timeout is armed for the earliest one. Tasks due at the same moment run
+ * in one wake-up, in the order they were scheduled. Idle (empty heap) means no timer at all.
+ */
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+
+export interface ScheduledTask {
+  /** Cancels the task if it has not run yet. */
+  cancel(): void;
+}
+
+interface Entry {
+  due: number;
+  seq: number;
+  run: () => void;
+  cancelled: boolean;
+}
+
+export class Scheduler {
+  private readonly heap: Entry[] = [];
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private armedFor = Infinity;
+  private stopped = false;
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  /** Runs `run` at monotonic time `due` (ms, Clock.now() scale), or at once if it is past. */
+  at(due: number, run: () => void): ScheduledTask {
+    const entry: Entry = { due, seq: this.seq++, run, cancelled: false };
+    if (!this.stopped) {
+      this.push(entry);
+      this.arm();
+    }
+    return {
+      cancel: () => {
+        entry.cancelled = true;
+      },
+    };
+  }
+
+  /** Number of tasks waiting (cancelled ones included until their time comes). */
+  get size(): number {
+    return this.heap.length;
+  }
+
+  /** Drops every task; the scheduler accepts no more. */
+  stop(): void {
+    this.stopped = true;
+    this.heap.length = 0;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(): void {
+    const first = this.heap[0];
+    if (first === undefined) return;
+    if (this.timer !== undefined && first.due >= this.armedFor) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.armedFor = first.due;
+    const delay = Math.max(0, first.due - this.clock.now());
+    this.timer = setTimeout(() => this.fire(), delay);
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.armedFor = Infinity;
+    const now = this.clock.now();
+    // Timers may fire up to a millisecond early; a task within 1 ms of now is due.
+    while (this.heap.length > 0 && this.heap[0]!.due <= now + 1) {
+      const entry = this.pop();
+      if (!entry.cancelled) entry.run();
+      if (this.stopped) return;
+    }
+    this.arm();
+  }
+
+  private push(entry: Entry): void {
+    const h = this.heap;
+    h.push(entry);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(h[i]!, h[parent]!)) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): Entry {
+    const h = this.heap;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && before(h[l]!, h[m]!)) m = l;
+        if (r < h.length && before(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function before(a: Entry, b: Entry): boolean {
+  return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+}

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Scheduler } from '../../../src/core/scheduler.js';
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('tasks run in due order, equal due times in scheduling order, in one wake-up', async () => {
+  const s = new Scheduler();
+  const now = performance.now();
+  const order: string[] = [];
+  s.at(now + 30, () => order.push('c'));
+  s.at(now + 10, () => order.push('a1'));
+  s.at(now + 10, () => order.push('a2'));
+  s.at(now + 20, () => order.push('b'));
+  s.at(now - 5, () => order.push('past'));
+  await tick(60);
+  assert.deepEqual(order, ['past', 'a1', 'a2', 'b', 'c']);
+  assert.equal(s.size, 0);
+});
+
+test('a cancelled task never runs; stop drops everything', async () => {
+  const s = new Scheduler();
+  const now = performance.now();
+  const ran: string[] = [];
+  const t = s.at(now + 5, () => ran.push('x'));
+  s.at(now + 5, () => ran.push('y'));
+  t.cancel();
+  await tick(20);
+  assert.deepEqual(ran, ['y']);
+  s.at(performance.now() + 5, () => ran.push('z'));
+  s.stop();
+  await tick(20);
+  assert.deepEqual(ran, ['y']);
+});
+
+test('a task scheduled from a task runs later, and an earlier new task re-arms the timer', async () => {
+  const s = new Scheduler();
+  const ran: number[] = [];
+  const start = performance.now();
+  s.at(start + 200, () => ran.push(200));
+  s.at(start + 10, () => {
+    ran.push(10);
+    s.at(performance.now() + 10, () => ran.push(20));
+  });
+  await tick(60);
+  assert.deepEqual(ran, [10, 20]);
+  s.stop();
+});
+
+test('many tasks with the same period keep one timer and all run', async () => {
+  const s = new Scheduler();
+  let count = 0;
+  const due = performance.now() + 10;
+  for (let i = 0; i < 1000; i++) s.at(due, () => count++);
+  await tick(40);
+  assert.equal(count, 1000);
+});
