@@ -1,0 +1,59 @@
+/** Writes bench/results/latest.json and BENCHMARKS.md from the results of one run. */
+import { writeFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ScenarioResult } from './scenario.js';
+import type { MachineInfo } from './machine.js';
+import { fmt } from './svg.js';
+
+export async function writeReports(root: string, machine: MachineInfo, results: ScenarioResult[], partial: boolean): Promise<void> {
+  const jsonPath = join(root, 'bench', 'results', 'latest.json');
+  let merged = results;
+  if (partial) {
+    // A run of some scenarios only: keep the others' last results.
+    try {
+      const old = JSON.parse(await readFile(jsonPath, 'utf8')) as { results: ScenarioResult[] };
+      const fresh = new Set(results.map((r) => r.name));
+      merged = [...old.results.filter((r) => !fresh.has(r.name)), ...results];
+    } catch {
+      // no earlier results
+    }
+  }
+  merged.sort((a, b) => a.name.localeCompare(b.name));
+  await writeFile(jsonPath, JSON.stringify({ machine, results: merged }, null, 2) + '\n');
+  await writeFile(join(root, 'BENCHMARKS.md'), markdown(machine, merged));
+}
+
+function markdown(machine: MachineInfo, results: ScenarioResult[]): string {
+  const lines = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (do not edit by hand). Every figure is the median of several runs after a',
+    'warm-up, as a ratio against a baseline measured in the same run, with the absolute numbers beside it.',
+    '',
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}. Date: ${machine.date}.`,
+    '',
+    '| scenario | subject (median, spread) | baseline (median) | ratio | goal | met |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of results) {
+    const s = r.subject.summary;
+    const b = r.baseline.summary;
+    lines.push(
+      `| ${r.title} | ${r.subject.label}: ${fmt(s.median)} ${r.subject.unit} (±${(s.spread * 50).toFixed(0)} %) | ${r.baseline.label}: ${fmt(b.median)} ${r.baseline.unit} | ${fmt(r.ratio)}x | ${r.goal?.text ?? '—'} | ${r.met === null ? '—' : r.met ? 'yes' : '**no**'} |`,
+    );
+  }
+  const notes = results.filter((r) => r.note || r.extra);
+  if (notes.length) {
+    lines.push('', '## Notes', '');
+    for (const r of notes) {
+      const extra = r.extra ? Object.entries(r.extra).map(([k, v]) => `${k} = ${typeof v === 'number' ? fmt(v) : v}`).join(', ') : '';
+      lines.push(`- **${r.title}**: ${[r.note, extra].filter(Boolean).join(' ')}`);
+    }
+  }
+  const plots = results.flatMap((r) => r.plots ?? []);
+  if (plots.length) {
+    lines.push('', '## Plots', '');
+    for (const p of plots) lines.push(`![${p}](bench/results/${p})`, '');
+  }
+  return lines.join('\n') + '\n';
+}

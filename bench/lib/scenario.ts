@@ -1,0 +1,63 @@
+/**
+ * What a benchmark scenario is. Every figure is a ratio against a baseline measured in the same
+ * run (machines are noisy), with the absolute numbers beside it.
+ */
+import type { Summary } from './stats.js';
+
+export interface Measured {
+  /** What was measured, e.g. "ctl-mqtt-gpio -j" or "node -e 0". */
+  label: string;
+  unit: string;
+  summary: Summary;
+  samples: number[];
+}
+
+export interface Goal {
+  /** Human text of the goal, e.g. "at most 2x node -e 0". */
+  text: string;
+  /** The goal holds when ratio <= maxRatio (and/or subject median <= maxAbsolute). */
+  maxRatio?: number;
+  maxAbsolute?: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  subject: Measured;
+  baseline: Measured;
+  /** subject median / baseline median. */
+  ratio: number;
+  goal?: Goal;
+  met: boolean | null;
+  /** Why a goal is not met and what would fix it, or any remark. */
+  note?: string;
+  /** Extra figures worth keeping (p99, events lost, ...). */
+  extra?: Record<string, number | string>;
+  /** SVG files written by the scenario, relative to bench/results. */
+  plots?: string[];
+}
+
+export interface BenchContext {
+  /** Repository root. */
+  root: string;
+  /** Where scenarios may write plots and temp files. */
+  resultsDir: string;
+  /** Runs per measurement (after warm-up); scenarios may scale it. */
+  runs: number;
+  warmup: number;
+  log(line: string): void;
+}
+
+export interface Scenario {
+  name: string;
+  title: string;
+  run(ctx: BenchContext): Promise<ScenarioResult | ScenarioResult[]>;
+}
+
+export function judge(goal: Goal | undefined, ratio: number, subjectMedian: number): boolean | null {
+  if (!goal) return null;
+  let ok = true;
+  if (goal.maxRatio !== undefined) ok &&= ratio <= goal.maxRatio;
+  if (goal.maxAbsolute !== undefined) ok &&= subjectMedian <= goal.maxAbsolute;
+  return ok;
+}

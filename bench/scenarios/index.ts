@@ -1,0 +1,5 @@
+/** Every benchmark scenario, in the order `npm run bench` runs them. */
+import type { Scenario } from '../lib/scenario.js';
+import { cliConversions } from './cli-conversions.js';
+
+export const scenarios: Scenario[] = [cliConversions];
