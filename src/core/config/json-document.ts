@@ -29,11 +29,9 @@ export class JsonDocument {
     const doc = new JsonDocument(name, text, parsed.value, parsed.offsets, undefined, parsed.duplicateKeys);
     if (!parsed.error) return doc;
     const e = parsed.error;
-    const syntax = doc.problemAtOffset(
-      e.offset,
-      e.path,
-      ruleWithValue(`invalid JSON: ${e.message}`, e.found === undefined ? undefined : { value: e.found }),
-    );
+    // The offending text is shown as written, not as a JSON string of it.
+    const found = e.found === undefined ? '' : ` (got ${e.found})`;
+    const syntax = doc.problemAtOffset(e.offset, e.path, `invalid JSON: ${e.message}${found}`);
     return new JsonDocument(name, text, undefined, parsed.offsets, syntax, parsed.duplicateKeys);
   }
 

@@ -226,14 +226,15 @@ export function parseJsonc(text: string): ParsedJson {
   }
 }
 
-/** The token at an offset, for "(got ...)": a word, a number or one character. */
+/** The token at an offset, for "(got ...)": a string literal, a word or number, or one character. */
 function describeAt(text: string, at: number): string | undefined {
   if (at >= text.length) return undefined;
-  const word = /[A-Za-z0-9_$.+-]+/y;
-  word.lastIndex = at;
-  const m = word.exec(text);
-  const token = m ? m[0] : text[at]!;
-  return token.length > 20 ? token.slice(0, 20) + '...' : token;
+  const token = /"(?:[^"\\\n]|\\.){0,20}"?|[A-Za-z0-9_$.+-]+/y;
+  token.lastIndex = at;
+  const m = token.exec(text);
+  const found = m ? m[0] : text[at]!;
+  // eslint-disable-next-line no-control-regex
+  return (found.length > 24 ? found.slice(0, 24) + '...' : found).replace(/[\u0000-\u001f\u007f]/g, '?');
 }
 
 /** Converts offsets to 1-based line and column numbers (columns count UTF-16 units). */

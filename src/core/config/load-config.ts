@@ -42,30 +42,37 @@ export function readConfigDocument(path: string): JsonDocument {
   return JsonDocument.parse(path, readConfigText(path));
 }
 
-function fail(problems: readonly Problem[], syntaxOnly: boolean): never {
-  throw new ConfigError(syntaxOnly ? 'CONFIG_PARSE' : 'CONFIG_INVALID', problemLines(problems));
+/** Throws the problems: CONFIG_PARSE when all of them are syntax errors, else CONFIG_INVALID. */
+function fail(problems: readonly Problem[], syntax: ReadonlySet<Problem>): never {
+  const code = problems.every((p) => syntax.has(p)) ? 'CONFIG_PARSE' : 'CONFIG_INVALID';
+  throw new ConfigError(code, problemLines(problems));
 }
 
 /** Runs the whole pipeline; throws ConfigError listing every problem found. */
 export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInput): Loaded<Model> {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
-  let syntaxOnly = true;
+  const syntax = new Set<Problem>();
 
   const check = (doc: JsonDocument, value: JsonValue | undefined, board: boolean): ConfigSource | undefined => {
     if (doc.syntaxProblem || value === undefined) {
-      if (doc.syntaxProblem) problems.push(doc.syntaxProblem);
+      if (doc.syntaxProblem) {
+        problems.push(doc.syntaxProblem);
+        syntax.add(doc.syntaxProblem);
+      }
       return undefined;
     }
     for (const path of doc.duplicateKeys) warnings.push(doc.problem(path, 'key given twice; the last one is used'));
     const validate = board ? spec.validateBoard : spec.validateConfig;
     const found = schemaProblems(doc, value, validate, spec.variants);
-    if (found.length === 0 && isJsonObject(value)) found.push(...channelProblems(spec, { doc, value }));
     if (found.length > 0 || !isJsonObject(value)) {
-      syntaxOnly = false;
+      // Not the shape the merge relies on: this file stops here.
       problems.push(...found);
       return undefined;
     }
+    // Semantic problems do not stop the file: the merge and the driver checks still run, so
+    // every problem is listed at once.
+    problems.push(...channelProblems(spec, { doc, value }));
     return { doc, value };
   };
 
@@ -77,12 +84,13 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
     if (source) boards.push(source);
   }
   const main = check(input.main, input.mainValue ?? input.main.value, false);
-  if (problems.length > 0 || !main) fail(problems, syntaxOnly);
+  if (!main || boards.length < boardFiles.length) fail(problems, syntax);
 
   const merged = mergeChannels(spec, boards, main);
   warnings.push(...merged.warnings);
   const built = spec.build(merged);
-  if (built.problems.length > 0) fail(built.problems, false);
+  problems.push(...built.problems);
+  if (problems.length > 0) fail(problems, syntax);
   warnings.push(...built.warnings);
 
   return {
