@@ -2,7 +2,8 @@
  * What both binaries do with their command line: help, version, schema, `-j`, `-J`, or load the
  * configuration and start the service. Runs in-process for tests (`main(argv, io)` returns the
  * exit code; nothing here calls process.exit). The conversion paths stay lean: the service
- * runtime (MQTT, GPIO FFI, ...) is loaded with a dynamic import only when the service runs.
+ * runtime (MQTT, GPIO FFI, ...), the logger and the help text are loaded with dynamic imports
+ * only on the paths that need them.
  */
 import { readFileSync } from 'node:fs';
 import type { CliOptions } from '../core/config/cli-options.js';
@@ -10,10 +11,9 @@ import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/
 import type { DriverConfigSpec } from '../core/config/config-family.js';
 import { readConfigText } from '../core/config/config-files.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
-import { createLogger, type Logger } from '../core/log.js';
+import type { Logger } from '../core/log.js';
 import { parseCliArgs } from './args.js';
-import { readStdin, type CliIo } from './cli-io.js';
-import { usageText } from './usage.js';
+import type { CliIo } from './cli-io.js';
 
 /** A service runtime: runs until stopped, returns the exit code. */
 export interface ServiceRuntime<Options extends CliOptions, Model> {
@@ -41,14 +41,15 @@ function writeLines(stream: CliIo['stderr'], lines: readonly string[]): void {
 
 /** `-j` input: stdin when it is piped and not empty, else the config file. */
 async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: string; text: string }> {
-  if (!io.stdin.isTTY) {
-    const text = await readStdin(io.stdin);
+  if (!io.stdinIsTTY) {
+    const text = await io.readStdin();
     if (text.trim() !== '') return { name: STDIN_NAME, text };
   }
   return { name: cli.configFile, text: readConfigText(cli.configFile) };
 }
 
-function serviceLogger<Options extends CliOptions>(cli: Options, debugInConfig: boolean, io: CliIo): Logger {
+async function serviceLogger<Options extends CliOptions>(cli: Options, debugInConfig: boolean, io: CliIo): Promise<Logger> {
+  const { createLogger } = await import('../core/log.js');
   const level = cli.debugLevel;
   return createLogger({
     namespace: `ctl:${cli.driver}`,
@@ -66,7 +67,7 @@ async function dispatch<Options extends CliOptions, Model>(
   const { spec } = entry;
   switch (cli.mode) {
     case 'help':
-      io.stdout.write(usageText(entry.driver));
+      io.stdout.write((await import('./usage.js')).usageText(entry.driver));
       return 0;
     case 'version':
       io.stdout.write(`${cli.binary} ${packageVersion()}\n`);
@@ -80,13 +81,13 @@ async function dispatch<Options extends CliOptions, Model>(
       return 0;
     }
     case 'from-json': {
-      const text = await readStdin(io.stdin);
+      const text = await io.readStdin();
       io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir));
       return 0;
     }
     case 'run': {
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
-      const logger = serviceLogger(cli, (loaded.model as { debug?: boolean }).debug === true, io);
+      const logger = await serviceLogger(cli, (loaded.model as { debug?: boolean }).debug === true, io);
       for (const w of loaded.warnings) logger.warn(w);
       const runtime = await entry.loadRuntime();
       return await runtime.run(cli, loaded.model, logger);

@@ -1,5 +1,4 @@
 /** Runs a binary's `main` in-process with in-memory streams. */
-import { PassThrough, Readable } from 'node:stream';
 import { main as adcMain } from '../../../src/cli/adc-main.js';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { main as gpioMain } from '../../../src/cli/gpio-main.js';
@@ -17,16 +16,18 @@ export interface RunOptions {
   readonly tty?: boolean;
 }
 
-function stdinOf(options: RunOptions): CliIo['stdin'] {
-  if (options.tty) return Object.assign(new PassThrough(), { isTTY: true });
-  return Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), { isTTY: false });
+async function readStdinOf(options: RunOptions): Promise<string> {
+  // A terminal never ends: reading it would hang the real binary.
+  if (options.tty) throw new Error('stdin was read although it is a terminal');
+  return options.stdin ?? '';
 }
 
 export async function runMain(driver: 'gpio' | 'adc', argv: string[], options: RunOptions = {}): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
-    stdin: stdinOf(options),
+    stdinIsTTY: options.tty === true,
+    readStdin: () => readStdinOf(options),
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
     env: {},
