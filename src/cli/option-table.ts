@@ -81,62 +81,124 @@ function brokerUrl(value: string | undefined, as: string): string {
   return v;
 }
 
-export const OPTIONS: readonly OptionDef[] = [
-  { names: ['-c', '--config'], value: 'required', metavar: 'FILE', help: 'configuration file (default /etc/BINARY.conf)', apply: (d, v, as) => (d.configFile = nonEmpty(v, as)) },
-  { names: ['--system-config-dir'], value: 'required', metavar: 'DIR', help: 'board system channel definitions, *.conf in sorted order (default /var/lib/BINARY/conf.d)', apply: (d, v, as) => (d.systemConfigDir = nonEmpty(v, as)) },
-  { names: ['-h', '--host'], value: 'required', metavar: 'HOST', help: 'MQTT broker host (default localhost); -h is the host, not help', apply: (d, v, as) => (d.host = nonEmpty(v, as)) },
-  {
-    names: ['-p', '--port'],
+/** Draft fields that hold any text. */
+type TextKey = {
+  [K in keyof ArgsDraft]-?: string extends NonNullable<ArgsDraft[K]> ? K : never;
+}[keyof ArgsDraft];
+
+/** An option whose value is stored as given (non-empty unless `allowEmpty`). */
+function text(
+  names: string[],
+  metavar: string,
+  help: string,
+  key: TextKey,
+  extra: { only?: DriverKind; allowEmpty?: boolean } = {},
+): OptionDef {
+  const def: OptionDef = {
+    names,
     value: 'required',
-    metavar: 'PORT',
-    help: 'MQTT broker port (default 1883)',
+    metavar,
+    help,
     apply: (d, v, as) => {
-      const n = /^[0-9]{1,5}$/.test(v ?? '') ? Number(v) : NaN;
-      if (!(n >= 1 && n <= 65535)) throw usageError(`invalid port '${v}' for ${as}: expected an integer 1..65535`);
-      d.port = n;
+      d[key] = extra.allowEmpty ? (v ?? '') : nonEmpty(v, as);
     },
+  };
+  return extra.only ? { ...def, only: extra.only } : def;
+}
+
+/** A flag that selects what the invocation does. */
+function action(name: string, help: string, mode: ArgsDraft['modes'][number]): OptionDef {
+  return { names: [name], value: 'none', help, apply: (d) => d.modes.push(mode) };
+}
+
+function parsePort(d: ArgsDraft, v: string | undefined, as: string): void {
+  const n = /^[0-9]{1,5}$/.test(v ?? '') ? Number(v) : NaN;
+  if (!(n >= 1 && n <= 65535)) throw usageError(`invalid port '${v}' for ${as}: expected an integer 1..65535`);
+  d.port = n;
+}
+
+function parseDebugLevel(d: ArgsDraft, v: string | undefined, as: string): void {
+  const n = /^-?[0-9]$/.test(v ?? '') ? Number(v) : NaN;
+  if (!DEBUG_LEVELS.includes(n as DebugLevel)) {
+    throw usageError(`invalid debug level '${v}' for ${as}: expected 0, 1, 2, 3, -1, -2 or -3`);
+  }
+  d.debugLevel = n as DebugLevel;
+}
+
+function parseTopicPrefix(d: ArgsDraft, v: string | undefined, as: string): void {
+  if (/[+#\u0000]/.test(v ?? '')) throw usageError(`invalid topic prefix '${v}' for ${as}: it must not contain '+', '#' or NUL`);
+  d.topicPrefix = v ?? '';
+}
+
+function parseHaPrefix(d: ArgsDraft, v: string | undefined, as: string): void {
+  if (v !== undefined && /[+#\u0000]|^$/.test(v)) throw usageError(`invalid discovery prefix '${v}' for ${as}`);
+  d.haDiscoveryPrefix = v ?? 'homeassistant';
+}
+
+function parseBackend(d: ArgsDraft, v: string | undefined, as: string): void {
+  if (v !== 'cdev' && v !== 'sim') throw usageError(`invalid GPIO backend '${v}' for ${as}: expected cdev or sim`);
+  d.gpioBackend = v;
+}
+
+function parseSaveInterval(d: ArgsDraft, v: string | undefined, as: string): void {
+  const n = /^[0-9]+(\.[0-9]+)?$/.test(v ?? '') ? Number(v) : NaN;
+  if (!(n > 0 && n <= 86400)) throw usageError(`invalid save interval '${v}' for ${as}: expected seconds, > 0 and <= 86400`);
+  d.saveIntervalS = n;
+}
+
+export const OPTIONS: readonly OptionDef[] = [
+  text(['-c', '--config'], 'FILE', 'configuration file (default /etc/BINARY.conf)', 'configFile'),
+  text(
+    ['--system-config-dir'],
+    'DIR',
+    'board system channel definitions, *.conf in sorted order (default /var/lib/BINARY/conf.d)',
+    'systemConfigDir',
+  ),
+  text(['-h', '--host'], 'HOST', 'MQTT broker host (default localhost); -h is the host, not help', 'host'),
+  { names: ['-p', '--port'], value: 'required', metavar: 'PORT', help: 'MQTT broker port (default 1883)', apply: parsePort },
+  text(['-u', '--username'], 'USER', 'MQTT user name', 'username', { allowEmpty: true }),
+  text(['-P', '--password'], 'PASSWORD', 'MQTT password', 'password', { allowEmpty: true }),
+  {
+    names: ['--broker'],
+    value: 'required',
+    metavar: 'URL',
+    help: 'broker URL: mqtt://, mqtts://, ws://, wss:// or unix:// (overrides -h and -p)',
+    apply: (d, v, as) => (d.brokerUrl = brokerUrl(v, as)),
   },
-  { names: ['-u', '--username'], value: 'required', metavar: 'USER', help: 'MQTT user name', apply: (d, v) => (d.username = v ?? '') },
-  { names: ['-P', '--password'], value: 'required', metavar: 'PASSWORD', help: 'MQTT password', apply: (d, v) => (d.password = v ?? '') },
-  { names: ['--broker'], value: 'required', metavar: 'URL', help: 'broker URL: mqtt://, mqtts://, ws://, wss:// or unix:// (overrides -h and -p)', apply: (d, v, as) => (d.brokerUrl = brokerUrl(v, as)) },
-  { names: ['--tls-ca'], value: 'required', metavar: 'FILE', help: 'CA certificate(s) for a TLS broker', apply: (d, v, as) => (d.tlsCa = nonEmpty(v, as)) },
-  { names: ['--tls-cert'], value: 'required', metavar: 'FILE', help: 'client certificate for TLS', apply: (d, v, as) => (d.tlsCert = nonEmpty(v, as)) },
-  { names: ['--tls-key'], value: 'required', metavar: 'FILE', help: 'client private key for TLS', apply: (d, v, as) => (d.tlsKey = nonEmpty(v, as)) },
+  text(['--tls-ca'], 'FILE', 'CA certificate(s) for a TLS broker', 'tlsCa'),
+  text(['--tls-cert'], 'FILE', 'client certificate for TLS', 'tlsCert'),
+  text(['--tls-key'], 'FILE', 'client private key for TLS', 'tlsKey'),
   {
     names: ['-T', '--topic-prefix'],
     value: 'required',
     metavar: 'PREFIX',
     help: 'prepended literally to every topic (PREFIX/devices/...)',
-    apply: (d, v, as) => {
-      if (/[+#\u0000]/.test(v ?? '')) throw usageError(`invalid topic prefix '${v}' for ${as}: it must not contain '+', '#' or NUL`);
-      d.topicPrefix = v ?? '';
-    },
+    apply: parseTopicPrefix,
   },
-  { names: ['--device-id'], value: 'required', metavar: 'ID', help: 'MQTT device id (default DEVICE_ID)', apply: (d, v, as) => (d.deviceId = topicLevel(v, as)) },
-  { names: ['--client-id'], value: 'required', metavar: 'ID', help: 'MQTT client id (default: the device id)', apply: (d, v, as) => (d.clientId = nonEmpty(v, as)) },
+  {
+    names: ['--device-id'],
+    value: 'required',
+    metavar: 'ID',
+    help: 'MQTT device id (default DEVICE_ID)',
+    apply: (d, v, as) => (d.deviceId = topicLevel(v, as)),
+  },
+  text(['--client-id'], 'ID', 'MQTT client id (default: the device id)', 'clientId'),
   {
     names: ['-d', '--debug'],
     value: 'required',
     metavar: 'LEVEL',
     help: 'debug level: 1 service, 2 MQTT, 3 both; -1, -2, -3 silence their info messages; 0 none',
-    apply: (d, v, as) => {
-      const n = /^-?[0-9]$/.test(v ?? '') ? (Number(v) as DebugLevel) : NaN;
-      if (!DEBUG_LEVELS.includes(n as DebugLevel)) throw usageError(`invalid debug level '${v}' for ${as}: expected 0, 1, 2, 3, -1, -2 or -3`);
-      d.debugLevel = n as DebugLevel;
-    },
+    apply: parseDebugLevel,
   },
-  { names: ['-j'], value: 'none', help: 'print the configuration as the config editor JSON (the config file, or stdin when piped)', apply: (d) => d.modes.push('to-json') },
-  { names: ['-J'], value: 'none', help: 'read the config editor JSON on stdin, print the configuration file', apply: (d) => d.modes.push('from-json') },
-  { names: ['--print-schema'], value: 'none', help: 'print the JSON Schema of the configuration', apply: (d) => d.modes.push('print-schema') },
+  action('-j', 'print the configuration as the config editor JSON (the config file, or stdin when piped)', 'to-json'),
+  action('-J', 'read the config editor JSON on stdin, print the configuration file', 'from-json'),
+  action('--print-schema', 'print the JSON Schema of the configuration', 'print-schema'),
   {
     names: ['--ha-discovery'],
     value: 'optional',
     metavar: 'PREFIX',
     help: 'also publish Home Assistant discovery (default prefix homeassistant)',
-    apply: (d, v, as) => {
-      if (v !== undefined && /[+#\u0000]|^$/.test(v)) throw usageError(`invalid discovery prefix '${v}' for ${as}`);
-      d.haDiscoveryPrefix = v ?? 'homeassistant';
-    },
+    apply: parseHaPrefix,
   },
   {
     names: ['--gpio-backend'],
@@ -144,26 +206,25 @@ export const OPTIONS: readonly OptionDef[] = [
     metavar: 'cdev|sim',
     help: 'GPIO access: the kernel character device (default) or simulated chips',
     only: 'gpio',
-    apply: (d, v, as) => {
-      if (v !== 'cdev' && v !== 'sim') throw usageError(`invalid GPIO backend '${v}' for ${as}: expected cdev or sim`);
-      d.gpioBackend = v;
-    },
+    apply: parseBackend,
   },
-  { names: ['--gpio-sim'], value: 'required', metavar: 'DIR', help: 'directory of the simulated chips (implies --gpio-backend sim)', only: 'gpio', apply: (d, v, as) => (d.gpioSimDir = nonEmpty(v, as)) },
-  { names: ['--state-file'], value: 'required', metavar: 'FILE', help: 'output states and counter totals (default /var/lib/ctl-mqtt-gpio/state.json)', only: 'gpio', apply: (d, v, as) => (d.stateFile = nonEmpty(v, as)) },
+  text(['--gpio-sim'], 'DIR', 'directory of the simulated chips (implies --gpio-backend sim)', 'gpioSimDir', { only: 'gpio' }),
+  text(
+    ['--state-file'],
+    'FILE',
+    'output states and counter totals (default /var/lib/ctl-mqtt-gpio/state.json)',
+    'stateFile',
+    { only: 'gpio' },
+  ),
   {
     names: ['--save-interval'],
     value: 'required',
     metavar: 'S',
     help: 'seconds between saves of counter totals (default 5)',
     only: 'gpio',
-    apply: (d, v, as) => {
-      const n = /^[0-9]+(\.[0-9]+)?$/.test(v ?? '') ? Number(v) : NaN;
-      if (!(n > 0 && n <= 86400)) throw usageError(`invalid save interval '${v}' for ${as}: expected seconds, > 0 and <= 86400`);
-      d.saveIntervalS = n;
-    },
+    apply: parseSaveInterval,
   },
-  { names: ['--sysfs-root'], value: 'required', metavar: 'DIR', help: 'prefix of /sys (default /)', only: 'adc', apply: (d, v, as) => (d.sysfsRoot = nonEmpty(v, as)) },
-  { names: ['--help'], value: 'none', help: 'print this help and exit', apply: (d) => d.modes.push('help') },
-  { names: ['--version'], value: 'none', help: 'print the version and exit', apply: (d) => d.modes.push('version') },
+  text(['--sysfs-root'], 'DIR', 'prefix of /sys (default /)', 'sysfsRoot', { only: 'adc' }),
+  action('--help', 'print this help and exit', 'help'),
+  action('--version', 'print the version and exit', 'version'),
 ];

@@ -7,6 +7,7 @@ import type { JsonObject } from '../../core/config/jsonc.js';
 import {
   channelKeyProblem,
   channelProblem,
+  commonSettingsOf,
   type MergedChannel,
   type MergedConfig,
 } from '../../core/config/merge-channels.js';
@@ -87,13 +88,6 @@ export function buildAdcModel(merged: MergedConfig): { model: AdcConfig; problem
       ),
     );
   }
-  const top = merged.top;
-  const model: AdcConfig = {
-    deviceName: typeof top.device_name === 'string' ? top.device_name : facts.rootDefaults.device_name,
-    debug: top.debug === true,
-    maxUnchangedInterval:
-      typeof top.max_unchanged_interval === 'number' ? top.max_unchanged_interval : facts.rootDefaults.max_unchanged_interval,
-    channels,
-  };
+  const model: AdcConfig = { ...commonSettingsOf(merged.top, facts.rootDefaults), channels };
   return { model, ...out };
 }

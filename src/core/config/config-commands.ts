@@ -34,7 +34,12 @@ export function editorJsonOf<Model>(spec: DriverConfigSpec<Model>, name: string,
  * `-J`: the editor JSON → the stored config text. Empty properties are removed before the
  * validation, so an editor's leftover `""` never fails it.
  */
-export function storedJsonOf<Model>(spec: DriverConfigSpec<Model>, text: string, boardDir: string | null, name = STDIN_NAME): string {
+export function storedJsonOf<Model>(
+  spec: DriverConfigSpec<Model>,
+  text: string,
+  boardDir: string | null,
+  name = STDIN_NAME,
+): string {
   const main = JsonDocument.parse(name, text);
   const mainValue = main.value === undefined ? undefined : removeEmptyProperties(spec, main.value);
   const loaded = loadConfig(spec, { main, boardDir, ...(mainValue === undefined ? {} : { mainValue }) });

@@ -26,7 +26,8 @@ export interface ValidatedConfig {
 function withChannels(main: Readonly<Record<string, JsonValue>>, key: string, channels: JsonValue[]): JsonObject {
   const out: JsonObject = {};
   for (const k of Object.keys(main)) {
-    Object.defineProperty(out, k, { value: k === key ? channels : main[k], enumerable: true, writable: true, configurable: true });
+    const value = k === key ? channels : main[k];
+    Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

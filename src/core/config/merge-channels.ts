@@ -147,3 +147,16 @@ export function channelKeyProblem(channel: MergedChannel, key: string, rule: str
 export function channelProblem(channel: MergedChannel, rule: string): Problem {
   return channel.at.doc.problem(channel.at.path, rule);
 }
+
+/** The top-level settings both drivers share, with the schema's defaults for absent keys. */
+export function commonSettingsOf(
+  top: JsonObject,
+  defaults: { readonly device_name: string; readonly max_unchanged_interval: number },
+): { deviceName: string; debug: boolean; maxUnchangedInterval: number } {
+  return {
+    deviceName: typeof top.device_name === 'string' ? top.device_name : defaults.device_name,
+    debug: top.debug === true,
+    maxUnchangedInterval:
+      typeof top.max_unchanged_interval === 'number' ? top.max_unchanged_interval : defaults.max_unchanged_interval,
+  };
+}

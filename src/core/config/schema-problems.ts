@@ -90,8 +90,10 @@ function toProblems(doc: JsonDocument, value: JsonValue, base: JsonPath, errors:
         return doc.problem([...path, String(p.missingProperty)], 'is required');
       case 'type':
         return doc.problem(path, `must be ${typeWords(p.type)}`, got);
-      case 'enum':
-        return doc.problem(path, `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, got);
+      case 'enum': {
+        const allowed = (p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+        return doc.problem(path, `must be one of ${allowed}`, got);
+      }
       case 'minimum':
       case 'maximum':
       case 'exclusiveMinimum':

@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from '../../core/config/jsonc.js';
 import {
   channelKeyProblem,
   channelProblem,
+  commonSettingsOf,
   type MergedChannel,
   type MergedConfig,
 } from '../../core/config/merge-channels.js';
@@ -57,7 +58,8 @@ function decimalsOf(c: MergedChannel, key: 'decimal_points_current' | 'decimal_p
   if (typeof raw !== 'number') return defaults[key];
   const whole = Math.min(Math.floor(raw), MAX_DECIMAL_POINTS);
   if (whole !== raw) {
-    out.warnings.push(channelKeyProblem(c, key, `used as ${whole} (a whole number of decimal places, at most ${MAX_DECIMAL_POINTS})`, { value: raw }));
+    const rule = `used as ${whole} (a whole number of decimal places, at most ${MAX_DECIMAL_POINTS})`;
+    out.warnings.push(channelKeyProblem(c, key, rule, { value: raw }));
   }
   return whole;
 }
@@ -71,7 +73,8 @@ function counterOf(c: MergedChannel, direction: 'input' | 'output', out: Collect
   }
   const multiplier = typeof c.value.multiplier === 'number' ? c.value.multiplier : defaults.multiplier;
   if (!(multiplier > 0)) {
-    out.problems.push(channelKeyProblem(c, 'multiplier', 'must be > 0 for a pulse counter (pulses per unit)', { value: multiplier }));
+    const rule = 'must be > 0 for a pulse counter (pulses per unit)';
+    out.problems.push(channelKeyProblem(c, 'multiplier', rule, { value: multiplier }));
   }
   const edge = c.value.edge;
   return {
@@ -135,19 +138,13 @@ export function buildGpioModel(merged: MergedConfig): { model: GpioConfig; probl
     for (const control of controlsOf(ch)) {
       const owner = controls.get(control);
       if (owner !== undefined && owner !== ch.name) {
-        out.problems.push(channelKeyProblem(c, 'name', `its MQTT control "${control}" collides with one of channel "${owner}"`, { value: ch.name }));
+        const rule = `its MQTT control "${control}" collides with one of channel "${owner}"`;
+        out.problems.push(channelKeyProblem(c, 'name', rule, { value: ch.name }));
       }
       controls.set(control, ch.name);
     }
     channels.push(ch);
   }
-  const top = merged.top;
-  const model: GpioConfig = {
-    deviceName: typeof top.device_name === 'string' ? top.device_name : facts.rootDefaults.device_name,
-    debug: top.debug === true,
-    maxUnchangedInterval:
-      typeof top.max_unchanged_interval === 'number' ? top.max_unchanged_interval : facts.rootDefaults.max_unchanged_interval,
-    channels,
-  };
+  const model: GpioConfig = { ...commonSettingsOf(merged.top, facts.rootDefaults), channels };
   return { model, ...out };
 }
