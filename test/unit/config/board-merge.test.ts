@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { parseAdcConfig } from '../../../src/adc/config/load-adc-config.js';
+import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
 import { adcBoard, adcDoc, gpioDoc, loadAdc, loadGpio, problemsOf, tempDir, writeDir } from './config-kit.js';
 
 const chip0 = (offset: number) => ({ chip: '/dev/gpiochip0', offset });
@@ -172,4 +174,14 @@ test('the model is deep-frozen', (t) => {
   assert.throws(() => {
     (m.channels[0] as { decimalPlaces: number }).decimalPlaces = 9;
   }, TypeError);
+});
+
+test('the services load their configuration through loadGpioConfig / loadAdcConfig', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'gpio.conf');
+  writeFileSync(file, '{"device_name": "g", "channels": [{"name": "A1_IN"}]}');
+  const g = loadGpioConfig(file, null);
+  assert.deepEqual([g.config.deviceName, g.config.channels.length, g.warnings.length], ['g', 0, 1]);
+  const a = parseAdcConfig('{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}');
+  assert.deepEqual([a.config.channels[0]!.channel, a.warnings], ['voltage1', []]);
 });
