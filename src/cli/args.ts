@@ -65,7 +65,7 @@ function readDraft(driver: DriverKind, argv: readonly string[]): ArgsDraft {
       if (def.value === 'required') {
         if (arg.length > 2) value = arg.slice(2);
         else if (i + 1 < argv.length) value = argv[++i];
-        else throw usageError(`option '${name}' needs a value (${def.metavar})`);
+        else throw usageError(`option '${name}' needs a value (${def.metavar})${name === '-h' ? '; for help use --help' : ''}`);
       } else if (arg.length > 2) {
         throw usageError(`unknown option '${arg}'`);
       }

@@ -96,6 +96,7 @@ test('bad arguments: one line each, saying what is wrong', () => {
     [['--bogus'], "unknown option '--bogus'"],
     [['-jJ'], "unknown option '-jJ'"],
     [['-c'], "option '-c' needs a value (FILE)"],
+    [['-h'], "option '-h' needs a value (HOST); for help use --help"],
     [['--config'], "option '--config' needs a value (FILE)"],
     [['--help=yes'], "option '--help' takes no value"],
     [['extra'], "unexpected argument 'extra'"],
