@@ -1,0 +1,37 @@
+/**
+ * The ADC driver's configuration described for the shared machinery in core/config: schema
+ * validators (generated at build time), which channel variant a user meant, protected keys of
+ * system channels, the `-j` stub and the model builder.
+ */
+import type { DriverConfigSpec } from '../../core/config/config-family.js';
+import type { JsonObject } from '../../core/config/jsonc.js';
+import type { StandaloneValidator } from '../../core/config/schema-problems.js';
+import type { AdcConfig } from './adc-config-model.js';
+import { buildAdcModel } from './build-adc-model.js';
+import * as generated from './generated/adc-schema.js';
+
+const { facts } = generated;
+const reserved = new Set(facts.reservedNames);
+
+/** A reserved id means a system channel; any other id a custom channel. */
+export function chooseAdcVariant(item: JsonObject): StandaloneValidator {
+  return typeof item.id === 'string' && reserved.has(item.id) ? generated.system_channel : generated.custom_channel;
+}
+
+export const adcConfigSpec: DriverConfigSpec<AdcConfig> = {
+  binary: 'ctl-mqtt-adc',
+  channelsKey: facts.channelsKey,
+  idKey: facts.idKey,
+  reservedNames: reserved,
+  protectedKeys: ['match_iio', 'channel_number', 'mqtt_type', 'voltage_multiplier', 'max_voltage'],
+  validateConfig: generated.config,
+  validateBoard: generated.board,
+  variants: { channelsKey: facts.channelsKey, choose: chooseAdcVariant },
+  build: buildAdcModel,
+  editorStub(board: JsonObject): JsonObject {
+    // The board's decimal_places when it has one; never `null` (the original's bug).
+    const stub: JsonObject = { id: board.id! };
+    if (typeof board.decimal_places === 'number') stub.decimal_places = board.decimal_places;
+    return stub;
+  },
+};

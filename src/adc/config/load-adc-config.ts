@@ -1,0 +1,26 @@
+/**
+ * Loading the ADC configuration, for the service and for tests: the main config merged with the
+ * board directory, validated, as the typed deep-frozen model plus warning lines. Throws a
+ * ConfigError (exit 6) listing every problem.
+ */
+import { loadConfigFile, loadConfigText } from '../../core/config/config-commands.js';
+import { adcConfigSpec } from './adc-config-spec.js';
+import type { AdcConfig } from './adc-config-model.js';
+
+export interface LoadedAdcConfig {
+  readonly config: AdcConfig;
+  /** `FILE:LINE:COL: path: message` lines (ignored keys, skipped channels, deprecations). */
+  readonly warnings: readonly string[];
+}
+
+/** Reads `configFile` and the board directory (null: none). */
+export function loadAdcConfig(configFile: string, systemConfigDir: string | null): LoadedAdcConfig {
+  const { model, warnings } = loadConfigFile(adcConfigSpec, configFile, systemConfigDir);
+  return { config: model, warnings };
+}
+
+/** The same from a text (`name` stands for the file in problem lines). */
+export function parseAdcConfig(text: string, systemConfigDir: string | null = null, name = 'config'): LoadedAdcConfig {
+  const { model, warnings } = loadConfigText(adcConfigSpec, name, text, systemConfigDir);
+  return { config: model, warnings };
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+/** The `ctl-mqtt-adc` binary. */
+import type { AdcCliOptions } from '../core/config/cli-options.js';
+import { adcConfigSpec } from '../adc/config/adc-config-spec.js';
+import type { AdcConfig } from '../adc/config/adc-config-model.js';
+import { processIo, type CliIo } from './cli-io.js';
+import { runCli, type DriverEntry } from './driver-main.js';
+import { isMainModule } from './is-main.js';
+
+const entry: DriverEntry<AdcCliOptions, AdcConfig> = {
+  driver: 'adc',
+  spec: adcConfigSpec,
+  loadRuntime: () => import('../adc/run.js'),
+};
+
+/** Runs `ctl-mqtt-adc` with these arguments; resolves to the exit code. */
+export function main(argv: readonly string[], io: CliIo): Promise<number> {
+  return runCli(entry, argv, io);
+}
+
+if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2), processIo());

@@ -1,0 +1,145 @@
+/**
+ * The command-line parser, by hand: node:util parseArgs cannot take `-d -1` (a value that looks
+ * like an option) or `--ha-discovery[=PREFIX]`. Rules, as getopt and the originals:
+ * - a short option's value is the rest of the word (`-p1883`) or the next word (`-p 1883`),
+ *   whatever it looks like (`-d -1`);
+ * - a long option's value is `--opt=value` or the next word; an optional value only `--opt=value`;
+ * - the last occurrence of an option wins; `--` ends the options; no positional arguments.
+ * Every mistake is a CtlError USAGE (exit 2) with one line saying what is wrong.
+ */
+import { CtlError } from '../core/errors.js';
+import {
+  BINARY,
+  DEFAULT_DEVICE_ID,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SAVE_INTERVAL_S,
+  DEFAULT_STATE_FILE,
+  defaultConfigFile,
+  defaultSystemConfigDir,
+  type AdcCliOptions,
+  type BrokerOptions,
+  type CliMode,
+  type CliOptions,
+  type CommonCliOptions,
+  type DriverKind,
+  type GpioCliOptions,
+} from '../core/config/cli-options.js';
+import { OPTIONS, usageError, type ArgsDraft, type OptionDef } from './option-table.js';
+
+function optionsOf(driver: DriverKind): Map<string, OptionDef> {
+  const byName = new Map<string, OptionDef>();
+  for (const def of OPTIONS) {
+    if (def.only && def.only !== driver) continue;
+    for (const name of def.names) byName.set(name, def);
+  }
+  return byName;
+}
+
+function readDraft(driver: DriverKind, argv: readonly string[]): ArgsDraft {
+  const table = optionsOf(driver);
+  const draft: ArgsDraft = { modes: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      if (i + 1 < argv.length) throw usageError(`unexpected argument '${argv[i + 1]}'`);
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq < 0 ? arg : arg.slice(0, eq);
+      const def = table.get(name);
+      if (!def) throw usageError(`unknown option '${name}'`);
+      let value: string | undefined = eq < 0 ? undefined : arg.slice(eq + 1);
+      if (def.value === 'none' && value !== undefined) throw usageError(`option '${name}' takes no value`);
+      if (def.value === 'required' && value === undefined) {
+        if (i + 1 >= argv.length) throw usageError(`option '${name}' needs a value (${def.metavar})`);
+        value = argv[++i];
+      }
+      def.apply(draft, value, name);
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      const name = arg.slice(0, 2);
+      const def = table.get(name);
+      if (!def) throw usageError(`unknown option '${name}'`);
+      let value: string | undefined;
+      if (def.value === 'required') {
+        if (arg.length > 2) value = arg.slice(2);
+        else if (i + 1 < argv.length) value = argv[++i];
+        else throw usageError(`option '${name}' needs a value (${def.metavar})${name === '-h' ? '; for help use --help' : ''}`);
+      } else if (arg.length > 2) {
+        throw usageError(`unknown option '${arg}'`);
+      }
+      def.apply(draft, value, name);
+    } else {
+      throw usageError(`unexpected argument '${arg}'`);
+    }
+  }
+  return draft;
+}
+
+function modeOf(draft: ArgsDraft): CliMode {
+  const modes = new Set(draft.modes);
+  if (modes.has('help')) return 'help';
+  if (modes.has('version')) return 'version';
+  const actions = [...modes];
+  if (actions.length > 1) {
+    const spell = { 'to-json': '-j', 'from-json': '-J', 'print-schema': '--print-schema' } as const;
+    throw usageError(`${actions.map((m) => spell[m as keyof typeof spell]).join(' and ')} cannot be used together`);
+  }
+  return actions[0] ?? 'run';
+}
+
+function brokerOf(d: ArgsDraft): BrokerOptions {
+  const host = d.host ?? DEFAULT_HOST;
+  const port = d.port ?? DEFAULT_PORT;
+  const hostInUrl = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: d.brokerUrl ?? `mqtt://${hostInUrl}:${port}`,
+    host,
+    port,
+    username: d.username ?? null,
+    password: d.password ?? null,
+    tlsCa: d.tlsCa ?? null,
+    tlsCert: d.tlsCert ?? null,
+    tlsKey: d.tlsKey ?? null,
+  };
+}
+
+/** Parses the arguments (without `node` and the script) of one binary. Throws USAGE errors. */
+export function parseCliArgs(driver: 'gpio', argv: readonly string[]): GpioCliOptions;
+export function parseCliArgs(driver: 'adc', argv: readonly string[]): AdcCliOptions;
+export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOptions;
+export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOptions {
+  const d = readDraft(driver, argv);
+  const deviceId = d.deviceId ?? DEFAULT_DEVICE_ID[driver];
+  const common: CommonCliOptions = {
+    binary: BINARY[driver],
+    mode: modeOf(d),
+    configFile: d.configFile ?? defaultConfigFile(driver),
+    systemConfigDir: d.systemConfigDir ?? defaultSystemConfigDir(driver),
+    broker: Object.freeze(brokerOf(d)),
+    topicPrefix: d.topicPrefix ?? '',
+    deviceId,
+    clientId: d.clientId ?? deviceId,
+    debugLevel: d.debugLevel ?? 0,
+    haDiscoveryPrefix: d.haDiscoveryPrefix ?? null,
+  };
+  if (driver === 'adc') return Object.freeze({ ...common, driver, sysfsRoot: d.sysfsRoot ?? '/' });
+  if (d.gpioBackend === 'cdev' && d.gpioSimDir !== undefined) {
+    throw usageError('--gpio-sim needs --gpio-backend sim (or no --gpio-backend)');
+  }
+  const gpioBackend = d.gpioBackend ?? (d.gpioSimDir !== undefined ? 'sim' : 'cdev');
+  if (gpioBackend === 'sim' && d.gpioSimDir === undefined) throw usageError('--gpio-backend sim needs --gpio-sim DIR');
+  return Object.freeze({
+    ...common,
+    driver,
+    gpioBackend,
+    gpioSimDir: d.gpioSimDir ?? null,
+    stateFile: d.stateFile ?? DEFAULT_STATE_FILE,
+    saveIntervalS: d.saveIntervalS ?? DEFAULT_SAVE_INTERVAL_S,
+  });
+}
+
+export function isUsageError(err: unknown): err is CtlError {
+  return err instanceof CtlError && err.code === 'USAGE';
+}

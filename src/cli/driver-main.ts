@@ -1,0 +1,125 @@
+/**
+ * What both binaries do with their command line: help, version, schema, `-j`, `-J`, or load the
+ * configuration and start the service. Runs in-process for tests (`main(argv, io)` returns the
+ * exit code; nothing here calls process.exit). The conversion paths stay lean: the service
+ * runtime (MQTT, GPIO FFI, ...), the logger and the help text are loaded with dynamic imports
+ * only on the paths that need them.
+ */
+import { readFileSync } from 'node:fs';
+import type { CliOptions } from '../core/config/cli-options.js';
+import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/config-commands.js';
+import type { DriverConfigSpec } from '../core/config/config-family.js';
+import { readConfigText } from '../core/config/config-files.js';
+import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { parseCliArgs } from './args.js';
+import type { CliIo } from './cli-io.js';
+
+/** A service runtime: runs until stopped, returns the exit code. */
+export interface ServiceRuntime<Options extends CliOptions, Model> {
+  run(cli: Options, config: Model, logger: Logger): Promise<number>;
+}
+
+export interface DriverEntry<Options extends CliOptions, Model> {
+  readonly driver: Options['driver'];
+  readonly spec: DriverConfigSpec<Model>;
+  /** Imports the service runtime (only on the run path). */
+  loadRuntime(): Promise<ServiceRuntime<Options, Model>>;
+}
+
+/** The package root, seen from dist/src/cli/. */
+const PACKAGE_ROOT = new URL('../../../', import.meta.url);
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
+
+function writeLines(stream: CliIo['stderr'], lines: readonly string[]): void {
+  if (lines.length > 0) stream.write(lines.join('\n') + '\n');
+}
+
+/** `-j` input: stdin when it is piped and not empty, else the config file. */
+async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: string; text: string }> {
+  if (!io.stdinIsTTY) {
+    const text = await io.readStdin();
+    if (text.trim() !== '') return { name: STDIN_NAME, text };
+  }
+  return { name: cli.configFile, text: readConfigText(cli.configFile) };
+}
+
+async function serviceLogger<Options extends CliOptions>(cli: Options, debugInConfig: boolean, io: CliIo): Promise<Logger> {
+  const { createLogger } = await import('../core/log.js');
+  const level = cli.debugLevel;
+  return createLogger({
+    namespace: `ctl:${cli.driver}`,
+    debug: level === 1 || level === 3 || (level === 0 && debugInConfig),
+    quietInfo: level === -1 || level === -3,
+    write: (line) => io.stderr.write(line + '\n'),
+  });
+}
+
+async function dispatch<Options extends CliOptions, Model>(
+  entry: DriverEntry<Options, Model>,
+  cli: Options,
+  io: CliIo,
+): Promise<number> {
+  const { spec } = entry;
+  switch (cli.mode) {
+    case 'help':
+      io.stdout.write((await import('./usage.js')).usageText(entry.driver));
+      return 0;
+    case 'version':
+      io.stdout.write(`${cli.binary} ${packageVersion()}\n`);
+      return 0;
+    case 'print-schema':
+      io.stdout.write(readFileSync(new URL(`schemas/${cli.binary}.schema.json`, PACKAGE_ROOT), 'utf8'));
+      return 0;
+    case 'to-json': {
+      const input = await storedConfigInput(cli, io);
+      io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir));
+      return 0;
+    }
+    case 'from-json': {
+      const text = await io.readStdin();
+      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir));
+      return 0;
+    }
+    case 'run': {
+      const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
+      const logger = await serviceLogger(cli, (loaded.model as { debug?: boolean }).debug === true, io);
+      for (const w of loaded.warnings) logger.warn(w);
+      const runtime = await entry.loadRuntime();
+      return await runtime.run(cli, loaded.model, logger);
+    }
+  }
+}
+
+/** Runs one invocation of a binary; returns its exit code. */
+export async function runCli<Options extends CliOptions, Model>(
+  entry: DriverEntry<Options, Model>,
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const binary = entry.spec.binary;
+  try {
+    const cli = parseCliArgs(entry.driver, argv) as Options;
+    return await dispatch(entry, cli, io);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      writeLines(io.stderr, err.problems);
+      return exitCodeOf[err.code];
+    }
+    if (err instanceof CtlError && err.code === 'USAGE') {
+      writeLines(io.stderr, [`${binary}: ${err.message}`, `Try '${binary} --help'.`]);
+      return exitCodeOf.USAGE;
+    }
+    if (err instanceof CtlError) {
+      writeLines(io.stderr, [`${binary}: ${err.message}`]);
+      return exitCodeOf[err.code];
+    }
+    // Not a user mistake: still one line, no stack trace on the user's terminal.
+    writeLines(io.stderr, [`${binary}: internal error: ${messageOf(err).split('\n')[0]}`]);
+    return 1;
+  }
+}

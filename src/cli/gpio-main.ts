@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+/** The `ctl-mqtt-gpio` binary. */
+import type { GpioCliOptions } from '../core/config/cli-options.js';
+import { gpioConfigSpec } from '../gpio/config/gpio-config-spec.js';
+import type { GpioConfig } from '../gpio/config/gpio-config-model.js';
+import { processIo, type CliIo } from './cli-io.js';
+import { runCli, type DriverEntry } from './driver-main.js';
+import { isMainModule } from './is-main.js';
+
+const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
+  driver: 'gpio',
+  spec: gpioConfigSpec,
+  loadRuntime: () => import('../gpio/run.js'),
+};
+
+/** Runs `ctl-mqtt-gpio` with these arguments; resolves to the exit code. */
+export function main(argv: readonly string[], io: CliIo): Promise<number> {
+  return runCli(entry, argv, io);
+}
+
+if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2), processIo());

@@ -1,0 +1,16 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * True when the module at `moduleUrl` is the script node was started with (directly or through
+ * the npm bin symlink), false when it is imported (tests run `main` in-process).
+ */
+export function isMainModule(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
+  }
+}

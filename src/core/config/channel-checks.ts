@@ -1,0 +1,43 @@
+/**
+ * Semantic checks shared by both drivers, run on each schema-valid file (DESIGN 3 and 10):
+ * a name or id must be one MQTT topic level, and no file may name a channel twice (across files
+ * the same name means "merge", not "duplicate").
+ */
+import type { ConfigFamily } from './config-family.js';
+import type { ConfigSource } from './merge-channels.js';
+import type { Problem } from './problems.js';
+import { isJsonObject } from './schema-problems.js';
+
+/** Why a string cannot be one MQTT topic level, or null when it can. */
+export function topicLevelFault(name: string): string | null {
+  if (name === '') return 'must not be empty';
+  if (name.includes('/')) return "must not contain '/' (it must be one MQTT topic level)";
+  if (name.includes('+') || name.includes('#')) return "must not contain the MQTT wildcards '+' or '#'";
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'must not contain control characters';
+  return null;
+}
+
+export function channelProblems(family: ConfigFamily, source: ConfigSource): Problem[] {
+  const problems: Problem[] = [];
+  const list = source.value[family.channelsKey];
+  if (!Array.isArray(list)) return problems;
+  const firstIndex = new Map<string, number>();
+  list.forEach((item, i) => {
+    if (!isJsonObject(item)) return;
+    const id = item[family.idKey];
+    if (typeof id !== 'string') return;
+    const path = [family.channelsKey, i, family.idKey];
+    const fault = topicLevelFault(id);
+    if (fault) problems.push(source.doc.problem(path, fault, { value: id }));
+    const first = firstIndex.get(id);
+    if (first === undefined) {
+      firstIndex.set(id, i);
+    } else {
+      problems.push(
+        source.doc.problem(path, `duplicate ${family.idKey}: already used by ${family.channelsKey}[${first}]`, { value: id }),
+      );
+    }
+  });
+  return problems;
+}

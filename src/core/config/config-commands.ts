@@ -1,0 +1,47 @@
+/**
+ * The configuration entry points a binary uses: load for running, `-j` and `-J`. Each either
+ * returns its whole result or throws a ConfigError (exit 6) listing every problem.
+ */
+import type { DriverConfigSpec } from './config-family.js';
+import { removeEmptyProperties, toEditorJson, toStoredJson } from './editor-form.js';
+import { JsonDocument } from './json-document.js';
+import { loadConfig, readConfigDocument, type Loaded } from './load-config.js';
+
+/** Name of standard input in problem lines. */
+export const STDIN_NAME = '<stdin>';
+
+/** Loads a config file merged with the board directory (null: none). */
+export function loadConfigFile<Model>(spec: DriverConfigSpec<Model>, file: string, boardDir: string | null): Loaded<Model> {
+  return loadConfig(spec, { main: readConfigDocument(file), boardDir });
+}
+
+/** Loads a config given as text (`name` is used in problem lines). */
+export function loadConfigText<Model>(
+  spec: DriverConfigSpec<Model>,
+  name: string,
+  text: string,
+  boardDir: string | null,
+): Loaded<Model> {
+  return loadConfig(spec, { main: JsonDocument.parse(name, text), boardDir });
+}
+
+/** `-j`: the stored config text → the editor JSON (validated first, with the board merge). */
+export function editorJsonOf<Model>(spec: DriverConfigSpec<Model>, name: string, text: string, boardDir: string | null): string {
+  return toEditorJson(spec, loadConfigText(spec, name, text, boardDir));
+}
+
+/**
+ * `-J`: the editor JSON → the stored config text. Empty properties are removed before the
+ * validation, so an editor's leftover `""` never fails it.
+ */
+export function storedJsonOf<Model>(
+  spec: DriverConfigSpec<Model>,
+  text: string,
+  boardDir: string | null,
+  name = STDIN_NAME,
+): string {
+  const main = JsonDocument.parse(name, text);
+  const mainValue = main.value === undefined ? undefined : removeEmptyProperties(spec, main.value);
+  const loaded = loadConfig(spec, { main, boardDir, ...(mainValue === undefined ? {} : { mainValue }) });
+  return toStoredJson(spec, loaded);
+}

@@ -1,0 +1,121 @@
+/**
+ * The two conversions the config editor calls (DESIGN section 4):
+ * - `-j`: stored config → editor JSON: the board's system channels first (board order), each as
+ *   the stored override object or a stub, then the file's other channels in file order.
+ * - `-J`: editor JSON → stored config: empty properties removed, protected keys of system
+ *   channels stripped, system entries that say nothing (only their name, or exactly the `-j`
+ *   stub) dropped.
+ * Both work on an already validated configuration (see load-config.ts) and return the whole
+ * output text, so the caller writes it at once or not at all.
+ */
+import type { ConfigFamily } from './config-family.js';
+import type { JsonObject, JsonValue } from './jsonc.js';
+import type { MergedConfig } from './merge-channels.js';
+import { isJsonObject } from './schema-problems.js';
+
+export interface EditorFormFamily extends ConfigFamily {
+  editorStub(boardChannel: JsonObject): JsonObject;
+}
+
+/** What the conversions need of a validated configuration. */
+export interface ValidatedConfig {
+  readonly mainValue: Readonly<Record<string, JsonValue>>;
+  readonly merged: Pick<MergedConfig, 'boardChannels'>;
+}
+
+function withChannels(main: Readonly<Record<string, JsonValue>>, key: string, channels: JsonValue[]): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(main)) {
+    const value = k === key ? channels : main[k];
+    Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function channelItems(family: ConfigFamily, main: Readonly<Record<string, JsonValue>>): JsonValue[] {
+  const list = main[family.channelsKey];
+  return Array.isArray(list) ? list : [];
+}
+
+/** `-j`: the editor JSON, one compact line plus a newline. */
+export function toEditorJson(family: EditorFormFamily, config: ValidatedConfig): string {
+  const items = channelItems(family, config.mainValue);
+  const byId = new Map<string, JsonObject>();
+  for (const item of items) {
+    if (isJsonObject(item) && typeof item[family.idKey] === 'string' && !byId.has(item[family.idKey] as string)) {
+      byId.set(item[family.idKey] as string, item);
+    }
+  }
+  const used = new Set<JsonValue>();
+  const channels: JsonValue[] = [];
+  for (const [id, board] of config.merged.boardChannels) {
+    const own = byId.get(id);
+    if (own) {
+      channels.push(own);
+      used.add(own);
+    } else {
+      channels.push(family.editorStub(board));
+    }
+  }
+  for (const item of items) if (!used.has(item)) channels.push(item);
+  return JSON.stringify(withChannels(config.mainValue, family.channelsKey, channels)) + '\n';
+}
+
+/** True for the values the editor leaves behind for "not set": `""`, `null`, `{}`, `[]`. */
+export function isEmptyValue(v: JsonValue): boolean {
+  if (v === '' || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isJsonObject(v) && Object.keys(v).length === 0;
+}
+
+/** A copy of an editor document whose channel items have no empty properties. */
+export function removeEmptyProperties(family: ConfigFamily, value: JsonValue): JsonValue {
+  if (!isJsonObject(value) || !Array.isArray(value[family.channelsKey])) return value;
+  const channels = (value[family.channelsKey] as JsonValue[]).map((item) => {
+    if (!isJsonObject(item)) return item;
+    const kept: JsonObject = {};
+    for (const [k, v] of Object.entries(item)) {
+      if (!isEmptyValue(v)) Object.defineProperty(kept, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+    return kept;
+  });
+  return withChannels(value, family.channelsKey, channels);
+}
+
+function withoutKeys(item: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(item)) {
+    if (!keys.includes(k)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** Equal as JSON values (object key order does not matter). */
+export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  }
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+}
+
+/** `-J`: the stored configuration text, indented by 2 spaces, with a final newline. */
+export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig): string {
+  const boards = config.merged.boardChannels;
+  const isSystem = (id: unknown) => typeof id === 'string' && (family.reservedNames.has(id) || boards.has(id));
+  const channels: JsonValue[] = [];
+  for (const item of channelItems(family, config.mainValue)) {
+    if (!isJsonObject(item) || !isSystem(item[family.idKey])) {
+      channels.push(item);
+      continue;
+    }
+    const stripped = withoutKeys(item, family.protectedKeys);
+    if (Object.keys(stripped).every((k) => k === family.idKey)) continue;
+    const board = boards.get(item[family.idKey] as string);
+    if (board && sameJson(stripped, withoutKeys(family.editorStub(board), family.protectedKeys))) continue;
+    channels.push(stripped);
+  }
+  return JSON.stringify(withChannels(config.mainValue, family.channelsKey, channels), null, 2) + '\n';
+}

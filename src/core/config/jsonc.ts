@@ -1,0 +1,262 @@
+/**
+ * A small parser for commented JSON (the format of the drivers' configuration files): `//` and
+ * `/* *\/` comments and trailing commas are accepted, everything else is strict JSON. It records
+ * where every value starts, so a problem found later (schema, semantics) can name its line and
+ * column. Written here rather than taken from a package because start-up time matters: loading
+ * a CommonJS parser from an ES module costs more than parsing a whole config.
+ */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+/** Property names and array indexes from the root to a value. */
+export type JsonPath = readonly (string | number)[];
+
+export interface JsonSyntaxError {
+  /** Offset of the offending character (UTF-16 units). */
+  readonly offset: number;
+  /** Where in the document the parser was (the value being read). */
+  readonly path: JsonPath;
+  /** What was expected, e.g. `expected ',' or '}'`. */
+  readonly message: string;
+  /** The offending text, when there is any (a character or a token). */
+  readonly found?: string;
+}
+
+export interface ParsedJson {
+  /** The value, or undefined when the text is not valid. */
+  readonly value: JsonValue | undefined;
+  readonly error: JsonSyntaxError | undefined;
+  /** Start offset of every value, keyed by JSON pointer (`/channels/0/gpio`; root is ``). */
+  readonly offsets: ReadonlyMap<string, number>;
+  /** Keys given twice in one object (the last one wins, as in JSON.parse). */
+  readonly duplicateKeys: readonly JsonPath[];
+}
+
+const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['"', '"'],
+  ['\\', '\\'],
+  ['/', '/'],
+  ['b', '\b'],
+  ['f', '\f'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['t', '\t'],
+]);
+
+/** Deeper nesting than this is refused instead of risking the stack. */
+const MAX_DEPTH = 200;
+
+/** JSON pointer of a path (RFC 6901 escaping). */
+export function pointerOf(path: JsonPath): string {
+  let out = '';
+  for (const seg of path) out += '/' + String(seg).replace(/~/g, '~0').replace(/\//g, '~1');
+  return out;
+}
+
+class SyntaxFailure extends Error {
+  constructor(readonly detail: JsonSyntaxError) {
+    super(detail.message);
+  }
+}
+
+/** Parses commented JSON. Never throws: a syntax error is returned in `error`. */
+export function parseJsonc(text: string): ParsedJson {
+  const offsets = new Map<string, number>();
+  const duplicateKeys: JsonPath[] = [];
+  const path: (string | number)[] = [];
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+
+  const fail = (message: string, at = pos, found?: string): never => {
+    const f = found ?? describeAt(text, at);
+    throw new SyntaxFailure({ offset: at, path: [...path], message, ...(f ? { found: f } : {}) });
+  };
+
+  const skipTrivia = () => {
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+        pos++;
+      } else if (c === 0x2f && text.charCodeAt(pos + 1) === 0x2f) {
+        const end = text.indexOf('\n', pos + 2);
+        pos = end < 0 ? text.length : end + 1;
+      } else if (c === 0x2f && text.charCodeAt(pos + 1) === 0x2a) {
+        const end = text.indexOf('*/', pos + 2);
+        if (end < 0) fail('unterminated /* comment', pos, '/*');
+        pos = end + 2;
+      } else {
+        return;
+      }
+    }
+  };
+
+  const parseString = (): string => {
+    const start = pos;
+    pos++; // opening quote
+    let out = '';
+    let chunk = pos;
+    for (;;) {
+      if (pos >= text.length) fail('unterminated string', start, '"');
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) {
+        out += text.slice(chunk, pos);
+        pos++;
+        return out;
+      }
+      if (c < 0x20) fail('control character in a string (write it as an escape like \\n)', pos);
+      if (c !== 0x5c) {
+        pos++;
+        continue;
+      }
+      out += text.slice(chunk, pos);
+      const e = text[pos + 1];
+      const simple = e === undefined ? undefined : SIMPLE_ESCAPES.get(e);
+      if (simple !== undefined) {
+        out += simple;
+        pos += 2;
+      } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) {
+        out += String.fromCharCode(parseInt(text.slice(pos + 2, pos + 6), 16));
+        pos += 6;
+      } else {
+        fail('invalid escape in a string', pos, text.slice(pos, pos + 2));
+      }
+      chunk = pos;
+    }
+  };
+
+  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
+  const parseValue = (depth: number): JsonValue => {
+    skipTrivia();
+    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
+    offsets.set(pointerOf(path), pos);
+    const c = text[pos];
+    if (c === '{') return parseObject(depth);
+    if (c === '[') return parseArray(depth);
+    if (c === '"') return parseString();
+    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+      if (text.startsWith(word, pos) && !/[A-Za-z0-9_$]/.test(text[pos + word.length] ?? '')) {
+        pos += word.length;
+        return value;
+      }
+    }
+    NUMBER.lastIndex = pos;
+    const m = NUMBER.exec(text);
+    if (m && !/[A-Za-z0-9_$.]/.test(text[pos + m[0].length] ?? '')) {
+      const n = Number(m[0]);
+      if (!Number.isFinite(n)) fail('number out of range', pos, m[0]);
+      pos += m[0].length;
+      return n;
+    }
+    return fail(pos >= text.length ? 'unexpected end of text: expected a value' : 'expected a value');
+  };
+
+  const parseObject = (depth: number): JsonObject => {
+    const obj: JsonObject = {};
+    pos++;
+    skipTrivia();
+    if (text[pos] === '}') {
+      pos++;
+      return obj;
+    }
+    for (;;) {
+      skipTrivia();
+      if (text[pos] === '}') {
+        pos++; // trailing comma
+        return obj;
+      }
+      if (text[pos] !== '"') fail('expected a property name in double quotes');
+      const key = parseString();
+      skipTrivia();
+      if (text[pos] !== ':') fail(`expected ':' after property name "${key}"`);
+      pos++;
+      path.push(key);
+      if (Object.hasOwn(obj, key)) duplicateKeys.push([...path]);
+      const value = parseValue(depth + 1);
+      path.pop();
+      // defineProperty: a key named "__proto__" must become data, not a prototype.
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      skipTrivia();
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === '}') {
+        pos++;
+        return obj;
+      }
+      fail(pos >= text.length ? "unexpected end of text: expected ',' or '}'" : "expected ',' or '}'");
+    }
+  };
+
+  const parseArray = (depth: number): JsonValue[] => {
+    const arr: JsonValue[] = [];
+    pos++;
+    for (;;) {
+      skipTrivia();
+      if (text[pos] === ']') {
+        pos++;
+        return arr;
+      }
+      path.push(arr.length);
+      arr.push(parseValue(depth + 1));
+      path.pop();
+      skipTrivia();
+      if (text[pos] === ',') {
+        pos++;
+        continue;
+      }
+      if (text[pos] === ']') {
+        pos++;
+        return arr;
+      }
+      fail(pos >= text.length ? "unexpected end of text: expected ',' or ']'" : "expected ',' or ']'");
+    }
+  };
+
+  try {
+    const value = parseValue(0);
+    skipTrivia();
+    if (pos < text.length) fail('unexpected text after the end of the document');
+    return { value, error: undefined, offsets, duplicateKeys };
+  } catch (err) {
+    if (!(err instanceof SyntaxFailure)) throw err;
+    return { value: undefined, error: err.detail, offsets, duplicateKeys };
+  }
+}
+
+/** The token at an offset, for "(got ...)": a string literal, a word or number, or one character. */
+function describeAt(text: string, at: number): string | undefined {
+  if (at >= text.length) return undefined;
+  const token = /"(?:[^"\\\n]|\\.){0,20}"?|[A-Za-z0-9_$.+-]+/y;
+  token.lastIndex = at;
+  const m = token.exec(text);
+  const found = m ? m[0] : text[at]!;
+  // eslint-disable-next-line no-control-regex
+  return (found.length > 24 ? found.slice(0, 24) + '...' : found).replace(/[\u0000-\u001f\u007f]/g, '?');
+}
+
+/** Converts offsets to 1-based line and column numbers (columns count UTF-16 units). */
+export class LineIndex {
+  private starts: number[] | undefined;
+  constructor(private readonly text: string) {}
+
+  position(offset: number): { line: number; column: number } {
+    const starts = (this.starts ??= lineStarts(this.text));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0x0a) starts.push(i + 1);
+  return starts;
+}

@@ -1,0 +1,102 @@
+/**
+ * The configuration pipeline, in fixed stages: parse (with positions) → schema → per-file
+ * semantic checks → board merge → the driver's model and semantic checks → deep freeze. Every
+ * problem of a stage is collected before giving up, and the loader never prints: problems are
+ * thrown as one ConfigError (one line each), warnings are returned.
+ */
+import { ConfigError } from '../errors.js';
+import type { DriverConfigSpec } from './config-family.js';
+import { listBoardFiles, readConfigText } from './config-files.js';
+import { channelProblems } from './channel-checks.js';
+import { deepFreeze } from './deep-freeze.js';
+import { JsonDocument } from './json-document.js';
+import type { JsonValue } from './jsonc.js';
+import { mergeChannels, type ConfigSource, type MergedConfig } from './merge-channels.js';
+import { problemLines, type Problem } from './problems.js';
+import { isJsonObject, schemaProblems } from './schema-problems.js';
+
+export interface LoadInput {
+  /** The main config, already parsed (its name is the file name or `<stdin>`). */
+  readonly main: JsonDocument;
+  /**
+   * The value to validate instead of `main.value` (the `-J` path removes empty properties
+   * first); positions still come from `main`.
+   */
+  readonly mainValue?: JsonValue;
+  /** The board system channel directory; null to read none. */
+  readonly boardDir: string | null;
+}
+
+export interface Loaded<Model> {
+  /** The typed, deep-frozen model. */
+  readonly model: Model;
+  /** Warning lines (`FILE:LINE:COL: path: message`), for the caller to log. */
+  readonly warnings: readonly string[];
+  /** The main config's value as validated. */
+  readonly mainValue: Readonly<Record<string, JsonValue>>;
+  readonly merged: MergedConfig;
+}
+
+/** Reads and parses a config file (CONFIG_READ when it cannot be read). */
+export function readConfigDocument(path: string): JsonDocument {
+  return JsonDocument.parse(path, readConfigText(path));
+}
+
+/** Throws the problems: CONFIG_PARSE when all of them are syntax errors, else CONFIG_INVALID. */
+function fail(problems: readonly Problem[], syntax: ReadonlySet<Problem>): never {
+  const code = problems.every((p) => syntax.has(p)) ? 'CONFIG_PARSE' : 'CONFIG_INVALID';
+  throw new ConfigError(code, problemLines(problems));
+}
+
+/** Runs the whole pipeline; throws ConfigError listing every problem found. */
+export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInput): Loaded<Model> {
+  const problems: Problem[] = [];
+  const warnings: Problem[] = [];
+  const syntax = new Set<Problem>();
+
+  const check = (doc: JsonDocument, value: JsonValue | undefined, board: boolean): ConfigSource | undefined => {
+    if (doc.syntaxProblem || value === undefined) {
+      if (doc.syntaxProblem) {
+        problems.push(doc.syntaxProblem);
+        syntax.add(doc.syntaxProblem);
+      }
+      return undefined;
+    }
+    for (const path of doc.duplicateKeys) warnings.push(doc.problem(path, 'key given twice; the last one is used'));
+    const validate = board ? spec.validateBoard : spec.validateConfig;
+    const found = schemaProblems(doc, value, validate, spec.variants);
+    if (found.length > 0 || !isJsonObject(value)) {
+      // Not the shape the merge relies on: this file stops here.
+      problems.push(...found);
+      return undefined;
+    }
+    // Semantic problems do not stop the file: the merge and the driver checks still run, so
+    // every problem is listed at once.
+    problems.push(...channelProblems(spec, { doc, value }));
+    return { doc, value };
+  };
+
+  const boards: ConfigSource[] = [];
+  const boardFiles = input.boardDir === null ? [] : listBoardFiles(input.boardDir);
+  for (const file of boardFiles) {
+    const doc = readConfigDocument(file);
+    const source = check(doc, doc.value, true);
+    if (source) boards.push(source);
+  }
+  const main = check(input.main, input.mainValue ?? input.main.value, false);
+  if (!main || boards.length < boardFiles.length) fail(problems, syntax);
+
+  const merged = mergeChannels(spec, boards, main);
+  warnings.push(...merged.warnings);
+  const built = spec.build(merged);
+  problems.push(...built.problems);
+  if (problems.length > 0) fail(problems, syntax);
+  warnings.push(...built.warnings);
+
+  return {
+    model: deepFreeze(built.model),
+    warnings: problemLines(warnings, Number.POSITIVE_INFINITY),
+    mainValue: main.value,
+    merged,
+  };
+}

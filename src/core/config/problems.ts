@@ -1,0 +1,81 @@
+/**
+ * Configuration problems and warnings, each one line:
+ * `FILE:LINE:COL: json.path: rule (got VALUE)` (DESIGN section 2).
+ */
+import { ConfigError } from '../errors.js';
+import type { JsonPath } from './jsonc.js';
+
+export interface Problem {
+  /** The file name, or `<stdin>`. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** Offset in the file, for ordering. */
+  readonly offset: number;
+  /** `iio_channels[2].averaging_window`; `(root)` for the document itself. */
+  readonly path: string;
+  /** The rule broken, with `(got VALUE)` when a value is at fault. */
+  readonly message: string;
+}
+
+/** Problems listed before "... and N more". */
+export const MAX_PROBLEMS = 50;
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `channels[2].gpio`, `channels[0]["odd key"]`, `(root)` for the empty path. */
+export function formatPath(path: JsonPath): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (IDENTIFIER.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/** A value as shown in "(got ...)": JSON, cut short when long. */
+export function formatValue(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  // Control characters would break the one-line rule; JSON.stringify escapes them in strings.
+  return text.length > 60 ? text.slice(0, 57) + '...' : text;
+}
+
+/** The message of a rule, with the offending value when there is one. */
+export function ruleWithValue(rule: string, got?: { value: unknown }): string {
+  return got === undefined ? rule : `${rule} (got ${formatValue(got.value)})`;
+}
+
+export function formatProblem(p: Problem): string {
+  return `${p.file}:${p.line}:${p.column}: ${p.path}: ${p.message}`;
+}
+
+/** Problems ordered by file (in the order given) and position, cut at MAX_PROBLEMS. */
+export function problemLines(problems: readonly Problem[], limit = MAX_PROBLEMS): string[] {
+  const fileOrder = new Map<string, number>();
+  for (const p of problems) if (!fileOrder.has(p.file)) fileOrder.set(p.file, fileOrder.size);
+  const sorted = [...problems].sort(
+    (a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.offset - b.offset,
+  );
+  const unique = [...new Set(sorted.map(formatProblem))];
+  if (unique.length <= limit) return unique;
+  return [...unique.slice(0, limit), `... and ${unique.length - limit} more`];
+}
+
+/** The ConfigError of a list of problems (one line each). */
+export function configErrorOf(
+  code: 'CONFIG_READ' | 'CONFIG_PARSE' | 'CONFIG_INVALID',
+  problems: readonly Problem[],
+): ConfigError {
+  return new ConfigError(code, problemLines(problems));
+}
+
+/** A problem about a whole file (no position inside it), e.g. a file that cannot be read. */
+export function fileProblem(file: string, message: string): string {
+  return `${file}: ${message}`;
+}

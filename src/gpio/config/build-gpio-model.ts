@@ -1,0 +1,150 @@
+/**
+ * Merged GPIO configuration → the typed model, with the checks the schema cannot express:
+ * two channels on one line, `debounce` (µs, not in the schema), counter settings that cannot
+ * work, control names that collide with a counter's `_total` / `_current` controls.
+ */
+import type { JsonObject, JsonValue } from '../../core/config/jsonc.js';
+import {
+  channelKeyProblem,
+  channelProblem,
+  commonSettingsOf,
+  type MergedChannel,
+  type MergedConfig,
+} from '../../core/config/merge-channels.js';
+import type { Problem } from '../../core/config/problems.js';
+import { facts } from './generated/gpio-schema.js';
+import {
+  DEFAULT_DEBOUNCE_US,
+  MAX_DECIMAL_POINTS,
+  type CounterConfig,
+  type GpioChannelConfig,
+  type GpioConfig,
+  type GpioLine,
+} from './gpio-config-model.js';
+
+const defaults = facts.channelDefaults;
+
+interface Collector {
+  problems: Problem[];
+  warnings: Problem[];
+}
+
+function lineOf(gpio: JsonValue): GpioLine {
+  if (typeof gpio === 'number') return { legacyNumber: gpio };
+  const g = gpio as JsonObject;
+  // Paths are compared as written, minus redundant slashes (`/dev//gpiochip0`).
+  return { chip: (g.chip as string).replace(/\/{2,}/g, '/'), offset: g.offset as number };
+}
+
+function lineKey(line: GpioLine): string {
+  return 'legacyNumber' in line ? `#${line.legacyNumber}` : `${line.chip}\0${line.offset}`;
+}
+
+function flag(v: JsonObject, key: keyof typeof defaults): boolean {
+  const value = v[key];
+  return typeof value === 'boolean' ? value : (defaults[key] as boolean);
+}
+
+function debounceOf(c: MergedChannel, out: Collector): number {
+  if (!Object.hasOwn(c.value, 'debounce')) return DEFAULT_DEBOUNCE_US;
+  const d = c.value.debounce;
+  if (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) return d;
+  out.problems.push(channelKeyProblem(c, 'debounce', 'must be an integer >= 0 (microseconds; 0 = no debounce)', { value: d }));
+  return DEFAULT_DEBOUNCE_US;
+}
+
+function decimalsOf(c: MergedChannel, key: 'decimal_points_current' | 'decimal_points_total', out: Collector): number {
+  const raw = c.value[key];
+  if (typeof raw !== 'number') return defaults[key];
+  const whole = Math.min(Math.floor(raw), MAX_DECIMAL_POINTS);
+  if (whole !== raw) {
+    const rule = `used as ${whole} (a whole number of decimal places, at most ${MAX_DECIMAL_POINTS})`;
+    out.warnings.push(channelKeyProblem(c, key, rule, { value: raw }));
+  }
+  return whole;
+}
+
+function counterOf(c: MergedChannel, direction: 'input' | 'output', out: Collector): CounterConfig | null {
+  const type = c.value.type ?? defaults.type;
+  if (type !== 'watt_meter' && type !== 'water_meter') return null;
+  if (direction === 'output') {
+    out.warnings.push(channelKeyProblem(c, 'type', 'ignored: a pulse counter needs an input channel', { value: type }));
+    return null;
+  }
+  const multiplier = typeof c.value.multiplier === 'number' ? c.value.multiplier : defaults.multiplier;
+  if (!(multiplier > 0)) {
+    const rule = 'must be > 0 for a pulse counter (pulses per unit)';
+    out.problems.push(channelKeyProblem(c, 'multiplier', rule, { value: multiplier }));
+  }
+  const edge = c.value.edge;
+  return {
+    type,
+    edge: edge === 'rising' || edge === 'falling' || edge === 'both' ? edge : 'auto',
+    multiplier,
+    decimalPointsCurrent: decimalsOf(c, 'decimal_points_current', out),
+    decimalPointsTotal: decimalsOf(c, 'decimal_points_total', out),
+  };
+}
+
+function channelOf(c: MergedChannel, out: Collector): GpioChannelConfig | null {
+  const v = c.value;
+  if (!Object.hasOwn(v, 'gpio')) {
+    out.warnings.push(
+      channelProblem(
+        c,
+        c.system
+          ? `skipped: the board definition of "${c.id}" has no gpio`
+          : `skipped: channel "${c.id}" has no gpio (kept in the file, not published)`,
+      ),
+    );
+    return null;
+  }
+  const direction = v.direction === 'output' ? 'output' : 'input';
+  return {
+    name: c.id,
+    system: c.system,
+    line: lineOf(v.gpio!),
+    direction,
+    inverted: flag(v, 'inverted'),
+    openDrain: flag(v, 'open_drain'),
+    openSource: flag(v, 'open_source'),
+    initialState: flag(v, 'initial_state'),
+    loadPreviousState: flag(v, 'load_previous_state'),
+    debounceUs: debounceOf(c, out),
+    counter: counterOf(c, direction, out),
+  };
+}
+
+/** Controls a channel publishes: a counter has `<name>_total` and `<name>_current` only. */
+function controlsOf(ch: GpioChannelConfig): string[] {
+  return ch.counter ? [`${ch.name}_total`, `${ch.name}_current`] : [ch.name];
+}
+
+export function buildGpioModel(merged: MergedConfig): { model: GpioConfig; problems: Problem[]; warnings: Problem[] } {
+  const out: Collector = { problems: [], warnings: [] };
+  const channels: GpioChannelConfig[] = [];
+  const lines = new Map<string, string>();
+  const controls = new Map<string, string>();
+  for (const c of merged.channels) {
+    const ch = channelOf(c, out);
+    if (!ch) continue;
+    const key = lineKey(ch.line);
+    const holder = lines.get(key);
+    if (holder !== undefined) {
+      out.problems.push(channelKeyProblem(c, 'gpio', `line already used by channel "${holder}"`, { value: c.value.gpio }));
+    } else {
+      lines.set(key, ch.name);
+    }
+    for (const control of controlsOf(ch)) {
+      const owner = controls.get(control);
+      if (owner !== undefined && owner !== ch.name) {
+        const rule = `its MQTT control "${control}" collides with one of channel "${owner}"`;
+        out.problems.push(channelKeyProblem(c, 'name', rule, { value: ch.name }));
+      }
+      controls.set(control, ch.name);
+    }
+    channels.push(ch);
+  }
+  const model: GpioConfig = { ...commonSettingsOf(merged.top, facts.rootDefaults), channels };
+  return { model, ...out };
+}

@@ -1,0 +1,43 @@
+/**
+ * The GPIO driver's configuration described for the shared machinery in core/config: schema
+ * validators (generated at build time), which channel variant a user meant, protected keys of
+ * system channels, the `-j` stub and the model builder.
+ */
+import type { DriverConfigSpec } from '../../core/config/config-family.js';
+import type { JsonObject } from '../../core/config/jsonc.js';
+import type { StandaloneValidator } from '../../core/config/schema-problems.js';
+import { buildGpioModel } from './build-gpio-model.js';
+import * as generated from './generated/gpio-schema.js';
+import type { GpioConfig } from './gpio-config-model.js';
+
+const { facts } = generated;
+const inputNames = new Set(facts.nameEnums.system_input);
+const outputNames = new Set(facts.nameEnums.system_output);
+
+/**
+ * The variant a channel item was meant to be: a reserved input name is a system input, a
+ * reserved output name a system output, an item with `gpio` or `direction` a custom GPIO, and
+ * anything else an undefined channel. Its problems are then reported against that variant only.
+ */
+export function chooseGpioVariant(item: JsonObject): StandaloneValidator {
+  const name = item.name;
+  if (typeof name === 'string' && inputNames.has(name)) return generated.system_input;
+  if (typeof name === 'string' && outputNames.has(name)) return generated.system_output;
+  if (Object.hasOwn(item, 'gpio') || Object.hasOwn(item, 'direction')) return generated.gpio_channel;
+  return generated.undefined_channel;
+}
+
+export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
+  binary: 'ctl-mqtt-gpio',
+  channelsKey: facts.channelsKey,
+  idKey: facts.idKey,
+  reservedNames: new Set(facts.reservedNames),
+  protectedKeys: ['gpio', 'direction', 'inverted', 'open_drain', 'open_source'],
+  validateConfig: generated.config,
+  validateBoard: generated.board,
+  variants: { channelsKey: facts.channelsKey, choose: chooseGpioVariant },
+  build: buildGpioModel,
+  editorStub(board: JsonObject): JsonObject {
+    return { name: board.name!, direction: board.direction ?? facts.channelDefaults.direction };
+  },
+};

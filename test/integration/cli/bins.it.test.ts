@@ -1,0 +1,107 @@
+/**
+ * The real binaries as separate processes: exit codes, streams, stdin rules of `-j`, the
+ * `-j | -J` round trip through pipes, the npm bin symlink, and a lean start for the conversions.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const BIN = { gpio: join(ROOT, 'dist/src/cli/gpio-main.js'), adc: join(ROOT, 'dist/src/cli/adc-main.js') };
+const BOARD = { gpio: join(ROOT, 'examples/board/ctl-mqtt-gpio/conf.d'), adc: join(ROOT, 'examples/board/ctl-mqtt-adc/conf.d') };
+const CONFIG = { gpio: join(ROOT, 'examples/ctl-mqtt-gpio.conf'), adc: join(ROOT, 'examples/ctl-mqtt-adc.conf') };
+
+function run(bin: string, args: string[], options: SpawnSyncOptions = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+function tempDir(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-bins-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('exit codes of the real processes: 0 help/version, 2 bad arguments, 6 bad config, 1 runtime', (t) => {
+  assert.equal(run(BIN.gpio, ['--help']).code, 0);
+  assert.match(run(BIN.adc, ['--version']).stdout, /^ctl-mqtt-adc \d+\.\d+\.\d+/);
+  const usage = run(BIN.gpio, ['-p', 'abc']);
+  assert.deepEqual([usage.code, usage.stdout], [2, '']);
+  assert.equal(usage.stderr, "ctl-mqtt-gpio: invalid port 'abc' for -p: expected an integer 1..65535\nTry 'ctl-mqtt-gpio --help'.\n");
+  const dir = tempDir(t);
+  const missing = run(BIN.adc, ['-c', join(dir, 'x.conf'), '--system-config-dir', dir]);
+  assert.deepEqual([missing.code, missing.stdout], [6, '']);
+  assert.equal(missing.stderr.trimEnd().split('\n').length, 1);
+  const bad = join(dir, 'bad.conf');
+  writeFileSync(bad, '{"device_name": "x", "iio_channels": [{"id": "a", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}]}');
+  const invalid = run(BIN.adc, ['-c', bad, '--system-config-dir', dir]);
+  assert.equal(invalid.code, 6);
+  assert.equal(invalid.stderr, `${bad}:1:126: iio_channels[0].averaging_window: must be >= 1 (got 0)\n`);
+  const ok = run(BIN.gpio, ['-c', CONFIG.gpio, '--system-config-dir', BOARD.gpio, '--gpio-sim', dir]);
+  assert.equal(ok.code, 1); // the placeholder runtime of this issue
+  assert.doesNotMatch(ok.stderr + usage.stderr + invalid.stderr, /^\s+at /m);
+});
+
+test('-j reads the -c file when stdin is empty, stdin when it is piped', (t) => {
+  const fromFile = run(BIN.adc, ['-j', '-c', CONFIG.adc, '--system-config-dir', BOARD.adc]);
+  assert.equal(fromFile.code, 0, fromFile.stderr);
+  assert.equal((JSON.parse(fromFile.stdout) as { iio_channels: unknown[] }).iio_channels.length, 10);
+  const dir = tempDir(t);
+  const piped = run(BIN.adc, ['-j', '-c', join(dir, 'absent.conf'), '--system-config-dir', BOARD.adc], {
+    input: readFileSync(CONFIG.adc, 'utf8'),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  assert.equal(piped.stdout, fromFile.stdout);
+});
+
+test('-j | -J through pipes gives back an equivalent stored file (both binaries)', () => {
+  for (const driver of ['gpio', 'adc'] as const) {
+    const j = run(BIN[driver], ['-j', '-c', CONFIG[driver], '--system-config-dir', BOARD[driver]]);
+    assert.equal(j.code, 0, j.stderr);
+    const back = run(BIN[driver], ['-J', '--system-config-dir', BOARD[driver]], { input: j.stdout, stdio: ['pipe', 'pipe', 'pipe'] });
+    assert.equal(back.code, 0, back.stderr);
+    assert.match(back.stdout, /^\{\n {2}"/);
+    const again = run(BIN[driver], ['-j', '--system-config-dir', BOARD[driver]], { input: back.stdout, stdio: ['pipe', 'pipe', 'pipe'] });
+    assert.equal(again.stdout, j.stdout, driver);
+  }
+});
+
+test('--print-schema prints the shipped file', () => {
+  const r = run(BIN.gpio, ['--print-schema']);
+  assert.equal(r.stdout, readFileSync(join(ROOT, 'schemas/ctl-mqtt-gpio.schema.json'), 'utf8'));
+});
+
+test('the bin runs through a symlink, as npm installs it', (t) => {
+  const link = join(tempDir(t), 'ctl-mqtt-gpio');
+  symlinkSync(BIN.gpio, link);
+  assert.match(run(link, ['--version']).stdout, /^ctl-mqtt-gpio /);
+  assert.ok(readFileSync(BIN.gpio, 'utf8').startsWith('#!/usr/bin/env node\n'));
+});
+
+/** Relative and bare specifiers statically imported by a compiled module (not `import()`). */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+}
+
+test('the conversion paths start lean: the bins statically import no npm package at all', () => {
+  const seen = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of staticImports(file)) {
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+      else if (!spec.startsWith('node:')) bare.add(spec);
+    }
+  };
+  visit(BIN.gpio);
+  visit(BIN.adc);
+  assert.deepEqual([...bare], []);
+  assert.ok(seen.size > 10, `walked ${seen.size} modules`);
+  for (const file of seen) assert.doesNotMatch(file, /\/(run|mqtt|hw)\b/, 'no runtime module on the static path');
+});

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseCliArgs } from '../../../src/cli/args.js';
+import { isCtlError } from '../../../src/core/errors.js';
+
+function usage(driver: 'gpio' | 'adc', argv: string[]): string {
+  try {
+    parseCliArgs(driver, argv);
+  } catch (err) {
+    assert.ok(isCtlError(err, 'USAGE'), String(err));
+    assert.doesNotMatch(err.message, /\n/);
+    return err.message;
+  }
+  assert.fail(`accepted: ${argv.join(' ')}`);
+}
+
+test('defaults of both binaries', () => {
+  const g = parseCliArgs('gpio', []);
+  assert.deepEqual(g, {
+    binary: 'ctl-mqtt-gpio',
+    mode: 'run',
+    configFile: '/etc/ctl-mqtt-gpio.conf',
+    systemConfigDir: '/var/lib/ctl-mqtt-gpio/conf.d',
+    broker: { url: 'mqtt://localhost:1883', host: 'localhost', port: 1883, username: null, password: null, tlsCa: null, tlsCert: null, tlsKey: null },
+    topicPrefix: '',
+    deviceId: 'ctl-gpio',
+    clientId: 'ctl-gpio',
+    debugLevel: 0,
+    haDiscoveryPrefix: null,
+    driver: 'gpio',
+    gpioBackend: 'cdev',
+    gpioSimDir: null,
+    stateFile: '/var/lib/ctl-mqtt-gpio/state.json',
+    saveIntervalS: 5,
+  });
+  assert.ok(Object.isFrozen(g) && Object.isFrozen(g.broker));
+  const a = parseCliArgs('adc', []);
+  assert.deepEqual(
+    [a.configFile, a.systemConfigDir, a.deviceId, a.clientId, a.sysfsRoot, a.driver],
+    ['/etc/ctl-mqtt-adc.conf', '/var/lib/ctl-mqtt-adc/conf.d', 'ctl-adc', 'ctl-adc', '/', 'adc'],
+  );
+  assert.equal('gpioBackend' in a, false);
+});
+
+test('every option, short and long, separate and attached values', () => {
+  const g = parseCliArgs('gpio', [
+    '-c', 'my.conf', '--system-config-dir=/b', '-h', 'broker.lan', '-p1884', '-u', 'me', '-P', 'pw',
+    '--tls-ca', 'ca.pem', '--tls-cert=c.pem', '--tls-key', 'k.pem', '-T', 'site1', '--device-id', 'gpio2',
+    '-d', '-3', '--ha-discovery', '--gpio-sim', '/tmp/sim', '--state-file', 's.json', '--save-interval', '2.5',
+  ]);
+  assert.deepEqual(
+    [g.configFile, g.systemConfigDir, g.broker.host, g.broker.port, g.broker.url, g.broker.username, g.broker.password],
+    ['my.conf', '/b', 'broker.lan', 1884, 'mqtt://broker.lan:1884', 'me', 'pw'],
+  );
+  assert.deepEqual([g.broker.tlsCa, g.broker.tlsCert, g.broker.tlsKey], ['ca.pem', 'c.pem', 'k.pem']);
+  assert.deepEqual([g.topicPrefix, g.deviceId, g.clientId, g.debugLevel, g.haDiscoveryPrefix], ['site1', 'gpio2', 'gpio2', -3, 'homeassistant']);
+  assert.deepEqual([g.gpioBackend, g.gpioSimDir, g.stateFile, g.saveIntervalS], ['sim', '/tmp/sim', 's.json', 2.5]);
+  const a = parseCliArgs('adc', ['--sysfs-root', '/tmp/sys', '--ha-discovery=ha', '--client-id', 'c1', '--broker', 'mqtts://b:8883', '-d-1']);
+  assert.deepEqual([a.sysfsRoot, a.haDiscoveryPrefix, a.clientId, a.broker.url, a.debugLevel], ['/tmp/sys', 'ha', 'c1', 'mqtts://b:8883', -1]);
+});
+
+test('modes: -j, -J, --print-schema, --help, --version; help and version win, two actions conflict', () => {
+  assert.equal(parseCliArgs('gpio', ['-j']).mode, 'to-json');
+  assert.equal(parseCliArgs('gpio', ['-J']).mode, 'from-json');
+  assert.equal(parseCliArgs('adc', ['--print-schema']).mode, 'print-schema');
+  assert.equal(parseCliArgs('adc', ['-j', '--help']).mode, 'help');
+  assert.equal(parseCliArgs('adc', ['--version']).mode, 'version');
+  assert.equal(usage('gpio', ['-j', '-J']), '-j and -J cannot be used together');
+});
+
+test('-h is the broker host, not help', () => {
+  const g = parseCliArgs('gpio', ['-h', '10.0.0.2']);
+  assert.deepEqual([g.mode, g.broker.url], ['run', 'mqtt://10.0.0.2:1883']);
+  assert.equal(parseCliArgs('gpio', ['-h', '::1']).broker.url, 'mqtt://[::1]:1883');
+});
+
+test('broker URLs: mqtt, mqtts, ws, wss, unix accepted; others rejected', () => {
+  for (const url of ['mqtt://h', 'mqtts://h:8883', 'ws://h:9001/mqtt', 'wss://h/mqtt', 'unix:///run/mosquitto/sock']) {
+    assert.equal(parseCliArgs('gpio', ['--broker', url]).broker.url, url);
+  }
+  assert.match(usage('gpio', ['--broker', 'http://h']), /unsupported broker URL scheme 'http:'/);
+  assert.match(usage('gpio', ['--broker', 'localhost:1883']), /unsupported broker URL scheme|invalid broker URL/);
+  assert.match(usage('gpio', ['--broker', 'not a url']), /invalid broker URL/);
+  assert.match(usage('gpio', ['--broker', 'unix://']), /incomplete broker URL/);
+});
+
+test('bad arguments: one line each, saying what is wrong', () => {
+  const cases: [string[], string][] = [
+    [['-p', 'abc'], "invalid port 'abc' for -p: expected an integer 1..65535"],
+    [['-p', '0'], "invalid port '0' for -p: expected an integer 1..65535"],
+    [['-p', '65536'], "invalid port '65536' for -p: expected an integer 1..65535"],
+    [['--port=1.5'], "invalid port '1.5' for --port: expected an integer 1..65535"],
+    [['-d', '4'], "invalid debug level '4' for -d: expected 0, 1, 2, 3, -1, -2 or -3"],
+    [['-d', 'x'], "invalid debug level 'x' for -d: expected 0, 1, 2, 3, -1, -2 or -3"],
+    [['-x'], "unknown option '-x'"],
+    [['--bogus'], "unknown option '--bogus'"],
+    [['-jJ'], "unknown option '-jJ'"],
+    [['-c'], "option '-c' needs a value (FILE)"],
+    [['-h'], "option '-h' needs a value (HOST); for help use --help"],
+    [['--config'], "option '--config' needs a value (FILE)"],
+    [['--help=yes'], "option '--help' takes no value"],
+    [['extra'], "unexpected argument 'extra'"],
+    [['--', 'extra'], "unexpected argument 'extra'"],
+    [['--device-id', 'a/b'], "invalid value 'a/b' for --device-id: must not contain '/' (it must be one MQTT topic level)"],
+    [['-T', 'a/#'], "invalid topic prefix 'a/#' for -T: it must not contain '+', '#' or NUL"],
+    [['--gpio-backend', 'mmap'], "invalid GPIO backend 'mmap' for --gpio-backend: expected cdev or sim"],
+    [['--gpio-backend', 'sim'], '--gpio-backend sim needs --gpio-sim DIR'],
+    [['--gpio-backend', 'cdev', '--gpio-sim', 'd'], '--gpio-sim needs --gpio-backend sim (or no --gpio-backend)'],
+    [['--save-interval', '0'], "invalid save interval '0' for --save-interval: expected seconds, > 0 and <= 86400"],
+    [['--save-interval', 'x'], "invalid save interval 'x' for --save-interval: expected seconds, > 0 and <= 86400"],
+    [['--sysfs-root', '/x'], "unknown option '--sysfs-root'"],
+    [['-c', ''], "option '-c' needs a non-empty value"],
+  ];
+  for (const [argv, message] of cases) assert.equal(usage('gpio', argv), message, argv.join(' '));
+  assert.equal(usage('adc', ['--gpio-backend', 'sim']), "unknown option '--gpio-backend'");
+});
+
+test('the last occurrence of an option wins; values may look like options', () => {
+  const g = parseCliArgs('gpio', ['-p', '1', '-p', '2', '-c', '-j']);
+  assert.deepEqual([g.broker.port, g.configFile, g.mode], [2, '-j', 'run']);
+});
