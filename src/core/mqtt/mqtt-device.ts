@@ -46,7 +46,12 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly controls = new Map<string, ControlState>();
-  /** Controls whose `/on` SUBACK arrived: before it, a message can only come from an old session. */
+  /**
+   * Set when the process's first connection resumed a session of an earlier process (MQTT 3.1.1
+   * has no Clean Start): commands queued in it are stale. Until the control's own `/on` SUBACK,
+   * a command can only come from that old session, so it is dropped.
+   */
+  private inheritedSession = false;
   private readonly commandsOpen = new Set<string>();
   private readonly connection: ManagedConnection;
   private readonly ha: HaDiscovery | undefined;
@@ -74,7 +79,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
       },
       {
-        onConnect: (info) => this.onConnect(info.first),
+        onConnect: (info) => this.onConnect(info.first, info.sessionPresent),
         onDisconnect: () => this.onDisconnect(),
         onMessage: (topic, payload, retained) => this.onMessage(topic, payload, retained),
       },
@@ -158,8 +163,9 @@ class BrokerDevice implements MqttDevice, ControlSink {
     void this.connection.publish(topic, payload);
   }
 
-  private onConnect(first: boolean): void {
+  private onConnect(first: boolean, sessionPresent: boolean): void {
     if (this.stopping !== undefined) return;
+    if (first) this.inheritedSession = sessionPresent;
     const { topics, spec } = this;
     this.send(topics.deviceMeta(), deviceMetaJson(spec));
     this.send(topics.deviceLegacyMeta('driver'), spec.driver);
@@ -209,7 +215,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
       this.log.debug(`control ${control.spec.id}: ignoring retained command ${JSON.stringify(text)} (replayed at subscribe)`);
       return;
     }
-    if (!this.commandsOpen.has(control.spec.id)) {
+    if (this.inheritedSession && !this.commandsOpen.has(control.spec.id)) {
       this.log.info(`control ${control.spec.id}: ignoring command ${JSON.stringify(text)} queued before this start`);
       return;
     }

@@ -52,7 +52,10 @@ export class StaleControlScan {
       this.finish(this.retained.filter((t) => this.isStale(t)));
       return true;
     }
-    if (retained && this.topics.parseControlTopic(topic) !== undefined) {
+    const rest = this.topics.parseControlTopic(topic)?.rest;
+    // Only what the filters cover (value, meta, meta/<key>): a retained /on replayed by the
+    // device's own /on subscription is not the scan's.
+    if (retained && rest !== undefined && /^(meta(\/[^/]+)?)?$/.test(rest)) {
       this.retained.push(topic);
       return true;
     }
