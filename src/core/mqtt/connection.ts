@@ -209,7 +209,7 @@ export class ManagedConnection {
     const wasUp = this.up;
     this.up = false;
     const delay = this.chooseDelay();
-    const reason = this.lastError === undefined ? '' : ` (${this.lastError})`;
+    const reason = ` (${this.lastError ?? 'connection closed'})`;
     this.lastError = undefined;
     if (wasUp) {
       this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting`);
