@@ -11,10 +11,9 @@
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { CtlError } from '../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../src/core/log.js';
-import { ControlState, type ControlSink } from '../../src/core/mqtt/control-state.js';
+import { checkNewControl, ControlState, type ControlSink } from '../../src/core/mqtt/control-state.js';
 import type { ControlSpec, DeviceControl, DeviceSpec, ErrorFlag, MqttDevice } from '../../src/core/mqtt/device.js';
 import { withErrorFlag } from '../../src/core/mqtt/error-flags.js';
-import { topicLevelProblem } from '../../src/core/mqtt/topics.js';
 
 export type DeviceEvent =
   | { readonly kind: 'value'; readonly control: string; readonly text: string }
@@ -49,12 +48,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   }
 
   addControl(spec: ControlSpec): DeviceControl {
-    const problem = topicLevelProblem(spec.id);
-    if (problem !== undefined) throw new CtlError('RUNTIME', `control id "${spec.id}": ${problem}`);
-    if (this.controls.has(spec.id)) throw new CtlError('RUNTIME', `control id "${spec.id}" is used twice`);
-    if (!spec.readonly && spec.onCommand === undefined) {
-      throw new CtlError('RUNTIME', `control "${spec.id}" is writable but has no command handler`);
-    }
+    checkNewControl(spec, (id) => this.controls.has(id));
     const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
     this.controls.set(spec.id, control);
     return control;

@@ -6,11 +6,31 @@
  */
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import { messageOf } from '../errors.js';
+import { CtlError, messageOf } from '../errors.js';
 import type { CommandResult, ControlSpec, DeviceControl } from './device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { formatBoolean, formatFixed } from './number-format.js';
 import { shouldPublishValue, type PublishHistory } from './publish-policy.js';
+import { topicLevelProblem } from './topics.js';
+
+/** A payload as a log line shows it: quoted, cut after 64 characters (anyone can publish to `/on`). */
+export function shownPayload(payload: string): string {
+  return JSON.stringify(payload.length > 64 ? `${payload.slice(0, 64)}...` : payload);
+}
+
+/**
+ * Checks a control before it is added (the `addControl` contract of `MqttDevice`).
+ * @throws CtlError when the id is not one topic level, is already used, or a writable control
+ *   has no command handler.
+ */
+export function checkNewControl(spec: ControlSpec, idInUse: (id: string) => boolean): void {
+  const problem = topicLevelProblem(spec.id);
+  if (problem !== undefined) throw new CtlError('RUNTIME', `control id "${spec.id}": ${problem}`);
+  if (idInUse(spec.id)) throw new CtlError('RUNTIME', `control id "${spec.id}" is used twice`);
+  if (!spec.readonly && spec.onCommand === undefined) {
+    throw new CtlError('RUNTIME', `control "${spec.id}" is writable but has no command handler`);
+  }
+}
 
 /** Where a control's publishes go. */
 export interface ControlSink {
@@ -96,12 +116,12 @@ export class ControlState implements DeviceControl {
       try {
         result = await handler(payload);
       } catch (err) {
-        this.log.error(`control ${this.spec.id}: command ${JSON.stringify(payload)} failed: ${messageOf(err)}`);
+        this.log.error(`control ${this.spec.id}: command ${shownPayload(payload)} failed: ${messageOf(err)}`);
         this.republish();
         return;
       }
       if (result !== undefined && result !== null && typeof result === 'object') {
-        this.log.warn(`control ${this.spec.id}: invalid command ${JSON.stringify(payload)} ignored: ${result.reject}`);
+        this.log.warn(`control ${this.spec.id}: invalid command ${shownPayload(payload)} ignored: ${result.reject}`);
         this.republish();
       }
     };

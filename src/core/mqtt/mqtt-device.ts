@@ -10,12 +10,12 @@ import type { Logger } from '../log.js';
 import { resolveBroker, type BrokerOptions } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
-import { ControlState, type ControlSink } from './control-state.js';
+import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
 import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice } from './device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { StaleControlScan } from './stale-cleanup.js';
-import { DeviceTopics, topicLevelProblem } from './topics.js';
+import { DeviceTopics } from './topics.js';
 
 export interface MqttDeviceOptions {
   readonly device: DeviceSpec;
@@ -106,12 +106,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   addControl(spec: ControlSpec): DeviceControl {
-    const problem = topicLevelProblem(spec.id);
-    if (problem !== undefined) throw new CtlError('RUNTIME', `control id "${spec.id}": ${problem}`);
-    if (this.controls.has(spec.id)) throw new CtlError('RUNTIME', `control id "${spec.id}" is used twice`);
-    if (!spec.readonly && spec.onCommand === undefined) {
-      throw new CtlError('RUNTIME', `control "${spec.id}" is writable but has no command handler`);
-    }
+    checkNewControl(spec, (id) => this.controls.has(id));
     const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
     this.controls.set(spec.id, control);
     this.ha?.addControl(spec);
@@ -212,11 +207,11 @@ class BrokerDevice implements MqttDevice, ControlSink {
     if (control === undefined || control.spec.readonly || this.stopping !== undefined) return;
     const text = payload.toString('utf8');
     if (retained) {
-      this.log.debug(`control ${control.spec.id}: ignoring retained command ${JSON.stringify(text)} (replayed at subscribe)`);
+      this.log.debug(`control ${control.spec.id}: ignoring retained command ${shownPayload(text)} (replayed at subscribe)`);
       return;
     }
     if (this.inheritedSession && !this.commandsOpen.has(control.spec.id)) {
-      this.log.info(`control ${control.spec.id}: ignoring command ${JSON.stringify(text)} queued before this start`);
+      this.log.info(`control ${control.spec.id}: ignoring command ${shownPayload(text)} queued before this start`);
       return;
     }
     void control.handleCommand(text);
