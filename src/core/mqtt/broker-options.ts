@@ -20,7 +20,10 @@ export interface BrokerOptions {
   readonly tlsCa?: string;
   readonly tlsCert?: string;
   readonly tlsKey?: string;
-  /** Default `<device id>-<hostname>` (stable across restarts, so the broker keeps our session). */
+  /**
+   * Default `<device id>-<hostname>`, preceded by the topic prefix when there is one (stable
+   * across restarts, so the broker keeps our session; two services with other prefixes differ).
+   */
   readonly clientId?: string;
 }
 
@@ -43,19 +46,20 @@ const CANONICAL_PROTOCOL: Record<string, 'mqtt' | 'mqtts' | 'ws' | 'wss'> = {
   'wss:': 'wss',
 };
 
-/** `<device id>-<hostname>`, with characters brokers may refuse replaced by `_`. */
-export function defaultClientId(deviceId: string): string {
-  return `${deviceId}-${hostname()}`.replace(/[^A-Za-z0-9._-]/g, '_');
+/** `[<prefix>-]<device id>-<hostname>`, with characters brokers may refuse replaced by `_`. */
+export function defaultClientId(deviceId: string, topicPrefix = ''): string {
+  const prefix = topicPrefix.replace(/^\/+|\/+$/g, '');
+  return `${prefix === '' ? '' : `${prefix}-`}${deviceId}-${hostname()}`.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
 /**
  * @throws CtlError USAGE for a malformed URL; RUNTIME (exit 1) for an unreadable TLS file, with
  *   one line naming it.
  */
-export function resolveBroker(options: BrokerOptions, deviceId: string): ResolvedBroker {
+export function resolveBroker(options: BrokerOptions, deviceId: string, topicPrefix = ''): ResolvedBroker {
   const tls = readTlsFiles(options);
   const hasTls = Object.keys(tls).length > 0;
-  const clientOptions: IClientOptions = { ...tls, clientId: options.clientId ?? defaultClientId(deviceId) };
+  const clientOptions: IClientOptions = { ...tls, clientId: options.clientId ?? defaultClientId(deviceId, topicPrefix) };
   if (options.username !== undefined) clientOptions.username = options.username;
   if (options.password !== undefined) clientOptions.password = options.password;
   let display: string;

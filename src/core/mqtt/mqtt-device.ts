@@ -68,7 +68,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.topics = new DeviceTopics(options.topicPrefix ?? '', options.device.id);
     this.log = options.log;
     this.clock = options.clock ?? systemClock;
-    const broker = resolveBroker(options.broker, options.device.id);
+    const broker = resolveBroker(options.broker, options.device.id, options.topicPrefix);
     const clientId = String(broker.clientOptions.clientId);
     this.connection = new ManagedConnection(
       {

@@ -33,10 +33,11 @@ export class StaleControlScan {
    */
   subscriptions(): ISubscriptionMap {
     const controls = this.topics.control('+');
+    // nl (MQTT 5 "no local"): our own publishes need not come back; the marker must.
     return {
-      [controls]: { qos: 1 },
-      [`${controls}/meta`]: { qos: 1 },
-      [`${controls}/meta/+`]: { qos: 1 },
+      [controls]: { qos: 1, nl: true },
+      [`${controls}/meta`]: { qos: 1, nl: true },
+      [`${controls}/meta/+`]: { qos: 1, nl: true },
       [this.markerTopic]: { qos: 1 },
     };
   }

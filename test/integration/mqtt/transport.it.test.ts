@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { Aedes } from 'aedes';
+import { createWebSocketStream, WebSocketServer } from 'ws';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, threeControls } from './device-fixture.js';
 
@@ -76,4 +77,23 @@ test('a broker without MQTT 5 (aedes): falls back to 3.1.1', async (t) => {
   await publishOnce(url, `${base}/controls/OUT1/on`, '1', { client: { protocolVersion: 4 } });
   for (let i = 0; i < 100 && handled.length === 0; i++) await sleep(20);
   assert.deepEqual(handled, ['1']);
+});
+
+test('ws:// URL (aedes behind a WebSocket server)', async (t) => {
+  const aedes = await Aedes.createBroker();
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  wss.on('connection', (socket) => aedes.handle(createWebSocketStream(socket) as never));
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  const address = wss.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const { device, log } = makeDevice(t, `ws://127.0.0.1:${port}/mqtt`);
+  t.after(async () => {
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    for (const client of wss.clients) client.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  });
+  device.addControl(threeControls()[0]!).setBoolean(true);
+  device.start();
+  await device.whenOnline();
+  assert.ok(log.lines.some((l) => l.includes(`connected to ws://127.0.0.1:${port}/mqtt (MQTT 3.1.1)`)), log.lines.join('\n'));
 });

@@ -12,6 +12,8 @@ test('host and port, with defaults', () => {
   assert.equal(r.clientOptions.protocol, 'mqtt');
   assert.equal(r.clientOptions.clientId, defaultClientId('ctl-gpio'));
   assert.match(String(r.clientOptions.clientId), /^ctl-gpio-[A-Za-z0-9._-]+$/);
+  assert.equal(defaultClientId('ctl-gpio', 'site/1/'), `site_1-${defaultClientId('ctl-gpio')}`);
+  assert.equal(resolveBroker({}, 'ctl-gpio', 'pfx').clientOptions.clientId, `pfx-${defaultClientId('ctl-gpio')}`);
   const custom = resolveBroker({ host: '10.0.0.5', port: 1884, username: 'u', password: 'p', clientId: 'me' }, 'x');
   assert.equal(custom.display, 'mqtt://10.0.0.5:1884');
   assert.equal(custom.clientOptions.username, 'u');
