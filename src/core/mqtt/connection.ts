@@ -43,6 +43,8 @@ export interface ConnectionOptions {
 const SESSION_EXPIRY_S = 24 * 3600;
 /** Between failed attempts, at most one log line per this interval. */
 const RETRY_LOG_INTERVAL_MS = 30_000;
+/** A connection that lasted this long resets the backoff; a flapping one keeps doubling it. */
+const STABLE_CONNECTION_MS = 10_000;
 /** CONNACK codes for "unsupported protocol version" (3.1.1 and 5). */
 const UNSUPPORTED_PROTOCOL = new Set([1, 132]);
 
@@ -55,9 +57,11 @@ export class ManagedConnection {
   private delayChosen = false;
   private everConnected = false;
   private up = false;
+  private upSince = 0;
   private ending = false;
   private lastError: string | undefined;
   private readonly retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
+  private readonly flapLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
 
   constructor(
     private readonly options: ConnectionOptions,
@@ -179,12 +183,15 @@ export class ManagedConnection {
     const first = !this.everConnected;
     this.everConnected = true;
     this.up = true;
-    this.nextDelayMs = this.initialDelayMs;
+    this.upSince = performance.now();
     this.retryLog.reset('retry');
     // Resume the session from now on (3.1.1 never had Clean Start; see onError's fall back).
     if (this.options.persistentSession) client.options.clean = false;
     const version = client.options.protocolVersion === 5 ? 'MQTT 5' : 'MQTT 3.1.1';
-    this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.options.broker.display} (${version})`);
+    // A flapping connection (e.g. two clients with one client id) must not flood the journal.
+    if (first || this.flapLog.check('again') !== null) {
+      this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.options.broker.display} (${version})`);
+    }
     this.handlers.onConnect?.({ first, sessionPresent });
   }
 
@@ -208,11 +215,16 @@ export class ManagedConnection {
     if (this.ending) return;
     const wasUp = this.up;
     this.up = false;
+    if (wasUp && performance.now() - this.upSince >= STABLE_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
     const delay = this.chooseDelay();
     const reason = ` (${this.lastError ?? 'connection closed'})`;
     this.lastError = undefined;
     if (wasUp) {
-      this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting`);
+      const suppressed = this.flapLog.check('lost');
+      if (suppressed !== null) {
+        const more = suppressed > 0 ? ` (lost ${suppressed} more times before)` : '';
+        this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}${more}`);
+      }
       this.handlers.onDisconnect?.();
       return;
     }

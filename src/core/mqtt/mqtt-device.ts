@@ -254,7 +254,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private async doStop(): Promise<void> {
     for (const waiter of this.waiters.splice(0)) waiter.reject(new CtlError('RUNTIME', 'the MQTT device is stopped'));
     const budget = this.options.stopTimeoutMs ?? 4000;
-    const deadline = this.clock.now() + budget;
+    const deadline = performance.now() + budget; // real time, whatever clock the controls use
     // From here on nothing but the cleanup goes out (a value set meanwhile must not reappear).
     this.isOnline = false;
     this.scan?.abort();
@@ -268,7 +268,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
       await Promise.race([cleared, sleep(Math.max(0, budget - 1000))]);
     }
     await haStopped;
-    await this.connection.end(this.connection.connected, Math.max(100, deadline - this.clock.now()));
+    await this.connection.end(this.connection.connected, Math.max(100, deadline - performance.now()));
   }
 }
 

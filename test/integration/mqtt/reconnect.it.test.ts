@@ -95,3 +95,18 @@ test('an unreachable broker at start: retries with backoff, says so, comes onlin
   const retained = await retainedSnapshot(broker.url, `${base}/#`);
   assert.equal(retained.get(`${base}/controls/IN1`), '1');
 });
+
+test('a flapping connection (two clients, one client id) does not flood the log', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const first = makeDevice(t, broker.url, { broker: { url: broker.url, clientId: 'same-id' } });
+  const second = makeDevice(t, broker.url, { broker: { url: broker.url, clientId: 'same-id' } });
+  first.device.start();
+  second.device.start();
+  await sleep(2000);
+  const kicks = (broker.log().match(/Client same-id already connected, closing old connection/g) ?? []).length;
+  assert.ok(kicks >= 3, `the two keep taking over (${kicks})`);
+  for (const { log } of [first, second]) {
+    assert.ok(log.lines.filter((l) => l.includes(' lost ')).length <= 1, log.lines.join('\n'));
+    assert.ok(log.lines.filter((l) => l.includes('connected again')).length <= 1, log.lines.join('\n'));
+  }
+});
