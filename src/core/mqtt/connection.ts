@@ -62,6 +62,8 @@ export class ManagedConnection {
   private lastError: string | undefined;
   private readonly retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
   private readonly flapLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
+  /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
+  private readonly pendingAcks = new Set<(acked: boolean) => void>();
 
   constructor(
     private readonly options: ConnectionOptions,
@@ -120,9 +122,13 @@ export class ManagedConnection {
     const client = this.client;
     if (client === undefined || !this.up) return Promise.resolve(false);
     return new Promise((resolve) => {
+      const settle = (acked: boolean): void => {
+        if (this.pendingAcks.delete(settle)) resolve(acked);
+      };
+      this.pendingAcks.add(settle);
       client.publish(topic, payload, { qos: 1, retain }, (err) => {
         if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
-        resolve(err === undefined || err === null);
+        settle(err === undefined || err === null);
       });
     });
   }
@@ -212,6 +218,7 @@ export class ManagedConnection {
   }
 
   private onClose(): void {
+    for (const settle of [...this.pendingAcks]) settle(false);
     if (this.ending) return;
     const wasUp = this.up;
     this.up = false;
