@@ -43,6 +43,8 @@ export interface ConnectionOptions {
 const SESSION_EXPIRY_S = 24 * 3600;
 /** Between failed attempts, at most one log line per this interval. */
 const RETRY_LOG_INTERVAL_MS = 30_000;
+/** `lastError` while switching to MQTT 3.1.1: not a failure worth a warning. */
+const PROTOCOL_FALLBACK = 'falling back to MQTT 3.1.1';
 /** A connection that lasted this long resets the backoff; a flapping one keeps doubling it. */
 const STABLE_CONNECTION_MS = 10_000;
 /** CONNACK codes for "unsupported protocol version" (3.1.1 and 5). */
@@ -212,6 +214,7 @@ export class ManagedConnection {
       delete client.options.properties;
       if (this.options.persistentSession) client.options.clean = false;
       this.chooseDelay(50);
+      this.lastError = PROTOCOL_FALLBACK;
       return;
     }
     if (typeof err.code === 'number') this.chooseDelay();
@@ -224,8 +227,10 @@ export class ManagedConnection {
     this.up = false;
     if (wasUp && performance.now() - this.upSince >= STABLE_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
     const delay = this.chooseDelay();
+    const fallingBack = this.lastError === PROTOCOL_FALLBACK;
     const reason = ` (${this.lastError ?? 'connection closed'})`;
     this.lastError = undefined;
+    if (fallingBack) return; // already said, and the next attempt follows at once
     if (wasUp) {
       const suppressed = this.flapLog.check('lost');
       if (suppressed !== null) {

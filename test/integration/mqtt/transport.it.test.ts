@@ -71,6 +71,7 @@ test('a broker without MQTT 5 (aedes): falls back to 3.1.1', async (t) => {
   await device.whenOnline();
   assert.ok(log.lines.some((l) => l.includes('does not speak MQTT 5; using MQTT 3.1.1')));
   assert.ok(log.lines.some((l) => l.includes('(MQTT 3.1.1)')));
+  assert.equal(log.lines.filter((l) => l.startsWith('WARNING:')).length, 0, log.lines.join('\n'));
   const retained = await retainedSnapshot(url, `${base}/#`, { protocolVersion: 4 });
   assert.equal(retained.get(`${base}/controls/OUT1`), '0');
   assert.equal(retained.get(`${base}/controls/OUT1/meta`), '{"order":1,"readonly":false,"type":"switch"}');
