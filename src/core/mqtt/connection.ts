@@ -1,0 +1,265 @@
+/**
+ * One MQTT connection that stays up: mqtt.js v5 with reconnection backoff (1 s doubling to 30 s
+ * by default, forever), rate-limited log lines about it, MQTT 5 with a fall back to 3.1.1 for
+ * brokers that refuse 5 (aedes), and a persistent session that starts fresh with each process.
+ *
+ * Session rules (why): commands sent to `/on` while we are disconnected must reach us once when we
+ * are back, so the session outlives a connection (MQTT 5: Session Expiry; 3.1.1: clean=false).
+ * Commands queued for an earlier process are stale, so the first connection of a process asks for
+ * a new session (MQTT 5 Clean Start). Every later reconnect resumes it.
+ */
+import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
+import { LogRateLimiter, type Logger } from '../log.js';
+import { messageOf } from '../errors.js';
+import type { ResolvedBroker } from './broker-options.js';
+
+export interface ConnectionHandlers {
+  /**
+   * Every connect, after mqtt.js re-sent what was in flight when the last connection dropped.
+   * `first` is the process's first connection; `sessionPresent` says the broker kept our session.
+   */
+  onConnect?(info: { first: boolean; sessionPresent: boolean }): void;
+  /** The connection dropped (not called for failed attempts or on `end`). */
+  onDisconnect?(): void;
+  /** An incoming publish; `retained` is set for retained messages replayed at subscribe time. */
+  onMessage?(topic: string, payload: Buffer, retained: boolean): void;
+}
+
+export interface ConnectionOptions {
+  readonly broker: ResolvedBroker;
+  /** Overrides the broker options' client id. */
+  readonly clientId?: string;
+  /** Last will, published QoS 1 retained by the broker if we vanish. */
+  readonly will?: { readonly topic: string; readonly payload: string };
+  /** Keep a session across reconnects (commands queued while away). */
+  readonly persistentSession: boolean;
+  readonly log: Logger;
+  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  readonly connectTimeoutMs?: number;
+  readonly keepaliveS?: number;
+}
+
+/** How long the broker keeps our session while we are away (MQTT 5). */
+const SESSION_EXPIRY_S = 24 * 3600;
+/** Between failed attempts, at most one log line per this interval. */
+const RETRY_LOG_INTERVAL_MS = 30_000;
+/** `lastError` while switching to MQTT 3.1.1: not a failure worth a warning. */
+const PROTOCOL_FALLBACK = 'falling back to MQTT 3.1.1';
+/** A connection that lasted this long resets the backoff; a flapping one keeps doubling it. */
+const STABLE_CONNECTION_MS = 10_000;
+/** CONNACK codes for "unsupported protocol version" (3.1.1 and 5). */
+const UNSUPPORTED_PROTOCOL = new Set([1, 132]);
+
+export class ManagedConnection {
+  private client: MqttClient | undefined;
+  private readonly initialDelayMs: number;
+  private readonly maxDelayMs: number;
+  private nextDelayMs: number;
+  /** The delay after the current attempt has been chosen (error and close both report a failure). */
+  private delayChosen = false;
+  private everConnected = false;
+  private up = false;
+  private upSince = 0;
+  private ending = false;
+  private lastError: string | undefined;
+  private readonly retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
+  private readonly flapLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
+  /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
+  private readonly pendingAcks = new Set<(acked: boolean) => void>();
+
+  constructor(
+    private readonly options: ConnectionOptions,
+    private readonly handlers: ConnectionHandlers,
+  ) {
+    this.initialDelayMs = options.backoff?.initialMs ?? 1000;
+    this.maxDelayMs = options.backoff?.maxMs ?? 30_000;
+    this.nextDelayMs = this.initialDelayMs;
+  }
+
+  /** True between a connect and the next drop. */
+  get connected(): boolean {
+    return this.up;
+  }
+
+  /** True once the broker speaks MQTT 5 with us (false after a fall back to 3.1.1). */
+  get isMqtt5(): boolean {
+    return this.client?.options.protocolVersion === 5;
+  }
+
+  /** Starts connecting; never throws for an unreachable broker. */
+  start(): void {
+    if (this.client !== undefined) return;
+    const { broker, will, persistentSession } = this.options;
+    const clientOptions: IClientOptions = {
+      ...broker.clientOptions,
+      clientId: this.options.clientId ?? broker.clientOptions.clientId,
+      protocolVersion: 5,
+      // MQTT 5: Clean Start on the first connection only (see the file comment).
+      clean: true,
+      reconnectPeriod: this.initialDelayMs,
+      reconnectOnConnackError: true,
+      connectTimeout: this.options.connectTimeoutMs ?? 10_000,
+      keepalive: this.options.keepaliveS ?? 30,
+      resubscribe: false,
+    };
+    if (persistentSession) clientOptions.properties = { sessionExpiryInterval: SESSION_EXPIRY_S };
+    if (will !== undefined) clientOptions.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true };
+    const client = mqtt.connect(clientOptions);
+    this.client = client;
+    // Before mqtt.js's own 'close' listener, which arms the reconnect timer with reconnectPeriod.
+    client.prependListener('close', () => this.onClose());
+    client.on('error', (err) => this.onError(err));
+    client.on('reconnect', () => {
+      this.delayChosen = false;
+    });
+    client.on('connect', (connack) => this.onConnect(connack.sessionPresent === true));
+    client.on('message', (topic, payload, packet) => this.handlers.onMessage?.(topic, payload, packet.retain === true));
+  }
+
+  /**
+   * Publishes QoS 1 (retained unless told otherwise). Resolves true on the broker's PUBACK, false
+   * if not connected or the connection dropped first; never rejects.
+   */
+  publish(topic: string, payload: string, retain = true): Promise<boolean> {
+    const client = this.client;
+    if (client === undefined || !this.up) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (acked: boolean): void => {
+        if (this.pendingAcks.delete(settle)) resolve(acked);
+      };
+      this.pendingAcks.add(settle);
+      client.publish(topic, payload, { qos: 1, retain }, (err) => {
+        if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
+        settle(err === undefined || err === null);
+      });
+    });
+  }
+
+  /** Subscribes; resolves true on SUBACK granting every filter, false otherwise. */
+  subscribe(filters: ISubscriptionMap): Promise<boolean> {
+    const client = this.client;
+    if (client === undefined || !this.up) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      client.subscribe(filters, (err, granted) => {
+        const refused = granted?.some((g) => g.qos > 2) ?? false;
+        if (err !== undefined && err !== null) this.options.log.debug(`subscribe failed: ${messageOf(err)}`);
+        else if (refused) this.options.log.warn(`broker refused a subscription: ${Object.keys(filters).join(', ')}`);
+        resolve((err === undefined || err === null) && !refused);
+      });
+    });
+  }
+
+  /** Unsubscribes; resolves true on UNSUBACK. */
+  unsubscribe(topics: string[]): Promise<boolean> {
+    const client = this.client;
+    if (client === undefined || !this.up || topics.length === 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      client.unsubscribe(topics, (err) => resolve(err === undefined || err === null));
+    });
+  }
+
+  /**
+   * Closes the connection. `graceful`: a normal DISCONNECT (the will is not published; MQTT 5
+   * also ends the session), waiting at most `timeoutMs`; otherwise the socket is dropped at once.
+   */
+  async end(graceful: boolean, timeoutMs = 2000): Promise<void> {
+    const client = this.client;
+    this.ending = true;
+    if (client === undefined) return;
+    if (!graceful || !this.up) {
+      client.end(true);
+      this.up = false;
+      return;
+    }
+    const disconnectOptions = this.isMqtt5 ? { properties: { sessionExpiryInterval: 0 } } : {};
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        client.end(true);
+        resolve();
+      }, timeoutMs);
+      client.end(false, disconnectOptions, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    this.up = false;
+  }
+
+  private onConnect(sessionPresent: boolean): void {
+    const client = this.client;
+    if (client === undefined) return;
+    const first = !this.everConnected;
+    this.everConnected = true;
+    this.up = true;
+    this.upSince = performance.now();
+    this.retryLog.reset('retry');
+    // Resume the session from now on (3.1.1 never had Clean Start; see onError's fall back).
+    if (this.options.persistentSession) client.options.clean = false;
+    const version = client.options.protocolVersion === 5 ? 'MQTT 5' : 'MQTT 3.1.1';
+    // A flapping connection (e.g. two clients with one client id) must not flood the journal.
+    if (first || this.flapLog.check('again') !== null) {
+      this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.options.broker.display} (${version})`);
+    }
+    this.handlers.onConnect?.({ first, sessionPresent });
+  }
+
+  private onError(err: Error & { code?: unknown }): void {
+    const client = this.client;
+    this.lastError = messageOf(err);
+    if (client !== undefined && client.options.protocolVersion === 5 && typeof err.code === 'number' && UNSUPPORTED_PROTOCOL.has(err.code)) {
+      // aedes and old mosquitto speak 3.1.1 only. Without Clean Start, a new session can only be
+      // had with clean=true, which would not outlive the connection, so 3.1.1 keeps clean=false.
+      this.options.log.info(`${this.options.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
+      client.options.protocolVersion = 4;
+      delete client.options.properties;
+      if (this.options.persistentSession) client.options.clean = false;
+      this.chooseDelay(50);
+      this.lastError = PROTOCOL_FALLBACK;
+      return;
+    }
+    if (typeof err.code === 'number') this.chooseDelay();
+  }
+
+  private onClose(): void {
+    for (const settle of [...this.pendingAcks]) settle(false);
+    if (this.ending) return;
+    const wasUp = this.up;
+    this.up = false;
+    if (wasUp && performance.now() - this.upSince >= STABLE_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
+    const delay = this.chooseDelay();
+    const fallingBack = this.lastError === PROTOCOL_FALLBACK;
+    const reason = ` (${this.lastError ?? 'connection closed'})`;
+    this.lastError = undefined;
+    if (fallingBack) return; // already said, and the next attempt follows at once
+    if (wasUp) {
+      const suppressed = this.flapLog.check('lost');
+      if (suppressed !== null) {
+        const more = suppressed > 0 ? ` (lost ${suppressed} more times before)` : '';
+        this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}${more}`);
+      }
+      this.handlers.onDisconnect?.();
+      return;
+    }
+    const suppressed = this.retryLog.check('retry');
+    if (suppressed !== null) {
+      const more = suppressed > 0 ? ` (${suppressed} more failed attempts)` : '';
+      this.options.log.warn(`cannot connect to ${this.options.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
+    }
+  }
+
+  /** Sets the delay before the next attempt, once per failed attempt, doubling up to the maximum. */
+  private chooseDelay(forcedMs?: number): number {
+    const client = this.client;
+    if (client === undefined) return 0;
+    if (this.delayChosen) return client.options.reconnectPeriod ?? 0;
+    this.delayChosen = true;
+    const delay = forcedMs ?? this.nextDelayMs;
+    if (forcedMs === undefined) this.nextDelayMs = Math.min(this.nextDelayMs * 2, this.maxDelayMs);
+    client.options.reconnectPeriod = delay;
+    return delay;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

@@ -1,0 +1,277 @@
+/**
+ * `MqttDevice` on a broker: the one gateway through which the services talk MQTT (STYLE 5.12).
+ * Topic building, the start trace, errors, commands, stale-control removal, the last will, the
+ * republish on every reconnect and the cleanup on stop all live here.
+ */
+import { randomBytes } from 'node:crypto';
+import { systemClock, type Clock } from '../clock.js';
+import { CtlError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { resolveBroker, type BrokerOptions } from './broker-options.js';
+import { ManagedConnection } from './connection.js';
+import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
+import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
+import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice } from './device.js';
+import { withErrorFlag, type ErrorFlag } from './error-flags.js';
+import { HaDiscovery } from './ha/ha-discovery.js';
+import { StaleControlScan } from './stale-cleanup.js';
+import { DeviceTopics } from './topics.js';
+
+export interface MqttDeviceOptions {
+  readonly device: DeviceSpec;
+  readonly broker: BrokerOptions;
+  /** `-T`: prepended literally to every topic (`pfx` gives `pfx/devices/...`). Default none. */
+  readonly topicPrefix?: string;
+  /** Home Assistant discovery prefix; no discovery when absent. */
+  readonly haDiscoveryPrefix?: string;
+  readonly log: Logger;
+  readonly clock?: Clock;
+  /** Reconnection backoff; default 1 s doubling to 30 s. */
+  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  /** Upper bound of `stop()`; default 4000 ms (the service exits within 5 s). */
+  readonly stopTimeoutMs?: number;
+}
+
+/**
+ * Creates the device. Reads TLS files and checks ids at once.
+ * @throws CtlError USAGE (bad URL, prefix or device id) or RUNTIME (unreadable TLS file).
+ */
+export function createMqttDevice(options: MqttDeviceOptions): MqttDevice {
+  return new BrokerDevice(options);
+}
+
+class BrokerDevice implements MqttDevice, ControlSink {
+  readonly spec: DeviceSpec;
+  private readonly topics: DeviceTopics;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly controls = new Map<string, ControlState>();
+  /**
+   * Set when the process's first connection resumed a session of an earlier process (MQTT 3.1.1
+   * has no Clean Start): commands queued in it are stale. Until the control's own `/on` SUBACK,
+   * a command can only come from that old session, so it is dropped.
+   */
+  private inheritedSession = false;
+  private readonly commandsOpen = new Set<string>();
+  private readonly connection: ManagedConnection;
+  private readonly ha: HaDiscovery | undefined;
+  private deviceFlags = '';
+  private isOnline = false;
+  private started = false;
+  private stopping: Promise<void> | undefined;
+  private staleCleanupDone = false;
+  private scan: StaleControlScan | undefined;
+  private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
+
+  constructor(private readonly options: MqttDeviceOptions) {
+    this.spec = options.device;
+    this.topics = new DeviceTopics(options.topicPrefix ?? '', options.device.id);
+    this.log = options.log;
+    this.clock = options.clock ?? systemClock;
+    const broker = resolveBroker(options.broker, options.device.id, options.topicPrefix);
+    const clientId = String(broker.clientOptions.clientId);
+    this.connection = new ManagedConnection(
+      {
+        broker,
+        will: { topic: this.topics.deviceLegacyMeta('error'), payload: 'r' },
+        persistentSession: true,
+        log: this.log,
+        ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+      },
+      {
+        onConnect: (info) => this.onConnect(info.first, info.sessionPresent),
+        onDisconnect: () => this.onDisconnect(),
+        onMessage: (topic, payload, retained) => this.onMessage(topic, payload, retained),
+      },
+    );
+    if (options.haDiscoveryPrefix !== undefined) {
+      this.ha = new HaDiscovery({
+        haPrefix: options.haDiscoveryPrefix,
+        topics: this.topics,
+        device: this.spec,
+        broker,
+        clientId: `${clientId}-ha`,
+        log: this.log.child('ha'),
+        ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+      });
+    }
+  }
+
+  get errors(): string {
+    return this.deviceFlags;
+  }
+
+  get online(): boolean {
+    return this.isOnline;
+  }
+
+  addControl(spec: ControlSpec): DeviceControl {
+    checkNewControl(spec, (id) => this.controls.has(id));
+    const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
+    this.controls.set(spec.id, control);
+    this.ha?.addControl(spec);
+    if (this.isOnline) this.publishControl(control);
+    return control;
+  }
+
+  control(id: string): DeviceControl | undefined {
+    return this.controls.get(id);
+  }
+
+  setError(flag: ErrorFlag, active: boolean): void {
+    const next = withErrorFlag(this.deviceFlags, flag, active);
+    if (next === this.deviceFlags) return;
+    this.deviceFlags = next;
+    if (this.isOnline) this.send(this.topics.deviceLegacyMeta('error'), next);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.connection.start();
+    this.ha?.start();
+  }
+
+  whenOnline(): Promise<void> {
+    if (this.stopping !== undefined) return Promise.reject(new CtlError('RUNTIME', 'the MQTT device is stopped'));
+    if (this.isOnline) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  // ControlSink: the control decided to publish; only while online (the next connect sends all).
+  publishValue(control: ControlState): void {
+    if (!this.isOnline || control.value === undefined) return;
+    this.send(this.topics.control(control.spec.id), control.value);
+    control.notePublished();
+  }
+
+  publishErrors(control: ControlState): void {
+    if (this.isOnline) this.send(this.topics.controlLegacyMeta(control.spec.id, 'error'), control.errors);
+  }
+
+  private send(topic: string, payload: string): void {
+    void this.connection.publish(topic, payload);
+  }
+
+  private onConnect(first: boolean, sessionPresent: boolean): void {
+    if (this.stopping !== undefined) return;
+    if (first) this.inheritedSession = sessionPresent;
+    const { topics, spec } = this;
+    this.send(topics.deviceMeta(), deviceMetaJson(spec));
+    this.send(topics.deviceLegacyMeta('driver'), spec.driver);
+    this.send(topics.deviceLegacyMeta('name'), spec.title);
+    this.send(topics.deviceLegacyMeta('error'), this.deviceFlags);
+    for (const control of this.controls.values()) this.publishControl(control);
+    this.isOnline = true;
+    this.ha?.setAvailable(true);
+    if (!first) this.log.info(`device ${spec.id} published again`);
+    for (const waiter of this.waiters.splice(0)) waiter.resolve();
+    if (!this.staleCleanupDone) void this.removeStaleControls();
+  }
+
+  /** Metas, error flags, the `/on` subscription (before the value, DESIGN 10), then the value. */
+  private publishControl(control: ControlState): void {
+    const { spec, order } = control;
+    const { topics } = this;
+    this.send(topics.controlMeta(spec.id), controlMetaJson(spec, order));
+    for (const [key, payload] of controlLegacyMetas(spec, order)) this.send(topics.controlLegacyMeta(spec.id, key), payload);
+    this.send(topics.controlLegacyMeta(spec.id, 'error'), control.errors);
+    if (!spec.readonly) {
+      // QoS 2: a command is handed over exactly once, also when the broker re-sends after a reconnect.
+      void this.connection.subscribe({ [topics.controlCommand(spec.id)]: { qos: 2 } }).then((ok) => {
+        if (ok) this.commandsOpen.add(spec.id);
+      });
+    }
+    if (control.value !== undefined) {
+      this.send(topics.control(spec.id), control.value);
+      control.notePublished();
+    }
+  }
+
+  private onDisconnect(): void {
+    this.isOnline = false;
+    this.ha?.setAvailable(false);
+    this.scan?.abort();
+  }
+
+  private onMessage(topic: string, payload: Buffer, retained: boolean): void {
+    if (this.scan?.offer(topic, retained) === true) return;
+    const parsed = this.topics.parseControlTopic(topic);
+    if (parsed === undefined || parsed.rest !== 'on') return;
+    const control = this.controls.get(parsed.controlId);
+    if (control === undefined || control.spec.readonly || this.stopping !== undefined) return;
+    const text = payload.toString('utf8');
+    if (retained) {
+      this.log.debug(`control ${control.spec.id}: ignoring retained command ${shownPayload(text)} (replayed at subscribe)`);
+      return;
+    }
+    if (this.inheritedSession && !this.commandsOpen.has(control.spec.id)) {
+      this.log.info(`control ${control.spec.id}: ignoring command ${shownPayload(text)} queued before this start`);
+      return;
+    }
+    void control.handleCommand(text);
+  }
+
+  /** Clears retained topics of controls the device no longer has (once per process). */
+  private async removeStaleControls(): Promise<void> {
+    if (this.scan !== undefined) return;
+    const marker = `${this.topics.prefix}/ctl-mqtt/${this.spec.id}/sync-${randomBytes(6).toString('hex')}`;
+    const scan = new StaleControlScan(this.topics, marker, (id) => this.controls.has(id));
+    this.scan = scan;
+    try {
+      if (!(await this.connection.subscribe(scan.subscriptions()))) return;
+      void this.connection.publish(marker, 'sync', false);
+      const stale = await scan.result;
+      if (stale === undefined) return;
+      for (const topic of stale) this.send(topic, '');
+      if (stale.length > 0) this.log.info(`removed ${stale.length} stale retained topics: ${stale.join(', ')}`);
+      this.staleCleanupDone = true;
+      await this.connection.unsubscribe(scan.filters());
+    } finally {
+      this.scan = undefined;
+    }
+  }
+
+  /** Every topic this device publishes, controls first, then the device's own metas. */
+  private allTopics(): string[] {
+    const { topics } = this;
+    const out: string[] = [];
+    for (const control of this.controls.values()) {
+      const id = control.spec.id;
+      out.push(topics.control(id), topics.controlMeta(id));
+      for (const [key] of controlLegacyMetas(control.spec, control.order)) out.push(topics.controlLegacyMeta(id, key));
+      out.push(topics.controlLegacyMeta(id, 'error'));
+    }
+    out.push(topics.deviceMeta(), topics.deviceLegacyMeta('driver'), topics.deviceLegacyMeta('name'), topics.deviceLegacyMeta('error'));
+    return out;
+  }
+
+  private async doStop(): Promise<void> {
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new CtlError('RUNTIME', 'the MQTT device is stopped'));
+    const budget = this.options.stopTimeoutMs ?? 4000;
+    const deadline = performance.now() + budget; // real time, whatever clock the controls use
+    // From here on nothing but the cleanup goes out (a value set meanwhile must not reappear).
+    this.isOnline = false;
+    this.scan?.abort();
+    const haStopped = this.ha?.stop(Math.max(0, budget - 1000)) ?? Promise.resolve();
+    if (this.connection.connected) {
+      const commandTopics = [...this.controls.values()].filter((c) => !c.spec.readonly).map((c) => this.topics.controlCommand(c.spec.id));
+      const cleared = (async () => {
+        await this.connection.unsubscribe(commandTopics);
+        await Promise.all(this.allTopics().map((topic) => this.connection.publish(topic, '')));
+      })();
+      await Promise.race([cleared, sleep(Math.max(0, budget - 1000))]);
+    }
+    await haStopped;
+    await this.connection.end(this.connection.connected, Math.max(100, deadline - performance.now()));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,118 @@
+/**
+ * A hand-written `MqttDevice` for the services' unit tests: no broker, the same rules (publish
+ * policy, `r` recovery order, error flags, one-at-a-time commands, rejection → republish), and a
+ * list of what a broker would have received, in order.
+ *
+ *   const device = new RecordingDevice({ clock });
+ *   const out = device.addControl({ id: 'A1_OUT', type: 'switch', readonly: false, onCommand });
+ *   await device.command('A1_OUT', '1');
+ *   assert.deepEqual(device.valuesOf('A1_OUT'), ['0', '1']);
+ */
+import { systemClock, type Clock } from '../../src/core/clock.js';
+import { CtlError } from '../../src/core/errors.js';
+import { createMemoryLogger, type Logger } from '../../src/core/log.js';
+import { checkNewControl, ControlState, type ControlSink } from '../../src/core/mqtt/control-state.js';
+import type { ControlSpec, DeviceControl, DeviceSpec, ErrorFlag, MqttDevice } from '../../src/core/mqtt/device.js';
+import { withErrorFlag } from '../../src/core/mqtt/error-flags.js';
+
+export type DeviceEvent =
+  | { readonly kind: 'value'; readonly control: string; readonly text: string }
+  | { readonly kind: 'error'; readonly control: string; readonly flags: string }
+  | { readonly kind: 'device-error'; readonly flags: string }
+  | { readonly kind: 'start' }
+  | { readonly kind: 'stop' };
+
+export class RecordingDevice implements MqttDevice, ControlSink {
+  readonly spec: DeviceSpec;
+  /** Every publish decision, in order (as if always connected). */
+  readonly events: DeviceEvent[] = [];
+  readonly log: Logger & { lines: string[] };
+  private readonly controls = new Map<string, ControlState>();
+  private readonly clock: Clock;
+  private flags = '';
+  private started = false;
+  private stopped = false;
+
+  constructor(options: { spec?: DeviceSpec; clock?: Clock } = {}) {
+    this.spec = options.spec ?? { id: 'ctl-test', driver: 'ctl-mqtt-test', title: 'Test' };
+    this.clock = options.clock ?? systemClock;
+    this.log = createMemoryLogger('ctl:test:device');
+  }
+
+  get errors(): string {
+    return this.flags;
+  }
+
+  get online(): boolean {
+    return this.started && !this.stopped;
+  }
+
+  addControl(spec: ControlSpec): DeviceControl {
+    checkNewControl(spec, (id) => this.controls.has(id));
+    const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
+    this.controls.set(spec.id, control);
+    return control;
+  }
+
+  control(id: string): DeviceControl | undefined {
+    return this.controls.get(id);
+  }
+
+  /** Specs of the controls in order (what the metas would say). */
+  controlSpecs(): ControlSpec[] {
+    return [...this.controls.values()].map((c) => c.spec);
+  }
+
+  setError(flag: ErrorFlag, active: boolean): void {
+    const next = withErrorFlag(this.flags, flag, active);
+    if (next === this.flags) return;
+    this.flags = next;
+    this.events.push({ kind: 'device-error', flags: next });
+  }
+
+  start(): void {
+    this.started = true;
+    this.events.push({ kind: 'start' });
+  }
+
+  whenOnline(): Promise<void> {
+    return this.online ? Promise.resolve() : Promise.reject(new CtlError('RUNTIME', 'not started'));
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.events.push({ kind: 'stop' });
+  }
+
+  publishValue(control: ControlState): void {
+    if (control.value === undefined) return;
+    this.events.push({ kind: 'value', control: control.spec.id, text: control.value });
+    control.notePublished();
+  }
+
+  publishErrors(control: ControlState): void {
+    this.events.push({ kind: 'error', control: control.spec.id, flags: control.errors });
+  }
+
+  /**
+   * Delivers a command as a live (non-retained) `/on` message would be and resolves when the
+   * handler finished (rejections are logged and the value republished, as on a broker).
+   * @throws Error for an unknown or readonly control (a broker would never deliver it).
+   */
+  command(controlId: string, payload: string): Promise<void> {
+    const control = this.controls.get(controlId);
+    if (control === undefined || control.spec.readonly) throw new Error(`no writable control ${controlId}`);
+    return control.handleCommand(payload);
+  }
+
+  /** Values published for a control, in order. */
+  valuesOf(controlId: string): string[] {
+    return this.events.flatMap((e) => (e.kind === 'value' && e.control === controlId ? [e.text] : []));
+  }
+
+  /** Error flag sets published for a control, in order. */
+  errorsOf(controlId: string): string[] {
+    return this.events.flatMap((e) => (e.kind === 'error' && e.control === controlId ? [e.flags] : []));
+  }
+}

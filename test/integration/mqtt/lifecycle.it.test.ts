@@ -1,0 +1,113 @@
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder } from './device-fixture.js';
+
+const base = `/devices/${DEVICE.id}`;
+const fixture = fileURLToPath(new URL('../../fixtures/mqtt/device-process.js', import.meta.url));
+
+function spawnDevice(t: TestContext, url: string, ...args: string[]): { child: ChildProcess; online: Promise<void>; exit: Promise<number | null>; stderr: () => string } {
+  const child = spawn(process.execPath, [fixture, url, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const online = new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (c: Buffer) => {
+      if (c.toString().includes('online')) resolve();
+    });
+    void exit.then(() => reject(new Error(`fixture exited early: ${stderr}`)));
+  });
+  t.after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, online, exit, stderr: () => stderr };
+}
+
+test('stale controls: retained topics of removed controls are cleared at start, nothing else', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const left = {
+    [`${base}/controls/OLD1`]: '5',
+    [`${base}/controls/OLD1/meta`]: '{"order":3,"readonly":true,"type":"switch"}',
+    [`${base}/controls/OLD1/meta/type`]: 'switch',
+    [`${base}/controls/OLD1/meta/error`]: 'r',
+    [`${base}/controls/IN1/meta/units`]: 'V',
+    [`${base}/controls/IN1`]: '1',
+    [`${base}/controls/OUT1/on`]: '1',
+    ['/devices/other/controls/OLD1']: '7',
+    ['/devices/other/controls/OLD1/meta/type']: 'switch',
+  };
+  for (const [topic, payload] of Object.entries(left)) await publishOnce(broker.url, topic, payload, { retain: true });
+  const { device, log } = makeDevice(t, broker.url);
+  device.addControl({ id: 'IN1', type: 'switch', readonly: true }); // no value yet
+  device.addControl({ id: 'OUT1', type: 'switch', readonly: false, onCommand: () => undefined });
+  device.start();
+  const recorder = await startRecorder(t, broker.url, [`${base}/controls/OLD1`]);
+  await recorder.waitFor((m) => m.payload === '' && m.topic === `${base}/controls/OLD1`, { what: 'OLD1 cleared' });
+  const retained = await retainedSnapshot(broker.url);
+  for (const topic of Object.keys(left).filter((k) => k.includes('/OLD1') && k.startsWith(base))) assert.equal(retained.has(topic), false, topic);
+  assert.equal(retained.has(`${base}/controls/IN1/meta/units`), false, 'a legacy meta this layer does not publish is stale');
+  assert.equal(retained.get(`${base}/controls/IN1`), '1', 'the value of a current control stays until the service sets one');
+  assert.equal(retained.get(`${base}/controls/OUT1/on`), '1', '/on is not ours to delete');
+  assert.equal(retained.get('/devices/other/controls/OLD1'), '7', 'other devices are untouched');
+  assert.equal(retained.get('/devices/other/controls/OLD1/meta/type'), 'switch');
+  assert.ok(log.lines.some((l) => l.includes('removed 5 stale retained topics')), log.lines.join('\n'));
+});
+
+test('SIGTERM clears every retained topic of the device and exits 0 within 5 s', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const proc = spawnDevice(t, broker.url, '--ha');
+  await proc.online;
+  const recorder = await startRecorder(t, broker.url, [`${base}/controls/V1`]);
+  await recorder.waitForTopic(`${base}/controls/V1`, '12.35');
+  const before = await retainedSnapshot(broker.url);
+  // 3 device metas, 5 retained topics per control (errors are empty: no retained message), availability.
+  assert.equal([...before.keys()].filter((k) => k.startsWith(`${base}/`)).length, 19);
+  assert.equal(before.get(`${base}/availability`), 'online');
+  assert.ok([...before.keys()].some((k) => k.startsWith('homeassistant/')));
+
+  const sentAt = Date.now();
+  proc.child.kill('SIGTERM');
+  assert.equal(await proc.exit, 0, proc.stderr());
+  assert.ok(Date.now() - sentAt < 5000);
+  const after = await retainedSnapshot(broker.url);
+  assert.deepEqual([...after.keys()], [], 'a fresh subscriber sees nothing of the device');
+  assert.match(proc.stderr(), /SIGTERM: stopping/);
+});
+
+test('SIGINT with the broker gone still exits 0 within 5 s', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const proc = spawnDevice(t, broker.url);
+  await proc.online;
+  await broker.stop();
+  const sentAt = Date.now();
+  proc.child.kill('SIGINT');
+  assert.equal(await proc.exit, 0, proc.stderr());
+  assert.ok(Date.now() - sentAt < 5000);
+});
+
+test('kill -9: the will sets the device meta/error to r (retained); HA availability turns offline', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const proc = spawnDevice(t, broker.url, '--ha');
+  await proc.online;
+  const recorder = await startRecorder(t, broker.url, [`${base}/meta/error`, `${base}/availability`]);
+  await recorder.waitForTopic(`${base}/availability`, 'online');
+  proc.child.kill('SIGKILL');
+  await proc.exit;
+  const will = await recorder.waitForTopic(`${base}/meta/error`, 'r');
+  assert.equal(will.retain, true);
+  assert.equal(will.qos, 1);
+  await recorder.waitForTopic(`${base}/availability`, 'offline');
+  const retained = await retainedSnapshot(broker.url);
+  assert.equal(retained.get(`${base}/meta/error`), 'r');
+  assert.equal(retained.get(`${base}/availability`), 'offline');
+  assert.equal(retained.get(`${base}/controls/V1`), '12.35', 'values stay after a crash');
+
+  // The next start clears the flag.
+  const mark = recorder.mark();
+  const again = spawnDevice(t, broker.url, '--ha');
+  await again.online;
+  await recorder.waitForTopic(`${base}/meta/error`, '', { from: mark });
+  await recorder.waitForTopic(`${base}/availability`, 'online', { from: mark });
+});

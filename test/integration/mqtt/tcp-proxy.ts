@@ -1,0 +1,63 @@
+/**
+ * A loopback TCP proxy that can cut the line: the client under test sees its connection drop
+ * and cannot reconnect while the broker stays up (as with a network failure).
+ */
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+export class TcpProxy {
+  private readonly sockets = new Set<Socket>();
+  private isCut = false;
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
+
+  static async start(targetPort: number): Promise<TcpProxy> {
+    let proxy: TcpProxy | undefined;
+    const server = createServer((client) => proxy?.accept(client, targetPort));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    proxy = new TcpProxy(server, typeof address === 'object' && address !== null ? address.port : 0);
+    return proxy;
+  }
+
+  get url(): string {
+    return `mqtt://127.0.0.1:${this.port}`;
+  }
+
+  /** Drops every connection and refuses new ones until `restore()`. */
+  cut(): void {
+    this.isCut = true;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  restore(): void {
+    this.isCut = false;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(client: Socket, targetPort: number): void {
+    if (this.isCut) {
+      client.destroy();
+      return;
+    }
+    const upstream = createConnection({ port: targetPort, host: '127.0.0.1' });
+    for (const s of [client, upstream]) {
+      this.sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => {
+        this.sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+}

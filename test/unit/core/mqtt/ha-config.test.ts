@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { binarySensorConfig } from '../../../../src/core/mqtt/ha/binary-sensor.js';
+import type { HaEntityContext } from '../../../../src/core/mqtt/ha/ha-entity.js';
+import { haNodeId, haSafeId } from '../../../../src/core/mqtt/ha/ha-ids.js';
+import { sensorConfig } from '../../../../src/core/mqtt/ha/sensor.js';
+import { switchConfig } from '../../../../src/core/mqtt/ha/switch.js';
+import type { ControlSpec } from '../../../../src/core/mqtt/device.js';
+
+function ctx(control: ControlSpec): HaEntityContext {
+  return {
+    control,
+    uniqueId: `ctl-gpio_${control.id}`,
+    stateTopic: `/devices/ctl-gpio/controls/${control.id}`,
+    commandTopic: `/devices/ctl-gpio/controls/${control.id}/on`,
+    availabilityTopic: '/devices/ctl-gpio/availability',
+    device: { id: 'ctl-gpio', driver: 'ctl-mqtt-gpio', title: 'GPIO', softwareVersion: '1.2.3' },
+    nodeId: 'ctl-gpio',
+  };
+}
+
+const shared = {
+  availability_topic: '/devices/ctl-gpio/availability',
+  payload_available: 'online',
+  payload_not_available: 'offline',
+  qos: 1,
+  device: { identifiers: ['ctl-mqtt_ctl-gpio'], name: 'GPIO', manufacturer: 'ctl-mqtt', model: 'ctl-mqtt-gpio', sw_version: '1.2.3' },
+  origin: { name: 'ctl-mqtt', sw_version: '1.2.3' },
+};
+
+test('input → binary_sensor with "1"/"0"', () => {
+  assert.deepEqual(binarySensorConfig(ctx({ id: 'IN', type: 'switch', readonly: true, ha: { component: 'binary_sensor' } })), {
+    name: 'IN',
+    unique_id: 'ctl-gpio_IN',
+    state_topic: '/devices/ctl-gpio/controls/IN',
+    ...shared,
+    payload_on: '1',
+    payload_off: '0',
+  });
+});
+
+test('output → switch commanded on /on, not retained', () => {
+  const config = switchConfig(ctx({ id: 'OUT', type: 'switch', readonly: false, ha: { component: 'switch' } }));
+  assert.equal(config['command_topic'], '/devices/ctl-gpio/controls/OUT/on');
+  assert.equal(config['state_topic'], '/devices/ctl-gpio/controls/OUT');
+  assert.equal(config['payload_on'], '1');
+  assert.equal(config['payload_off'], '0');
+  assert.equal(config['retain'], false);
+});
+
+test('counter total → sensor with HA unit spelling and total_increasing', () => {
+  const config = sensorConfig(
+    ctx({
+      id: 'W_total',
+      type: 'water_consumption',
+      readonly: false,
+      units: 'm^3',
+      decimals: 3,
+      ha: { component: 'sensor', deviceClass: 'water', unit: 'm³', stateClass: 'total_increasing' },
+    }),
+  );
+  assert.equal(config['device_class'], 'water');
+  assert.equal(config['unit_of_measurement'], 'm³');
+  assert.equal(config['state_class'], 'total_increasing');
+  assert.equal(config['suggested_display_precision'], 3);
+  assert.equal(config['command_topic'], undefined);
+});
+
+test('ADC voltage → sensor; the unit defaults to the control units', () => {
+  const config = sensorConfig(ctx({ id: 'Vin', type: 'voltage', readonly: true, units: 'V', ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' } }));
+  assert.equal(config['unit_of_measurement'], 'V');
+  assert.equal(config['state_class'], 'measurement');
+});
+
+test('ids are restricted to [a-zA-Z0-9_-] without collisions', () => {
+  assert.equal(haSafeId('A1_OUT-2'), 'A1_OUT-2');
+  assert.match(haSafeId('a.b'), /^a_b_[0-9a-f]{6}$/);
+  assert.notEqual(haSafeId('a.b'), haSafeId('a b'));
+  assert.equal(haNodeId('', 'ctl-gpio'), 'ctl-gpio');
+  assert.equal(haNodeId('site1', 'ctl-gpio'), 'site1_ctl-gpio');
+  assert.match(haNodeId('a/b', 'ctl-gpio'), /^a_b_ctl-gpio_[0-9a-f]{6}$/);
+});
