@@ -119,3 +119,36 @@ export async function waitForNode(path: string, timeoutMs = 5000): Promise<void>
 export async function resetPulls(chip: SimChip): Promise<void> {
   for (let offset = 0; offset < chip.lines; offset++) await pull(chip, offset, false);
 }
+
+/**
+ * A rig for the backend contract suite (test/unit/hw/gpio/backend.contract.ts, `GpioRig`) on a
+ * kernel gpio-sim chip: every line starts free and pulled down; removeChip/restoreChip toggle
+ * `live`, and restoreChip returns the path the chip came back under.
+ * Usage in a HIL file: `gpioBackendContract('cdev', () => kernelRig(createCdevBackend()), { skip })`.
+ */
+export async function kernelRig<B>(backend: B, label = 'pinctrl-bcm2711') {
+  let sim = simChip(label);
+  await resetPulls(sim);
+  const byPath = (path: string): SimChip => hilChips().find((c) => c.path === path) ?? sim;
+  return {
+    backend,
+    chip: sim.path,
+    expect: { name: sim.path.replace('/dev/', ''), label: sim.label, lineCount: sim.lines },
+    missingChip: '/dev/gpiochip99',
+    lineDir: (path: string, offset: number) => lineDir(byPath(path), offset),
+    setPull: (path: string, offset: number, name: 'pull-up' | 'pull-down') => pull(byPath(path), offset, name === 'pull-up'),
+    readValue: (path: string, offset: number) => level(byPath(path), offset),
+    removeChip: async (path: string) => {
+      await setLive(byPath(path), false);
+    },
+    restoreChip: async () => {
+      sim = await setLive(sim, true);
+      await waitForNode(sim.path);
+      return sim.path;
+    },
+    dispose: async () => {
+      if (!hilChips().some((c) => c.label === label && c.path === sim.path)) sim = await setLive(sim, true);
+      await resetPulls(simChip(label));
+    },
+  };
+}

@@ -44,6 +44,10 @@ export function planLine(s: LineSettings, withEdges = true): PlannedLine {
   }
   let flags = (s.activeLow ? LINE_FLAG.ACTIVE_LOW : 0) | BIAS_FLAG[s.bias ?? 'as-is'];
   if (s.direction === 'output') {
+    // The kernel refuses edge detection and debounce on outputs (EINVAL): say so up front.
+    if (s.edges === true || (s.debounceUs ?? 0) > 0) {
+      throw new CtlError('HW_IO', `line ${s.offset}: edges and debounce apply to inputs only`);
+    }
     flags |= LINE_FLAG.OUTPUT | DRIVE_FLAG[s.drive ?? 'push-pull'];
     return { offset: s.offset, flags, debounceUs: 0, initialValue: s.initialValue ?? false };
   }

@@ -54,6 +54,8 @@ test('outputs get OUTPUT, their drive flag and their start level', () => {
 test('settings the kernel would refuse are HW_IO errors naming the line', () => {
   assert.throws(() => planLine(input(3, { drive: 'open-drain' })), (e) => isCtlError(e, 'HW_IO') && /line 3/.test(e.message));
   assert.throws(() => planLine(input(-1)), (e) => isCtlError(e, 'HW_IO'));
+  assert.throws(() => planLine(output(2, { edges: true })), (e) => isCtlError(e, 'HW_IO') && /inputs only/.test(e.message));
+  assert.throws(() => planLine(output(2, { debounceUs: 10 })), (e) => isCtlError(e, 'HW_IO'));
   assert.throws(() => planLine(input(1, { debounceUs: 1.5 })), (e) => isCtlError(e, 'HW_IO'));
 });
 
