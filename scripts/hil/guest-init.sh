@@ -11,6 +11,7 @@
 export PATH=/bin
 
 mount -t proc proc /proc
+init_uptime="$(cut -d' ' -f1 /proc/uptime)"
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t configfs configfs /sys/kernel/config
@@ -43,15 +44,16 @@ for spec in $(echo "$chips" | tr ',' ' '); do
   mkdir "$dev" "$dev/gpio-bank0" || die "cannot create gpio-sim device $dev"
   echo "$label" > "$dev/gpio-bank0/label"
   echo "$nlines" > "$dev/gpio-bank0/num_lines"
+  # One mkdir for every line directory, then shell builtins only (a fork costs ~10 ms under TCG).
+  dirs=; i=0
+  while [ "$i" -lt "$nlines" ]; do dirs="$dirs $dev/gpio-bank0/line$i"; i=$((i + 1)); done
+  # shellcheck disable=SC2086
+  mkdir $dirs || die "cannot create the lines of $dev"
   i=0
-  while [ "$i" -lt "$nlines" ]; do
-    mkdir "$dev/gpio-bank0/line$i"
-    echo "$prefix$i" > "$dev/gpio-bank0/line$i/name"
-    i=$((i + 1))
-  done
+  while [ "$i" -lt "$nlines" ]; do echo "$prefix$i" > "$dev/gpio-bank0/line$i/name"; i=$((i + 1)); done
   echo 1 > "$dev/live" || die "gpio-sim device $dev did not go live"
-  chip_name="$(cat "$dev/gpio-bank0/chip_name")"
-  dev_name="$(cat "$dev/dev_name")"
+  read -r chip_name < "$dev/gpio-bank0/chip_name"
+  read -r dev_name < "$dev/dev_name"
   {
     echo "export HIL_CHIP$n=/dev/$chip_name"
     echo "export HIL_CHIP${n}_LABEL=$label"
@@ -86,6 +88,7 @@ mount_share xchg "$xchg"
 [ -n "$rw" ] && mount_share rw "$rw"
 cp "$env_file" "$nr$xchg/env.sh"
 
+echo "$init_uptime" > "$nr$xchg/init_uptime"
 cut -d' ' -f1 /proc/uptime > "$nr$xchg/boot_uptime"
 HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   chroot "$nr" /bin/bash -c ". '$xchg/env.sh'; exec bash '$xchg/cmd.sh'" > "$nr$xchg/output" 2>&1 < /dev/null
