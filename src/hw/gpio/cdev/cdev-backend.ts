@@ -54,7 +54,16 @@ export class CdevBackend implements GpioBackend {
   }
 
   private get waiter(): EventWaiter {
-    this.waiterImpl ??= new EventWaiter(this.sys, { onError: (msg) => this.log.warn(msg) });
+    if (!this.waiterImpl) {
+      this.waiterImpl = new EventWaiter(this.sys, { onError: (msg) => this.log.warn(msg) });
+      const poolSize = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+      if (poolSize < 2) {
+        this.log.warn(
+          `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE}: waiting for GPIO events parks a pool thread, ` +
+            'so file I/O would stall; set UV_THREADPOOL_SIZE=6',
+        );
+      }
+    }
     return this.waiterImpl;
   }
 
