@@ -6,26 +6,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EdgeEvent, GpioBackend } from '../../src/hw/gpio/backend.js';
-import { createCdevBackend } from '../../src/hw/gpio/cdev/cdev-backend.js';
+import type { EdgeEvent } from '../../src/hw/gpio/backend.js';
 import { pull, puller, simChip, skipOutsideGuest } from './gpio-sim-rig.js';
+import { hilBackend, until } from './hil-backend.js';
 
 const skip = skipOutsideGuest;
-
-function backend(t: import('node:test').TestContext): GpioBackend {
-  const b = createCdevBackend({ log: { warn: (m) => t.diagnostic(`warn: ${m}`), debug: () => {} } });
-  t.after(() => b.close());
-  return b;
-}
-
-async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
-  for (let waited = 0; waited < timeoutMs && !cond(); waited += 10) await sleep(10);
-}
 
 test('edges arrive with kernel CLOCK_MONOTONIC timestamps, rising and falling', { skip }, async (t) => {
   const sim = simChip('pinctrl-bcm2711');
   await pull(sim, 16, false);
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   const events: EdgeEvent[] = [];
   const req = await chip.request({
     consumer: 'hil-edges',
@@ -53,7 +43,7 @@ test('edges arrive with kernel CLOCK_MONOTONIC timestamps, rising and falling', 
 test('1,000 paced pulses (2,000 edges >= 2 ms apart) all arrive, in order, none dropped', { skip }, async (t) => {
   const sim = simChip('pinctrl-bcm2711');
   await pull(sim, 17, false);
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   const events: EdgeEvent[] = [];
   let arrived: (() => void) | null = null;
   await chip.request({
@@ -94,7 +84,7 @@ test('1,000 paced pulses (2,000 edges >= 2 ms apart) all arrive, in order, none 
 test('the kernel debounce filters a short spike and delivers a held level once', { skip }, async (t) => {
   const sim = simChip('pinctrl-bcm2711');
   await pull(sim, 18, false);
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   const events: EdgeEvent[] = [];
   const req = await chip.request({
     consumer: 'hil-debounce',

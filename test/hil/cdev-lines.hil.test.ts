@@ -8,21 +8,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { isCtlError } from '../../src/core/errors.js';
-import type { GpioBackend } from '../../src/hw/gpio/backend.js';
-import { createCdevBackend } from '../../src/hw/gpio/cdev/cdev-backend.js';
 import { mapLegacyGpioNumber, readLegacyChipRanges, type LegacyChipRange } from '../../src/hw/gpio/legacy-number.js';
 import { hilChips, level, pull, simChip, skipOutsideGuest } from './gpio-sim-rig.js';
+import { hilBackend } from './hil-backend.js';
 
 const skip = skipOutsideGuest;
 
-function backend(t: import('node:test').TestContext): GpioBackend {
-  const b = createCdevBackend({ log: { warn: (m) => t.diagnostic(`warn: ${m}`), debug: () => {} } });
-  t.after(() => b.close());
-  return b;
-}
-
 test('chips show their labels, line counts and line names', { skip }, async (t) => {
-  const b = backend(t);
+  const b = hilBackend(t);
   for (const sim of hilChips()) {
     const chip = await b.openChip(sim.path);
     assert.equal(chip.label, sim.label);
@@ -42,7 +35,7 @@ test('chips show their labels, line counts and line names', { skip }, async (t) 
 
 test('inputs read the pulled level; active-low inverts it', { skip }, async (t) => {
   const sim = simChip('pinctrl-bcm2711');
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   const req = await chip.request({
     consumer: 'hil-inputs',
     lines: [
@@ -66,7 +59,7 @@ test('inputs read the pulled level; active-low inverts it', { skip }, async (t) 
 
 test('outputs start at their level from the request on, and follow writes', { skip }, async (t) => {
   const sim = simChip('pinctrl-bcm2711');
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   const req = await chip.request({
     consumer: 'hil-outputs',
     lines: [
@@ -89,7 +82,7 @@ test('outputs start at their level from the request on, and follow writes', { sk
 
 test('open drain and open source outputs are accepted by the kernel', { skip }, async (t) => {
   const sim = simChip('pinctrl-bcm2711');
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   const req = await chip.request({
     consumer: 'hil-drive',
     lines: [
@@ -108,7 +101,7 @@ test('open drain and open source outputs are accepted by the kernel', { skip }, 
 
 test('a request of 72 lines is split over kernel requests and works as one', { skip }, async (t) => {
   const sim = simChip('wide-sim');
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   const seen: number[] = [];
   const lines = Array.from({ length: sim.lines }, (_, offset) =>
     offset % 9 === 8
@@ -151,7 +144,7 @@ test('a line held by another process is HW_BUSY naming that consumer', { skip },
   });
   const [chunk] = (await once(holder.stdout, 'data')) as [Buffer];
   assert.equal(chunk.toString().trim(), 'held');
-  const chip = await backend(t).openChip(sim.path);
+  const chip = await hilBackend(t).openChip(sim.path);
   await assert.rejects(
     chip.request({ consumer: 'me', lines: [{ offset: 19, direction: 'input', activeLow: false }, { offset: 20, direction: 'input', activeLow: false }] }),
     (e) => {
@@ -185,6 +178,6 @@ test('deprecated global numbers map through /sys/class/gpio', { skip }, async (t
   const r = await mapLegacyGpioNumber(top + 1);
   assert.equal(r.ok, false);
   // The mapped line is the one the chip calls GPIO5.
-  const chip = await backend(t).openChip(hilChips()[0]!.path);
+  const chip = await hilBackend(t).openChip(hilChips()[0]!.path);
   assert.equal((await chip.lineInfo(5)).name, `${hilChips()[0]!.prefix}5`);
 });

@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isCtlError, type CtlError } from '../../../../../src/core/errors.js';
-import type { EdgeEvent, LineSettings } from '../../../../../src/hw/gpio/backend.js';
+import type { EdgeEvent } from '../../../../../src/hw/gpio/backend.js';
 import { CdevBackend } from '../../../../../src/hw/gpio/cdev/cdev-backend.js';
 import { LINE_FLAG } from '../../../../../src/hw/gpio/cdev/uapi.js';
 import { FakeGpioKernel, debounceAt, flagsAt } from './fake-kernel.js';
+import { input, output, until } from './lines.js';
 
 const CHIP = '/dev/gpiochip0';
 
@@ -20,25 +21,6 @@ function rig(t: import('node:test').TestContext, lines = 32, noIrq: number[] = [
   });
   t.after(() => backend.close());
   return { kernel, backend, warnings };
-}
-
-const input = (offset: number, more: Partial<LineSettings> = {}): LineSettings => ({
-  offset,
-  direction: 'input',
-  activeLow: false,
-  edges: true,
-  ...more,
-});
-const output = (offset: number, more: Partial<LineSettings> = {}): LineSettings => ({
-  offset,
-  direction: 'output',
-  activeLow: false,
-  ...more,
-});
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await sleep(5);
-  assert.ok(cond(), `timed out waiting for ${what}`);
 }
 
 test('opens a chip and reports its name, label, lines and line info', async (t) => {

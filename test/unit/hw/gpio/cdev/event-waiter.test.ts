@@ -30,6 +30,8 @@ const one = () => {
   return b;
 };
 
+type Source = ReturnType<typeof source>;
+
 /** An event source: an eventfd that a "kernel" makes readable by writing to it. */
 function source(real: Syscalls) {
   const fd = real.eventfd();
@@ -41,19 +43,25 @@ function source(real: Syscalls) {
   };
 }
 
+/** A waiter over counting syscalls with `n` event sources, all closed after the test. */
+function rig(t: import('node:test').TestContext, n = 1, onError?: (m: string) => void) {
+  const { sys, real, stats } = countingSyscalls();
+  const waiter = new EventWaiter(sys, onError ? { onError } : {});
+  const sources = Array.from({ length: n }, () => source(real));
+  t.after(async () => {
+    await waiter.close();
+    for (const s of sources) s.close();
+  });
+  return { waiter, stats, sources, a: sources[0]! };
+}
+
 async function until(cond: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200 && !cond(); i++) await sleep(5);
   assert.ok(cond(), `timed out waiting for ${what}`);
 }
 
 test('calls the handler of a ready fd on the main thread and keeps waiting', async (t) => {
-  const { sys, real } = countingSyscalls();
-  const waiter = new EventWaiter(sys);
-  const a = source(real);
-  t.after(async () => {
-    await waiter.close();
-    a.close();
-  });
+  const { waiter, a } = rig(t);
   const seen: number[] = [];
   waiter.add(a.fd, (revents) => {
     seen.push(revents);
@@ -67,13 +75,7 @@ test('calls the handler of a ready fd on the main thread and keeps waiting', asy
 });
 
 test('with nothing happening exactly one poll sleeps in the kernel (no periodic wake-ups)', async (t) => {
-  const { sys, real, stats } = countingSyscalls();
-  const waiter = new EventWaiter(sys);
-  const a = source(real);
-  t.after(async () => {
-    await waiter.close();
-    a.close();
-  });
+  const { waiter, stats, a } = rig(t);
   assert.equal(stats.polls, 0, 'no poll before any fd is added');
   waiter.add(a.fd, () => a.drain());
   await sleep(300);
@@ -82,13 +84,7 @@ test('with nothing happening exactly one poll sleeps in the kernel (no periodic 
 });
 
 test('removing the last fd leaves no poll in flight and frees the pool thread', async (t) => {
-  const { sys, real, stats } = countingSyscalls();
-  const waiter = new EventWaiter(sys);
-  const a = source(real);
-  t.after(async () => {
-    await waiter.close();
-    a.close();
-  });
+  const { waiter, stats, a } = rig(t);
   waiter.add(a.fd, () => a.drain());
   await sleep(20);
   await waiter.remove(a.fd);
@@ -99,13 +95,8 @@ test('removing the last fd leaves no poll in flight and frees the pool thread', 
 });
 
 test('a removed fd is not reported, the others still are, and fds added later join the poll', async (t) => {
-  const { sys, real } = countingSyscalls();
-  const waiter = new EventWaiter(sys);
-  const [a, b, c] = [source(real), source(real), source(real)];
-  t.after(async () => {
-    await waiter.close();
-    for (const s of [a, b, c]) s.close();
-  });
+  const { waiter, sources } = rig(t, 3);
+  const [a, b, c] = sources as [Source, Source, Source];
   const seen: string[] = [];
   waiter.add(a.fd, () => (seen.push('a'), a.drain()));
   waiter.add(b.fd, () => (seen.push('b'), b.drain()));
@@ -143,14 +134,8 @@ test('a hung-up fd is dropped from the set after its handler hears about it', as
 });
 
 test('a throwing handler is reported and does not stop the waiter', async (t) => {
-  const { sys, real } = countingSyscalls();
   const errors: string[] = [];
-  const waiter = new EventWaiter(sys, { onError: (m) => errors.push(m) });
-  const a = source(real);
-  t.after(async () => {
-    await waiter.close();
-    a.close();
-  });
+  const { waiter, a } = rig(t, 1, (m) => errors.push(m));
   let calls = 0;
   waiter.add(a.fd, () => {
     calls++;

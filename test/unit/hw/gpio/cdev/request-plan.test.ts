@@ -1,25 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCtlError } from '../../../../../src/core/errors.js';
-import type { LineSettings } from '../../../../../src/hw/gpio/backend.js';
 import { planLine, planRequests, type PlannedLine } from '../../../../../src/hw/gpio/cdev/request-plan.js';
 import { ATTR_ID, LINE_FLAG, encodeLineRequest } from '../../../../../src/hw/gpio/cdev/uapi.js';
+import { input, output } from './lines.js';
 
 const F = LINE_FLAG;
-const input = (offset: number, more: Partial<LineSettings> = {}): LineSettings => ({
-  offset,
-  direction: 'input',
-  activeLow: false,
-  edges: true,
-  ...more,
-});
-const output = (offset: number, more: Partial<LineSettings> = {}): LineSettings => ({
-  offset,
-  direction: 'output',
-  activeLow: false,
-  ...more,
-});
-
 test('inputs get INPUT, both edges and their debounce; active-low and bias map to flags', () => {
   assert.deepEqual(planLine(input(4, { debounceUs: 10000 })), {
     offset: 4,
