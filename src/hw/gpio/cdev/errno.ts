@@ -47,7 +47,7 @@ export function classifyErrno(code: string, op: GpioOperation): ErrorCode {
 export function toCtlError(err: unknown, op: GpioOperation, what: string): CtlError {
   if (err instanceof CtlError) return err;
   if (err instanceof ErrnoError) {
-    return new CtlError(classifyErrno(err.code, op), `${what}: ${describe(err.code)}`, {
+    return new CtlError(classifyErrno(err.code, op), `${what}: ${describe(err.code, op)}`, {
       cause: err,
       errno: err.code,
     });
@@ -67,6 +67,8 @@ const TEXT: Record<string, string> = {
   ENOTTY: 'not a GPIO character device (ENOTTY)',
 };
 
-function describe(code: string): string {
+function describe(code: string, op: GpioOperation): string {
+  // A chip that answered the (v1) chip info ioctl but not a v2 one runs a kernel before 5.10.
+  if (code === 'ENOTTY' && op !== 'open') return 'this kernel lacks the GPIO uAPI v2 (Linux 5.10 or later is needed) (ENOTTY)';
   return TEXT[code] ?? code;
 }

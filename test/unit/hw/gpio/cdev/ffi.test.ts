@@ -58,6 +58,8 @@ test('errno is classified by operation', () => {
   assert.equal(errnoName(95), 'EOPNOTSUPP');
   assert.equal(errnoName(16), 'EBUSY');
   assert.equal(errnoName(100000), 'errno 100000');
+  assert.match(toCtlError(new ErrnoError(25, 'ENOTTY', 'ioctl'), 'open', 'x').message, /not a GPIO character device/);
+  assert.match(toCtlError(new ErrnoError(25, 'ENOTTY', 'ioctl'), 'request', 'x').message, /uAPI v2 \(Linux 5\.10/);
   const e = toCtlError(new ErrnoError(5, 'EIO', 'ioctl'), 'io', '/dev/gpiochip0: read lines');
   assert.equal(e.code, 'HW_IO');
   assert.equal(e.message, '/dev/gpiochip0: read lines: EIO');
