@@ -34,7 +34,8 @@ export interface LineSettings {
   edges?: boolean;
   /**
    * Inputs with edges only: the kernel debounce period in microseconds (0 or absent: none).
-   * The backend reports in `LineRequest.debounced` whether the kernel accepted it.
+   * The backend reports in `LineRequest.debounced` whether the kernel accepted it. A debounced
+   * edge is reported once the level held for the period, stamped when the period expired.
    */
   debounceUs?: number;
   /** Outputs only: the logical level the line is requested with (no glitch). Default false. */
@@ -46,8 +47,10 @@ export interface RequestOptions {
   consumer: string;
   lines: readonly LineSettings[];
   /**
-   * Called for every edge event of a line that got edge detection, in kernel order.
-   * Called on the main thread, never re-entrantly, never after release() resolved.
+   * Called for every edge event of a line that got edge detection, in kernel order for each line
+   * (a backend that splits lines over several kernel requests may interleave different lines out
+   * of timestamp order). Called on the main thread, never re-entrantly, never after release() was
+   * called.
    */
   onEdge?: (event: EdgeEvent) => void;
   /**

@@ -1,0 +1,46 @@
+# Shared settings of the HIL scripts (sourced, not run).
+# The cache lives outside the repository so every worktree and clone reuses one kernel.
+HIL_CACHE="${CTL_HIL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctl-mqtt/hil}"
+HIL_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Exit code of build.sh when the harness cannot run here (tools missing and not root).
+HIL_SKIP_RC=77
+
+hil_log() { printf 'hil: %s\n' "$*" >&2; }
+
+# Prints the Debian packages among the tool set that are missing (empty when all are there).
+hil_missing_packages() {
+  local missing=()
+  command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
+  ls /usr/src/linux-source-6.1.tar.* >/dev/null 2>&1 || missing+=(linux-source-6.1)
+  [ -x /bin/busybox ] && file_is_static /bin/busybox || missing+=(busybox-static)
+  local tool pkg
+  for tool in gcc:build-essential make:build-essential bc:bc bison:bison flex:flex cpio:cpio xz:xz-utils \
+              gzip:gzip gpiodetect:gpiod; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
+  done
+  [ -e /usr/include/libelf.h ] || missing+=(libelf-dev)
+  [ -e /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
+  printf '%s\n' "${missing[@]}" | sort -u | grep -v '^$' || true
+}
+
+# True when the ELF file has no program interpreter (a statically linked busybox).
+# Without readelf (binutils) we cannot tell, and trust the file.
+file_is_static() {
+  command -v readelf >/dev/null 2>&1 || return 0
+  ! readelf -l "$1" 2>/dev/null | grep -q 'INTERP'
+}
+
+# Installs missing packages when root; returns 1 (after a clear message) when it cannot.
+hil_ensure_packages() {
+  local missing
+  missing="$(hil_missing_packages | tr '\n' ' ')"
+  [ -z "${missing// /}" ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    hil_log "SKIP: the HIL suite needs these Debian packages: $missing(install them as root, or run as root)"
+    return 1
+  fi
+  hil_log "installing: $missing"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `npm run test:hil`: the hardware-in-the-loop suite.
+#  1. builds (once, cached) the guest kernel and initramfs (build.sh); when qemu or the kernel
+#     sources are missing and we are not root, prints why and exits 0 (skipped);
+#  2. compiles the project (npm run build) unless HIL_NO_BUILD=1;
+#  3. boots the guest once and runs `node --test` on dist/test/**/*.hil.test.js inside it (files
+#     one after another: they share the gpio-sim chips), and exits with its exit code.
+# Arguments: substrings; only HIL files whose path contains one of them run.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+cd "$HIL_SCRIPTS/../.."
+
+started=$SECONDS
+rc=0
+bash "$HIL_SCRIPTS/build.sh" || rc=$?
+if [ "$rc" = "$HIL_SKIP_RC" ]; then
+  hil_log "SKIPPED: the HIL suite did not run (see above)"
+  exit 0
+elif [ "$rc" != 0 ]; then
+  hil_log "building the guest failed"
+  exit "$rc"
+fi
+
+[ "${HIL_NO_BUILD:-0}" = 1 ] || npm run --silent build
+
+mapfile -t files < <(find dist/test -name '*.hil.test.js' | sort)
+if [ $# -gt 0 ]; then
+  selected=()
+  for f in "${files[@]}"; do
+    for s in "$@"; do case "$f" in *"$s"*) selected+=("$f"); break ;; esac; done
+  done
+  files=("${selected[@]}")
+fi
+if [ ${#files[@]} -eq 0 ]; then
+  hil_log "no HIL test files found under dist/test${*:+ matching $*}"
+  exit 1
+fi
+
+hil_log "running ${#files[@]} HIL file(s) in the guest"
+rc=0
+"$HIL_SCRIPTS/run.sh" "node --test --test-concurrency=1 ${HIL_NODE_TEST_ARGS:-} ${files[*]}" || rc=$?
+hil_log "HIL suite finished in $((SECONDS - started)) s (exit $rc)"
+exit "$rc"

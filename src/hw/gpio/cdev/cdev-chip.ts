@@ -1,0 +1,220 @@
+/**
+ * One open /dev/gpiochipN: chip and line info, and line requests with the fallbacks the kernel
+ * forces on us: edge detection refused (ENXIO: no interrupt) is retried line by line and the lines
+ * still refused are granted without edges (`polled`); a busy line (EBUSY) is reported with the
+ * consumer that holds it.
+ */
+import { CtlError } from '../../../core/errors.js';
+import type { GpioChip, LineInfo, LineRequest, LineSettings, RequestOptions } from '../backend.js';
+import { CdevLineRequest, type HwLog, type KernelPart } from './cdev-request.js';
+import { toCtlError } from './errno.js';
+import type { EventWaiter } from './event-waiter.js';
+import { planLine, planRequests, type PlannedRequest } from './request-plan.js';
+import type { Syscalls } from './syscalls.js';
+import {
+  IOCTL,
+  LINE_FLAG,
+  decodeLineInfo,
+  decodeRequestFd,
+  encodeLineInfoQuery,
+  encodeLineRequest,
+  type ChipInfo,
+} from './uapi.js';
+
+/** What a chip needs from its backend. */
+export interface ChipContext {
+  sys: Syscalls;
+  waiter: () => EventWaiter;
+  log: HwLog;
+  /** Called for every granted request (the backend tracks them to probe and release them). */
+  track(req: CdevLineRequest): void;
+  untrack(req: CdevLineRequest): void;
+}
+
+export class CdevChip implements GpioChip {
+  readonly name: string;
+  readonly label: string;
+  readonly lineCount: number;
+  private fd: number;
+
+  constructor(
+    readonly path: string,
+    fd: number,
+    info: ChipInfo,
+    private readonly ctx: ChipContext,
+  ) {
+    this.fd = fd;
+    this.name = info.name;
+    this.label = info.label;
+    this.lineCount = info.lines;
+  }
+
+  async lineInfo(offset: number): Promise<LineInfo> {
+    const info = this.kernelLineInfo(offset);
+    return {
+      offset,
+      name: info.name,
+      consumer: info.consumer,
+      used: (info.flags & LINE_FLAG.USED) !== 0,
+      direction: (info.flags & LINE_FLAG.OUTPUT) !== 0 ? 'output' : 'input',
+      activeLow: (info.flags & LINE_FLAG.ACTIVE_LOW) !== 0,
+    };
+  }
+
+  async request(options: RequestOptions): Promise<LineRequest> {
+    this.checkOpen();
+    if (options.lines.length === 0) throw new CtlError('HW_IO', `${this.path}: a request needs at least one line`);
+    for (const line of options.lines) this.checkOffset(line.offset);
+    const polled = new Set<number>();
+    const parts: KernelPart[] = [];
+    try {
+      const planned = options.lines.map((s) => planLine(s));
+      for (const kreq of planRequests(planned, options.consumer)) {
+        parts.push(...this.grant(kreq, options, polled));
+      }
+    } catch (err) {
+      for (const part of parts) this.closeQuietly(part.fd);
+      throw err;
+    }
+    const outputs = new Set(options.lines.filter((l) => l.direction === 'output').map((l) => l.offset));
+    const debounced = new Set(
+      options.lines
+        .filter((l) => l.direction === 'input' && l.edges && (l.debounceUs ?? 0) > 0 && !polled.has(l.offset))
+        .map((l) => l.offset),
+    );
+    for (const offset of polled) {
+      this.ctx.log.warn(`${this.path}: line ${offset} has no interrupt; it is polled instead`);
+    }
+    const req = new CdevLineRequest(
+      this.ctx.sys,
+      this.ctx.waiter(),
+      this.path,
+      parts,
+      options,
+      outputs,
+      polled,
+      debounced,
+      this.ctx.log,
+      (r) => this.ctx.untrack(r),
+    );
+    this.ctx.track(req);
+    return req;
+  }
+
+  async close(): Promise<void> {
+    if (this.fd < 0) return;
+    this.closeQuietly(this.fd);
+    this.fd = -1;
+  }
+
+  /**
+   * Grants one planned kernel request. When the kernel refuses edge detection, finds the lines
+   * without an interrupt one by one, re-plans them without edges (into `polled`) and tries again.
+   */
+  private grant(kreq: PlannedRequest, options: RequestOptions, polled: Set<number>): KernelPart[] {
+    try {
+      return [this.ioctlRequest(kreq)];
+    } catch (err) {
+      const error = this.requestError(err, kreq.offsets);
+      const settings = kreq.offsets.map((o) => options.lines.find((l) => l.offset === o)!);
+      const withEdges = settings.filter((s) => s.direction === 'input' && s.edges === true);
+      if (error.code !== 'HW_UNSUPPORTED' || withEdges.length === 0) throw error;
+      for (const s of withEdges) {
+        if (!this.edgesWork(s, options.consumer)) polled.add(s.offset);
+      }
+      if (!withEdges.some((s) => polled.has(s.offset))) throw error;
+      const replanned = settings.map((s) => planLine(s, !polled.has(s.offset)));
+      const parts: KernelPart[] = [];
+      try {
+        for (const next of planRequests(replanned, options.consumer)) parts.push(this.ioctlRequest(next));
+      } catch (retryErr) {
+        for (const part of parts) this.closeQuietly(part.fd);
+        throw this.requestError(retryErr, kreq.offsets);
+      }
+      return parts;
+    }
+  }
+
+  /** Tries edge detection on one line alone; false when the kernel refuses it (no interrupt). */
+  private edgesWork(s: LineSettings, consumer: string): boolean {
+    const single = planRequests([planLine(s)], consumer)[0]!;
+    try {
+      this.closeQuietly(this.ioctlRequest(single).fd);
+      return true;
+    } catch (err) {
+      const error = this.requestError(err, [s.offset]);
+      if (error.code === 'HW_UNSUPPORTED') return false;
+      throw error;
+    }
+  }
+
+  private ioctlRequest(kreq: PlannedRequest): KernelPart {
+    this.checkOpen();
+    const buf = encodeLineRequest(kreq);
+    this.ctx.sys.ioctl(this.fd, IOCTL.V2_GET_LINE, buf);
+    const fd = decodeRequestFd(buf);
+    const edges = kreq.edges;
+    if (edges) {
+      try {
+        this.ctx.sys.setNonBlocking(fd);
+      } catch (err) {
+        this.closeQuietly(fd);
+        throw err;
+      }
+    }
+    return { fd, offsets: kreq.offsets, edges };
+  }
+
+  /** A request failure as CtlError; EBUSY names the consumers holding the lines. */
+  private requestError(err: unknown, offsets: readonly number[]): CtlError {
+    const what = `${this.path}: request line${offsets.length > 1 ? 's' : ''} ${offsets.join(', ')}`;
+    const error = toCtlError(err, 'request', what);
+    if (error.code !== 'HW_BUSY') return error;
+    const holders: string[] = [];
+    for (const offset of offsets) {
+      try {
+        const info = this.kernelLineInfo(offset);
+        if ((info.flags & LINE_FLAG.USED) === 0) continue;
+        const name = info.name ? ` (${info.name})` : '';
+        holders.push(`line ${offset}${name} is used by ${info.consumer ? `"${info.consumer}"` : 'an unnamed consumer'}`);
+      } catch {
+        // The busy report is best effort; the EBUSY itself is what matters.
+      }
+    }
+    if (holders.length === 0) return error;
+    return new CtlError('HW_BUSY', `${this.path}: ${holders.join('; ')}`, { cause: error, errno: 'EBUSY' });
+  }
+
+  private kernelLineInfo(offset: number) {
+    this.checkOpen();
+    this.checkOffset(offset);
+    const buf = encodeLineInfoQuery(offset);
+    try {
+      this.ctx.sys.ioctl(this.fd, IOCTL.V2_GET_LINEINFO, buf);
+    } catch (err) {
+      throw toCtlError(err, 'io', `${this.path}: line ${offset} info`);
+    }
+    return decodeLineInfo(buf);
+  }
+
+  private checkOffset(offset: number): void {
+    if (!Number.isInteger(offset) || offset < 0 || offset >= this.lineCount) {
+      throw new CtlError(
+        'HW_IO',
+        `${this.path}: line ${offset} does not exist (the chip "${this.label}" has lines 0..${this.lineCount - 1})`,
+      );
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.fd < 0) throw new CtlError('HW_IO', `${this.path}: the chip is closed`);
+  }
+
+  private closeQuietly(fd: number): void {
+    try {
+      this.ctx.sys.close(fd);
+    } catch (err) {
+      this.ctx.log.debug(`${this.path}: close failed: ${(err as Error).message}`);
+    }
+  }
+}

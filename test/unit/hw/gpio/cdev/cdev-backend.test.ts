@@ -1,0 +1,249 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isCtlError, type CtlError } from '../../../../../src/core/errors.js';
+import type { EdgeEvent } from '../../../../../src/hw/gpio/backend.js';
+import { CdevBackend } from '../../../../../src/hw/gpio/cdev/cdev-backend.js';
+import { LINE_FLAG } from '../../../../../src/hw/gpio/cdev/uapi.js';
+import { FakeGpioKernel, debounceAt, flagsAt } from './fake-kernel.js';
+import { input, output, until } from './lines.js';
+
+const CHIP = '/dev/gpiochip0';
+
+function rig(t: import('node:test').TestContext, lines = 32, noIrq: number[] = []) {
+  const kernel = new FakeGpioKernel();
+  kernel.addChip(CHIP, 'pinctrl-test', lines, { noIrq, prefix: 'GPIO' });
+  const warnings: string[] = [];
+  const backend = new CdevBackend({
+    sys: kernel,
+    watchDevices: false,
+    log: { warn: (m) => warnings.push(m), debug: () => {} },
+  });
+  t.after(() => backend.close());
+  return { kernel, backend, warnings };
+}
+
+test('opens a chip and reports its name, label, lines and line info', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  assert.equal(chip.name, 'gpiochip0');
+  assert.equal(chip.label, 'pinctrl-test');
+  assert.equal(chip.lineCount, 32);
+  kernel.hold(CHIP, 3, 'gpioset');
+  assert.deepEqual(await chip.lineInfo(3), {
+    offset: 3,
+    name: 'GPIO3',
+    consumer: 'gpioset',
+    used: true,
+    direction: 'input',
+    activeLow: false,
+  });
+  await assert.rejects(chip.lineInfo(32), (e: CtlError) => e.code === 'HW_IO' && /lines 0\.\.31/.test(e.message));
+});
+
+test('a missing chip is HW_GONE', async (t) => {
+  const { backend } = rig(t);
+  await assert.rejects(backend.openChip('/dev/gpiochip9'), (e: CtlError) => e.code === 'HW_GONE' && e.errno === 'ENOENT');
+});
+
+test('outputs are requested with their start level in the request itself', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const req = await chip.request({
+    consumer: 'ctl-mqtt-gpio',
+    lines: [output(1, { initialValue: true }), output(2, { initialValue: true, activeLow: true }), output(3)],
+  });
+  // The levels exist from the GET_LINE ioctl on: no SET_VALUES was needed.
+  assert.equal(kernel.granted.length, 1);
+  assert.equal(kernel.line(CHIP, 1).level, true);
+  assert.equal(kernel.line(CHIP, 2).level, false, 'active-low: logical 1 is physical low');
+  assert.equal(kernel.line(CHIP, 3).level, false);
+  assert.equal(kernel.line(CHIP, 1).consumer, 'ctl-mqtt-gpio');
+  assert.deepEqual(await req.get(), [true, true, false]);
+  await req.set(new Map([[3, true], [1, false]]));
+  assert.equal(kernel.line(CHIP, 3).level, true);
+  assert.equal(kernel.line(CHIP, 1).level, false);
+  assert.deepEqual(await req.get([3, 1]), [true, false]);
+});
+
+test('open drain and open source reach the kernel as drive flags', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  await chip.request({ consumer: 'c', lines: [output(1, { drive: 'open-drain' }), output(2, { drive: 'open-source' })] });
+  const req = kernel.granted[0]!;
+  assert.equal(flagsAt(req, req.offsets.indexOf(1)), LINE_FLAG.OUTPUT | LINE_FLAG.OPEN_DRAIN);
+  assert.equal(flagsAt(req, req.offsets.indexOf(2)), LINE_FLAG.OUTPUT | LINE_FLAG.OPEN_SOURCE);
+});
+
+test('inputs get both edges and the kernel debounce; edges arrive with kernel timestamps', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const events: EdgeEvent[] = [];
+  const req = await chip.request({
+    consumer: 'c',
+    lines: [input(5, { debounceUs: 10000 }), input(6, { activeLow: true })],
+    onEdge: (e) => events.push(e),
+  });
+  const k = kernel.granted[0]!;
+  assert.equal(debounceAt(k, k.offsets.indexOf(5)), 10000);
+  assert.equal(flagsAt(k, k.offsets.indexOf(6)) & LINE_FLAG.ACTIVE_LOW, LINE_FLAG.ACTIVE_LOW);
+  assert.deepEqual([...req.debounced], [5]);
+  assert.deepEqual([...req.polled], []);
+  kernel.drive(CHIP, 5, true, 1_000_000_001n);
+  kernel.drive(CHIP, 5, false, 1_000_000_002n);
+  kernel.drive(CHIP, 6, true, 1_000_000_003n);
+  await until(() => events.length === 3, 'three edges');
+  assert.deepEqual(events, [
+    { offset: 5, rising: true, timestampNs: 1_000_000_001n, lineSeqno: 1 },
+    { offset: 5, rising: false, timestampNs: 1_000_000_002n, lineSeqno: 2 },
+    { offset: 6, rising: false, timestampNs: 1_000_000_003n, lineSeqno: 1 },
+  ]);
+  assert.deepEqual(await req.get([6, 5]), [false, false]);
+});
+
+test('lines without an interrupt are granted without edges and listed as polled', async (t) => {
+  const { kernel, backend, warnings } = rig(t, 32, [7, 9]);
+  const chip = await backend.openChip(CHIP);
+  const events: EdgeEvent[] = [];
+  const req = await chip.request({
+    consumer: 'c',
+    lines: [input(7, { debounceUs: 500 }), input(8, { debounceUs: 500 }), input(9), output(10)],
+    onEdge: (e) => events.push(e),
+  });
+  assert.deepEqual([...req.polled].sort(), [7, 9]);
+  assert.deepEqual([...req.debounced], [8]);
+  assert.equal(kernel.refused[0]!.errno, 'ENXIO');
+  assert.equal(warnings.filter((w) => /has no interrupt/.test(w)).length, 2);
+  // The other input still has its edges.
+  kernel.drive(CHIP, 8, true, 5n);
+  await until(() => events.length === 1, 'an edge on line 8');
+  // Polled lines are read through get().
+  kernel.drive(CHIP, 7, true, 6n);
+  assert.deepEqual(await req.get([7, 9, 8]), [true, false, true]);
+  assert.equal(events.length, 1);
+  // The probe of line 8 was released: the chip fd and the final request are all that is open.
+  assert.equal(kernel.openFds, 2);
+});
+
+test('a busy line names its consumer and nothing stays requested', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  kernel.hold(CHIP, 17, 'gpioset');
+  const lines = [input(0), input(1), input(17), output(20)];
+  await assert.rejects(chip.request({ consumer: 'c', lines }), (e: CtlError) => {
+    assert.equal(e.code, 'HW_BUSY');
+    assert.equal(e.errno, 'EBUSY');
+    assert.match(e.message, /line 17 \(GPIO17\) is used by "gpioset"/);
+    return true;
+  });
+  assert.equal(kernel.openFds, 1, 'only the chip fd is open');
+  assert.equal(kernel.line(CHIP, 0).consumer, '');
+});
+
+test('a busy line in a later kernel request releases the requests already granted', async (t) => {
+  const { kernel, backend } = rig(t, 80);
+  const chip = await backend.openChip(CHIP);
+  kernel.hold(CHIP, 75, 'other');
+  const lines = Array.from({ length: 80 }, (_, i) => input(i));
+  await assert.rejects(chip.request({ consumer: 'c', lines }), (e: CtlError) => e.code === 'HW_BUSY' && /"other"/.test(e.message));
+  assert.equal(kernel.granted.length, 1, 'the first 64 lines were granted before the failure');
+  assert.equal(kernel.openFds, 1, 'and released again');
+});
+
+test('more than 64 lines are split over kernel requests and behave as one request', async (t) => {
+  const { kernel, backend } = rig(t, 80);
+  const chip = await backend.openChip(CHIP);
+  const events: EdgeEvent[] = [];
+  const lines = Array.from({ length: 80 }, (_, i) => (i % 2 ? output(i, { initialValue: i % 4 === 1 }) : input(i)));
+  const req = await chip.request({ consumer: 'c', lines, onEdge: (e) => events.push(e) });
+  assert.equal(kernel.granted.length, 2);
+  assert.ok(kernel.granted.every((r) => r.offsets.length <= 64 && r.attrs.length <= 10));
+  assert.deepEqual(req.offsets, lines.map((l) => l.offset));
+  const levels = await req.get();
+  assert.deepEqual(
+    levels,
+    lines.map((l) => l.initialValue === true),
+  );
+  await req.set(new Map([[79, true], [1, false]]));
+  assert.equal(kernel.line(CHIP, 79).level, true);
+  assert.equal(kernel.line(CHIP, 1).level, false);
+  kernel.drive(CHIP, 0, true, 1n);
+  kernel.drive(CHIP, 78, true, 2n);
+  await until(() => events.length === 2, 'edges from both kernel requests');
+  assert.deepEqual(events.map((e) => e.offset).sort((a, b) => a - b), [0, 78]);
+});
+
+test('sequence gaps are reported as dropped events', async (t) => {
+  const { kernel, backend, warnings } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const events: EdgeEvent[] = [];
+  await chip.request({ consumer: 'c', lines: [input(4)], onEdge: (e) => events.push(e) });
+  kernel.drive(CHIP, 4, true, 1n);
+  kernel.drive(CHIP, 4, false, 2n, 5);
+  await until(() => events.length === 2, 'two edges');
+  assert.deepEqual(events.map((e) => e.lineSeqno), [1, 7]);
+  assert.equal(warnings.filter((w) => /dropped 5 edge event/.test(w)).length, 1);
+});
+
+test('writing an input or a line outside the request is refused', async (t) => {
+  const { backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const req = await chip.request({ consumer: 'c', lines: [input(1), output(2)] });
+  await assert.rejects(req.set(new Map([[1, true]])), (e: CtlError) => e.code === 'HW_IO' && /input/.test(e.message));
+  await assert.rejects(req.set(new Map([[3, true]])), (e: CtlError) => e.code === 'HW_IO' && /not part/.test(e.message));
+});
+
+test('a removed chip fails its requests with HW_GONE once, and methods reject after it', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const failures: Error[] = [];
+  const req = await chip.request({ consumer: 'c', lines: [input(1), output(2)], onFailure: (e) => failures.push(e) });
+  kernel.remove(CHIP);
+  await until(() => failures.length === 1, 'the failure report');
+  assert.ok(isCtlError(failures[0], 'HW_GONE'));
+  await assert.rejects(req.get(), (e: CtlError) => e.code === 'HW_GONE');
+  await assert.rejects(req.set(new Map([[2, true]])), (e: CtlError) => e.code === 'HW_GONE');
+  await req.release();
+  await sleep(20);
+  assert.equal(failures.length, 1);
+  assert.equal(kernel.openFds, 1, 'the request fd is closed');
+});
+
+test('an output request on a removed chip fails on its next write with HW_GONE', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const failures: Error[] = [];
+  const req = await chip.request({ consumer: 'c', lines: [output(2)], onFailure: (e) => failures.push(e) });
+  kernel.remove(CHIP);
+  await assert.rejects(req.set(new Map([[2, true]])), (e: CtlError) => e.code === 'HW_GONE');
+  assert.equal(failures.length, 1);
+});
+
+test('release frees the lines at once, stops edges and is idempotent', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const events: EdgeEvent[] = [];
+  const req = await chip.request({ consumer: 'c', lines: [input(1)], onEdge: (e) => events.push(e) });
+  const releasing = req.release();
+  kernel.drive(CHIP, 1, true, 1n);
+  await releasing;
+  await req.release();
+  assert.equal(kernel.line(CHIP, 1).consumer, '');
+  const again = await chip.request({ consumer: 'd', lines: [input(1)] });
+  assert.equal(kernel.line(CHIP, 1).consumer, 'd');
+  await again.release();
+  await sleep(20);
+  assert.equal(events.length, 0);
+  await assert.rejects(req.get(), (e: CtlError) => e.code === 'HW_IO' && /released/.test(e.message));
+});
+
+test('a closed chip keeps its requests but refuses new ones; backend close releases everything', async (t) => {
+  const { kernel, backend } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const req = await chip.request({ consumer: 'c', lines: [output(1, { initialValue: true })] });
+  await chip.close();
+  assert.deepEqual(await req.get(), [true]);
+  await assert.rejects(chip.request({ consumer: 'c', lines: [output(2)] }), (e: CtlError) => /closed/.test(e.message));
+  await backend.close();
+  assert.equal(kernel.openFds, 0);
+});
