@@ -22,7 +22,7 @@ if (selected.length === 0) {
   process.exit(1);
 }
 const concurrency = process.env.CTL_TEST_CONCURRENCY ?? '2';
-const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...selected], {
+const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...selected], {
   stdio: 'inherit',
 });
 process.exit(r.status ?? 1);
