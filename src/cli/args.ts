@@ -120,7 +120,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     broker: Object.freeze(brokerOf(d)),
     topicPrefix: d.topicPrefix ?? '',
     deviceId,
-    clientId: d.clientId ?? deviceId,
+    clientId: d.clientId ?? null,
     debugLevel: d.debugLevel ?? 0,
     haDiscoveryPrefix: d.haDiscoveryPrefix ?? null,
   };

@@ -182,7 +182,7 @@ export const OPTIONS: readonly OptionDef[] = [
     help: 'MQTT device id (default DEVICE_ID)',
     apply: (d, v, as) => (d.deviceId = topicLevel(v, as)),
   },
-  text(['--client-id'], 'ID', 'MQTT client id (default: the device id)', 'clientId'),
+  text(['--client-id'], 'ID', 'MQTT client id (default: <device-id>-<hostname>)', 'clientId'),
   {
     names: ['-d', '--debug'],
     value: 'required',

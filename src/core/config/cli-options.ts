@@ -39,8 +39,8 @@ export interface CommonCliOptions {
   readonly topicPrefix: string;
   /** `--device-id`: MQTT device id (`ctl-gpio` / `ctl-adc`). */
   readonly deviceId: string;
-  /** `--client-id`: MQTT client id (default: the device id). */
-  readonly clientId: string;
+  /** `--client-id`: MQTT client id; null = the MQTT layer's default (`[<prefix>-]<device-id>-<hostname>`). */
+  readonly clientId: string | null;
   readonly debugLevel: DebugLevel;
   /** `--ha-discovery[=PREFIX]`: Home Assistant discovery prefix, or null when off. */
   readonly haDiscoveryPrefix: string | null;

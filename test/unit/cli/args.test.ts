@@ -24,7 +24,7 @@ test('defaults of both binaries', () => {
     broker: { url: 'mqtt://localhost:1883', host: 'localhost', port: 1883, username: null, password: null, tlsCa: null, tlsCert: null, tlsKey: null },
     topicPrefix: '',
     deviceId: 'ctl-gpio',
-    clientId: 'ctl-gpio',
+    clientId: null,
     debugLevel: 0,
     haDiscoveryPrefix: null,
     driver: 'gpio',
@@ -37,7 +37,7 @@ test('defaults of both binaries', () => {
   const a = parseCliArgs('adc', []);
   assert.deepEqual(
     [a.configFile, a.systemConfigDir, a.deviceId, a.clientId, a.sysfsRoot, a.driver],
-    ['/etc/ctl-mqtt-adc.conf', '/var/lib/ctl-mqtt-adc/conf.d', 'ctl-adc', 'ctl-adc', '/', 'adc'],
+    ['/etc/ctl-mqtt-adc.conf', '/var/lib/ctl-mqtt-adc/conf.d', 'ctl-adc', null, '/', 'adc'],
   );
   assert.equal('gpioBackend' in a, false);
 });
@@ -53,7 +53,7 @@ test('every option, short and long, separate and attached values', () => {
     ['my.conf', '/b', 'broker.lan', 1884, 'mqtt://broker.lan:1884', 'me', 'pw'],
   );
   assert.deepEqual([g.broker.tlsCa, g.broker.tlsCert, g.broker.tlsKey], ['ca.pem', 'c.pem', 'k.pem']);
-  assert.deepEqual([g.topicPrefix, g.deviceId, g.clientId, g.debugLevel, g.haDiscoveryPrefix], ['site1', 'gpio2', 'gpio2', -3, 'homeassistant']);
+  assert.deepEqual([g.topicPrefix, g.deviceId, g.clientId, g.debugLevel, g.haDiscoveryPrefix], ['site1', 'gpio2', null, -3, 'homeassistant']);
   assert.deepEqual([g.gpioBackend, g.gpioSimDir, g.stateFile, g.saveIntervalS], ['sim', '/tmp/sim', 's.json', 2.5]);
   const a = parseCliArgs('adc', ['--sysfs-root', '/tmp/sys', '--ha-discovery=ha', '--client-id', 'c1', '--broker', 'mqtts://b:8883', '-d-1']);
   assert.deepEqual([a.sysfsRoot, a.haDiscoveryPrefix, a.clientId, a.broker.url, a.debugLevel], ['/tmp/sys', 'ha', 'c1', 'mqtts://b:8883', -1]);
