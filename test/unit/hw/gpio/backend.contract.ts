@@ -243,21 +243,29 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('open-drain and open-source outputs are accepted and drive their active level', async (t) => {
+    test('open-drain and open-source outputs drive their active level and release to the pull', async (t) => {
       const { rig, chip } = await setup(t);
+      await rig.setPull(rig.chip, 4, 'pull-up');
       await rig.setPull(rig.chip, 6, 'pull-up');
-      const req = await request(chip, [output(6, { drive: 'open-drain' }), output(7, { drive: 'open-source', initialValue: true })]);
-      assert.equal(await rig.readValue(rig.chip, 6), false);
-      assert.equal(await rig.readValue(rig.chip, 7), true);
+      const req = await request(chip, [
+        output(4, { drive: 'open-drain' }),
+        output(5, { drive: 'open-drain' }),
+        output(6, { drive: 'open-source', initialValue: true }),
+        output(7, { drive: 'open-source', initialValue: true }),
+      ]);
+      const values = async () => Promise.all([4, 5, 6, 7].map((o) => rig.readValue(rig.chip, o)));
+      assert.deepEqual(await values(), [false, false, true, true], 'driven: open drain low, open source high');
       await req.set(
         new Map([
-          [6, true],
+          [4, true],
+          [5, true],
+          [6, false],
           [7, false],
         ]),
       );
-      // Released, each line shows its pull: 6 is pulled up, 7 down.
-      assert.equal(await rig.readValue(rig.chip, 6), true);
-      assert.equal(await rig.readValue(rig.chip, 7), false);
+      // Not driven, a line shows its pull (gpiolib emulates both modes by switching to input).
+      assert.deepEqual(await values(), [true, false, true, false], 'released: the pull');
+      assert.deepEqual(await req.get(), [true, true, false, false], 'get() gives the levels set');
       await req.release();
     });
 

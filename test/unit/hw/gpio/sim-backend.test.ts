@@ -157,6 +157,23 @@ describe('sim backend: synthetic time', () => {
     board.backend.drive('gpiochip0', 0, 'pull-up', { atNs: 10n });
     assert.deepEqual(seen, ['0:1', '1:1']);
   });
+
+  test('releasing inside an edge callback drops the edges still queued', async (t) => {
+    const board = tempSimBoard(t);
+    const chip = await board.backend.openChip('/dev/gpiochip0');
+    const seen: number[] = [];
+    const req = await chip.request({
+      consumer: 't',
+      lines: [input(0, { edges: true }), input(1, { edges: true })],
+      onEdge: (e) => {
+        seen.push(e.offset);
+        board.backend.drive('gpiochip0', 1, 'pull-up', { atNs: e.timestampNs + 1n }); // queued
+        void req.release();
+      },
+    });
+    board.backend.drive('gpiochip0', 0, 'pull-up', { atNs: 10n });
+    assert.deepEqual(seen, [0]);
+  });
 });
 
 describe('sim backend: files and faults', () => {
