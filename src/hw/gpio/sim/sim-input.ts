@@ -7,9 +7,11 @@
  * the last level. What the sim guarantees:
  *   - every change it sees is one edge, edges alternate (rising, falling, ...) and carry
  *     CLOCK_MONOTONIC timestamps taken when the change was noticed, increasing per line;
- *   - writes paced at least 2 ms apart are all seen while the event loop is not held for longer
- *     than that; faster bursts may merge (a pulse shorter than the reaction is missed whole), which
- *     is what the kernel's gpio-sim does too (one pending interrupt bit per line);
+ *   - writes paced at least 2 ms apart are all seen as long as this process gets to run within
+ *     that time (its event loop not held, the machine not starved of CPU); faster bursts may merge
+ *     (a pulse shorter than the reaction is missed whole), as with the kernel's gpio-sim (one
+ *     pending interrupt bit per line). Tests that must see every edge pace their writes by the
+ *     edges (or the `value` mirror) they observe, not by the clock alone;
  *   - an empty or unreadable `pull` (a shell writer truncates before it writes) is not a level: it
  *     is ignored and the write that follows is seen.
  * In-process changes (`SimBackend.drive`) bypass the watch and are handled synchronously, with the

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -47,6 +48,13 @@ const output = (offset: number, extra: Partial<LineSettings> = {}): LineSettings
 const read = (path: string) => readFileSync(path, 'latin1');
 const isCode = (code: ErrorCode) => (err: unknown) => isCtlError(err, code);
 const ms = (n: number) => BigInt(n) * 1_000_000n;
+
+/** Runs a command to its end; rejects when it fails. */
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, (err) => (err ? reject(err) : resolve()));
+  });
+}
 
 /** Resolves with the next edge, or fails after a while. */
 function nextEdge(edges: EdgeEvent[], count: number): Promise<EdgeEvent> {
@@ -204,6 +212,39 @@ describe('sim backend: files and faults', () => {
         [true, 3],
       ],
     );
+  });
+
+  test('edges written by other processes are seen: a paced node writer and a shell writer', async (t) => {
+    const board = tempSimBoard(t);
+    const chip = await board.backend.openChip('/dev/gpiochip0');
+    const edges: EdgeEvent[] = [];
+    await chip.request({ consumer: 't', lines: [input(6, { edges: true })], onEdge: (e) => edges.push(e) });
+    const pull = join(board.lineDir('gpiochip0', 6), 'pull');
+    // Another process writes 40 changes, each once the sim has mirrored the last one into
+    // `value` (so a loaded machine cannot merge them) and at least 3 ms later.
+    const writer = `
+      const { readFileSync, writeFileSync } = require('node:fs');
+      const [pull, value] = process.argv.slice(1);
+      let i = 0;
+      const next = () => {
+        if (i === 40) return;
+        const high = i++ % 2 === 0;
+        writeFileSync(pull, high ? 'pull-up\\n' : 'pull-down\\n');
+        const seen = () => readFileSync(value, 'latin1').trim() === (high ? '1' : '0');
+        const wait = () => (seen() ? setTimeout(next, 3) : setTimeout(wait, 1));
+        wait();
+      };
+      next();`;
+    await run(process.execPath, ['-e', writer, pull, join(board.lineDir('gpiochip0', 6), 'value')]);
+    await nextEdge(edges, 40);
+    // A shell writer truncates, then writes: the empty moment between is no level.
+    await run('sh', ['-c', 'echo pull-up > "$0"', pull]);
+    await nextEdge(edges, 41);
+    await run('sh', ['-c', 'echo pull-down > "$0"', pull]);
+    await nextEdge(edges, 42);
+    await sleep(30);
+    assert.equal(edges.length, 42);
+    edges.forEach((e, i) => assert.equal(e.rising, i % 2 === 0, `edge ${i}`));
   });
 
   test('outputs write value; a released output shows its pull again; free lines follow drive()', async (t) => {
