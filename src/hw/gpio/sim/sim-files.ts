@@ -73,16 +73,17 @@ export function isMissing(err: unknown): boolean {
 }
 
 /**
- * Reads the physical level of a line from its `pull` file. A missing file reads as `pull-down`
- * (the kernel's default) as long as the line directory exists; unreadable content gives undefined.
- * Throws the file-system error otherwise.
+ * Reads the physical level of a line from its `pull` file. Undefined when there is no level to
+ * read: unknown content, or no `pull` file in a line directory that exists (it is being
+ * rewritten, or removed with its chip: no edge either way). Throws the file-system error
+ * otherwise, ENOENT included when the line directory itself is gone.
  */
 export function readPullLevel(lineDir: string): boolean | undefined {
   let text: string;
   try {
     text = readFileSync(join(lineDir, 'pull'), 'latin1');
   } catch (err) {
-    if (errnoOf(err) === 'ENOENT' && isDirectory(lineDir)) return false;
+    if (errnoOf(err) === 'ENOENT' && isDirectory(lineDir)) return undefined;
     throw err;
   }
   return parsePull(text);

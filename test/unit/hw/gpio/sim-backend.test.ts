@@ -349,6 +349,31 @@ describe('sim backend: files and faults', () => {
     await again.release();
   });
 
+  test('removing a chip directory with rm -rf fails its requests without a spurious edge', async (t) => {
+    const board = tempSimBoard(t);
+    const chip = await board.backend.openChip('/dev/gpiochip0');
+    const edges: EdgeEvent[] = [];
+    let failed: (err: Error) => void = () => {};
+    const failure = new Promise<Error>((resolve) => (failed = resolve));
+    await chip.request({
+      consumer: 't',
+      lines: [input(0, { edges: true }), input(1, { edges: true })],
+      onEdge: (e) => edges.push(e),
+      onFailure: (e) => failed(e),
+    });
+    board.backend.drive('gpiochip0', 0, 'pull-up', { atNs: 1n });
+    // rm -rf takes the files first: a line directory without `pull` has no level (and no edge).
+    unlinkSync(join(board.lineDir('gpiochip0', 0), 'pull'));
+    await sleep(20);
+    rmSync(join(board.dir, 'gpiochip0'), { recursive: true });
+    assert.ok(isCtlError(await failure, 'HW_GONE'));
+    await sleep(20);
+    assert.deepEqual(
+      edges.map((e) => [e.offset, e.rising]),
+      [[0, true]],
+    );
+  });
+
   test('a line directory that disappears ends its request with HW_GONE', async (t) => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
