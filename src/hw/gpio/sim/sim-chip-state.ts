@@ -95,9 +95,9 @@ export class SimChipState {
         });
       }
     }
+    this.startWatching(); // first: if it throws, nothing is claimed
     for (const [offset, line] of lines) this.claims.set(offset, { ...line, holder });
     this.holders.add(holder);
-    this.startWatching();
   }
 
   /** Frees every line of `holder`; stops watching the directory when nothing is claimed. */
@@ -109,14 +109,13 @@ export class SimChipState {
 
   /** Fails every request of this chip with HW_GONE and frees their lines. */
   chipGone(): void {
+    const error = new CtlError('HW_GONE', `GPIO chip ${this.name} is gone (${this.dir} was removed)`, { errno: 'ENODEV' });
     const holders = [...this.holders];
     this.claims.clear();
     this.holders.clear();
     this.stopWatching();
     this.identity = undefined;
-    for (const holder of holders) {
-      holder.fail(new CtlError('HW_GONE', `GPIO chip ${this.name} is gone (${this.dir} was removed)`, { errno: 'ENODEV' }));
-    }
+    for (const holder of holders) holder.fail(error);
   }
 
   /** The requests holding lines of this chip now. */
@@ -131,19 +130,33 @@ export class SimChipState {
   private startWatching(): void {
     if (this.watcher) return;
     try {
-      this.watcher = watch(this.dir, () => this.verify());
+      this.watcher = watch(this.dir, () => this.look());
     } catch (err) {
       // The directory vanished between the claim and now: the next look fails the requests.
-      if (isMissing(err)) queueMicrotask(() => this.verify());
+      if (isMissing(err)) queueMicrotask(() => this.look());
       else throw simIoError(`cannot watch ${this.dir}`, err, false);
       return;
     }
     this.watcher.on('error', (err) => {
       const before = this.identity;
-      // A removed chip fails its requests with HW_GONE inside verify(); anything else is HW_IO.
-      if (this.verify() !== before || before === undefined) return;
-      for (const holder of [...this.holders]) holder.fail(simIoError(`watching ${this.dir} failed`, err, false));
+      // A removed chip fails its requests with HW_GONE inside look(); anything else is HW_IO.
+      if (this.look() !== before || before === undefined) return;
+      this.failAll(simIoError(`watching ${this.dir} failed`, err, false));
     });
+  }
+
+  /** verify() from an event handler: a directory that cannot even be looked at fails the requests. */
+  private look(): ChipIdentity | undefined {
+    try {
+      return this.verify();
+    } catch (err) {
+      this.failAll(err instanceof CtlError ? err : simIoError(`cannot look at ${this.dir}`, err, false));
+      return undefined;
+    }
+  }
+
+  private failAll(error: CtlError): void {
+    for (const holder of [...this.holders]) holder.fail(error);
   }
 
   private stopWatching(): void {

@@ -186,7 +186,11 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
     if (err instanceof CtlError) return err;
     if (!isMissing(err)) return simIoError(what, err, false);
     // Missing files: the whole chip went away (that fails every request of it), or this line did.
-    this.chip.verify();
+    try {
+      this.chip.verify();
+    } catch (verifyError) {
+      return verifyError instanceof CtlError ? verifyError : simIoError(what, verifyError, false);
+    }
     return this.failure ?? simIoError(what, err, true);
   }
 
