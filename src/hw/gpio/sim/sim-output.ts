@@ -24,9 +24,12 @@ export class SimOutput {
     this.driven = settings.initialValue ?? false;
   }
 
-  /** The logical level being driven (what a read of an output returns). */
+  /**
+   * The logical level the line has, which is what a read of an output returns: the driven level,
+   * except for a released open-drain/open-source line, which reads its pull (as on gpio-sim).
+   */
   get level(): boolean {
-    return this.driven;
+    return this.physicalFor(this.driven) !== this.activeLow;
   }
 
   /** Drives `logical`; throws the file-system error when `value` cannot be written. */

@@ -269,7 +269,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       );
       // Not driven, a line shows its pull (gpiolib emulates both modes by switching to input).
       assert.deepEqual(await values(), [true, false, true, false], 'released: the pull');
-      assert.deepEqual(await req.get(), [true, true, false, false], 'get() gives the levels set');
+      assert.deepEqual(await req.get(), [true, false, true, false], 'get() reads the levels the lines have');
       await req.release();
     });
 
