@@ -1,0 +1,76 @@
+/**
+ * One IIO ADC channel, ready to sample: its raw file and its scale (DESIGN 6). This is what the ADC
+ * service holds; it never builds sysfs paths itself.
+ *
+ *   const device = await findIioDevice({ sysfsRoot, matchIio });
+ *   const channel = await openIioChannel(device.dir, channelNameOf(cfg.channel_number), { desiredScale: cfg.scale });
+ *   const mV = (await channel.readRaw()) * channel.scale.value;
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CtlError } from '../../core/errors.js';
+import { iioError } from './iio-errors.js';
+import { IioRawReader, type IioRawReaderOptions } from './iio-raw.js';
+import { type IioScale, resolveScale } from './iio-scale.js';
+
+/**
+ * The IIO channel name of a config's `channel_number`: an integer N is `voltageN`; a string is the
+ * name itself (`voltage1`, `voltage0-voltage1`). A leading `in_` is dropped, because wb-mqtt-adc's
+ * README shows `"in_voltage4"` (which the original turned into `in_in_voltage4_raw`). Throws
+ * CONFIG_INVALID for anything that is not a plain attribute name part.
+ */
+export function channelNameOf(channelNumber: number | string): string {
+  if (typeof channelNumber === 'number') {
+    if (Number.isInteger(channelNumber) && channelNumber >= 0) return `voltage${channelNumber}`;
+  } else {
+    const name = channelNumber.trim().replace(/^in_/, '');
+    if (/^[A-Za-z0-9_-]+$/.test(name)) return name;
+  }
+  throw new CtlError('CONFIG_INVALID', `channel_number ${JSON.stringify(channelNumber)} is not an IIO channel`);
+}
+
+export interface OpenIioChannelOptions extends IioRawReaderOptions {
+  /** The config's `scale`: <= 0 (default) the largest available, else the closest. */
+  desiredScale?: number;
+}
+
+export interface IioChannel {
+  /** `voltage1`. */
+  readonly name: string;
+  readonly deviceDir: string;
+  /** `<device>/in_<name>_raw`. */
+  readonly rawPath: string;
+  /** The scale in use (mV per LSB) and where it came from. */
+  readonly scale: IioScale;
+  /** One raw reading (see IioRawReader.read). */
+  readRaw(): Promise<number>;
+  /** Closes the raw file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Checks that the channel exists and sets its scale. Rejects with HW_GONE (no device, no such
+ * channel), HW_IO (the scale cannot be set or read) or HW_UNSUPPORTED (no scale at all).
+ */
+export async function openIioChannel(
+  deviceDir: string,
+  channel: string,
+  options: OpenIioChannelOptions = {},
+): Promise<IioChannel> {
+  const rawPath = join(deviceDir, `in_${channel}_raw`);
+  try {
+    await stat(rawPath);
+  } catch (err) {
+    throw iioError(`IIO channel ${channel} not found (${rawPath})`, err);
+  }
+  const scale = await resolveScale(deviceDir, channel, options.desiredScale ?? 0);
+  const reader = new IioRawReader(rawPath, options);
+  return {
+    name: channel,
+    deviceDir,
+    rawPath,
+    scale,
+    readRaw: () => reader.read(),
+    close: () => reader.close(),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Reading `in_<ch>_raw` (reference/anchor-adc.md 4.3): a signed integer, whitespace and the
+ * newline around it tolerated, anything else a clear error.
+ *
+ * How it is read, chosen by measurement (bench/iio-read-methods.ts, x86-64 VM, Node 20):
+ *
+ *   per read                          | CPU us tmpfs | CPU us sysfs | event loop held
+ *   readFileSync                      |  7 - 9       | 15 - 20      | the whole read
+ *   kept fd, readSync at 0            |  1.3 - 1.6   | 1.6          | the whole read
+ *   fs.promises.readFile              |  215 - 290   | 220 - 270    | ~20 us
+ *   open/read/close, callbacks        |  53 - 215    | 150 - 190    | ~12 us
+ *   kept fd, fs.read at 0, callback   |  50 - 63     | 48           | ~10 us
+ *
+ * A synchronous read is the cheapest, but a real IIO raw read waits for the conversion (an i2c
+ * ADC: milliseconds), and a sync read would hold the event loop for all of it. So reads are
+ * asynchronous, on a kept file descriptor read at offset 0 (sysfs regenerates an attribute for
+ * every read at offset 0): one thread-pool round trip per sample instead of three.
+ *
+ * The descriptor is reopened when the previous read is older than `reopenAfterMs`: the samples of
+ * one averaging burst share it, and each burst starts from the path, so a device that went away
+ * (or, in a fake tree, a file that was replaced) is seen by the next burst. Real sysfs reports a
+ * removed device on the open descriptor at once (ENODEV).
+ */
+import { close, open, read } from 'node:fs';
+import { CtlError } from '../../core/errors.js';
+import { iioError } from './iio-errors.js';
+
+/** Parses the content of a raw file; throws CtlError HW_IO naming `path` for anything else. */
+export function parseRaw(text: string, path: string): number {
+  const m = /^\s*([+-]?\d+)\s*$/.exec(text);
+  const value = m ? Number(m[1]) : NaN;
+  if (!Number.isSafeInteger(value)) {
+    const shown = text.length > 40 ? `${text.slice(0, 40)}...` : text;
+    throw new CtlError('HW_IO', `${path}: not an integer reading (got ${JSON.stringify(shown)})`);
+  }
+  return value;
+}
+
+export interface IioRawReaderOptions {
+  /** Reopen the file when the last read is older than this (ms). Default 100. */
+  reopenAfterMs?: number;
+  /** Monotonic milliseconds (tests). */
+  now?: () => number;
+}
+
+/** Reads one raw attribute again and again, never blocking the event loop. */
+export class IioRawReader {
+  private fd: number | undefined;
+  private lastReadAt = -Infinity;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly buffer = Buffer.alloc(128);
+  private readonly reopenAfterMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    readonly path: string,
+    options: IioRawReaderOptions = {},
+  ) {
+    this.reopenAfterMs = options.reopenAfterMs ?? 100;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /**
+   * One reading. Rejects with HW_GONE when the file (the device) is gone, HW_IO for any other
+   * failure (EIO, EAGAIN, ETIMEDOUT of a busy bus, junk content). Calls are served in order.
+   */
+  read(): Promise<number> {
+    const result = this.tail.then(() => this.readNow());
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Closes the descriptor; a later read opens it again. */
+  async close(): Promise<void> {
+    await this.tail;
+    await this.drop();
+  }
+
+  private async readNow(): Promise<number> {
+    if (this.fd !== undefined && this.now() - this.lastReadAt > this.reopenAfterMs) await this.drop();
+    try {
+      this.fd ??= await openFile(this.path);
+      const n = await readAt0(this.fd, this.buffer);
+      this.lastReadAt = this.now();
+      if (n === this.buffer.length) {
+        throw new CtlError('HW_IO', `${this.path}: reading longer than ${this.buffer.length} bytes`);
+      }
+      return parseRaw(this.buffer.toString('latin1', 0, n), this.path);
+    } catch (err) {
+      // Never keep a descriptor that failed: the next read starts from the path.
+      await this.drop();
+      throw iioError(`cannot read ${this.path}`, err);
+    }
+  }
+
+  private async drop(): Promise<void> {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) await new Promise<void>((resolve) => close(fd, () => resolve()));
+  }
+}
+
+function openFile(path: string): Promise<number> {
+  return new Promise((resolve, reject) => open(path, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
+}
+
+function readAt0(fd: number, buffer: Buffer): Promise<number> {
+  return new Promise((resolve, reject) =>
+    read(fd, buffer, 0, buffer.length, 0, (err, n) => (err ? reject(err) : resolve(n))),
+  );
+}

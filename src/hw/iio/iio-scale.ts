@@ -1,0 +1,131 @@
+/**
+ * The scale of an IIO channel in mV per LSB (DESIGN 6; reference/anchor-adc.md 4.2, trap 7).
+ *
+ * With a list of available scales (`in_<ch>_scale_available`, else the device-wide
+ * `in_voltage_scale_available`, else `scale_available`) a scale is chosen and set:
+ *   - desired <= 0: the largest value (>= 0), the widest input range;
+ *   - desired > 0: the value closest to it; on a tie the larger one, so a signal never clips
+ *     (the original took whichever came later in the file, which depends on the driver's order).
+ *     Unlike the original, a value is chosen even when all are far from the desired one.
+ * The chosen token goes to the channel's `in_<ch>_scale` (or the shared `in_voltage_scale` when
+ * the driver has only that), and what the kernel then reads back is the scale used.
+ * Without a list (or a list with no number in it) the scale is read from `in_<ch>_scale`, then
+ * `in_voltage_scale`. No scale anywhere is an error: no magic constant stands in for hardware.
+ */
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CtlError } from '../../core/errors.js';
+import { errnoOf, iioError } from './iio-errors.js';
+
+export interface ScaleOption {
+  /** The token as the kernel wrote it (written back verbatim). */
+  token: string;
+  value: number;
+}
+
+export interface IioScale {
+  /** mV per LSB. */
+  value: number;
+  /** The file the value was read from (after a write: the file written). */
+  source: string;
+  /** When a scale was chosen from a list: the list file and the token written. */
+  chosen?: { from: string; token: string };
+}
+
+/**
+ * The numbers of an `*_scale_available` file; other tokens are skipped. A range (`[min step max]`,
+ * IIO_AVAIL_RANGE) offers no list to choose from: none.
+ */
+export function parseScaleList(text: string): ScaleOption[] {
+  if (text.trimStart().startsWith('[')) return [];
+  return text
+    .split(/\s+/)
+    .filter((token) => token !== '')
+    .flatMap((token) => {
+      const value = Number(token);
+      return Number.isFinite(value) && value >= 0 ? [{ token, value }] : [];
+    });
+}
+
+/** Picks from `options` (see the module comment); undefined when there is nothing to pick. */
+export function pickScale(options: readonly ScaleOption[], desired: number): ScaleOption | undefined {
+  let best: ScaleOption | undefined;
+  for (const option of options) {
+    if (!best) {
+      best = option;
+    } else if (!(desired > 0)) {
+      if (option.value > best.value) best = option;
+    } else {
+      const d = Math.abs(option.value - desired);
+      const bestD = Math.abs(best.value - desired);
+      if (d < bestD || (d === bestD && option.value > best.value)) best = option;
+    }
+  }
+  return best;
+}
+
+/**
+ * Determines (and, from a list, sets) the scale of `channel` in `deviceDir`. Rejects with HW_IO
+ * when setting fails or a scale file holds junk, HW_UNSUPPORTED when there is no scale at all,
+ * HW_GONE when the device directory is gone.
+ */
+export async function resolveScale(deviceDir: string, channel: string, desired = 0): Promise<IioScale> {
+  const own = join(deviceDir, `in_${channel}_scale`);
+  const shared = join(deviceDir, 'in_voltage_scale');
+  const lists = [`in_${channel}_scale_available`, 'in_voltage_scale_available', 'scale_available'];
+  for (const name of lists) {
+    const from = join(deviceDir, name);
+    const text = await readOptional(from);
+    if (text === undefined) continue;
+    const pick = pickScale(parseScaleList(text), desired);
+    if (!pick) break; // a list without numbers: fall back to the scale files
+    const target = (await isFile(own)) ? own : (await isFile(shared)) ? shared : undefined;
+    if (!target) {
+      throw new CtlError('HW_IO', `cannot set the scale of ${channel} to ${pick.token}: neither ${own} nor ${shared} exists`);
+    }
+    try {
+      await writeFile(target, pick.token + '\n'); // truncating, as `echo >` does; sysfs accepts it
+    } catch (err) {
+      throw iioError(`cannot set the scale of ${channel} to ${pick.token} (${target})`, err);
+    }
+    const readBack = parseScale(await readOptional(target));
+    return { value: readBack ?? pick.value, source: target, chosen: { from, token: pick.token } };
+  }
+  for (const source of [own, shared]) {
+    const text = await readOptional(source);
+    if (text === undefined) continue;
+    const value = parseScale(text);
+    if (value === undefined) throw new CtlError('HW_IO', `${source}: not a scale (got ${JSON.stringify(text.trim())})`);
+    return { value, source };
+  }
+  if (!(await isDirectory(deviceDir))) throw new CtlError('HW_GONE', `IIO device ${deviceDir} is gone`);
+  throw new CtlError(
+    'HW_UNSUPPORTED',
+    `IIO channel ${channel} of ${deviceDir} has no scale (none of ${[...lists, `in_${channel}_scale`, 'in_voltage_scale'].join(', ')})`,
+  );
+}
+
+function parseScale(text: string | undefined): number | undefined {
+  const t = text?.trim();
+  const value = t ? Number(t) : NaN;
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A file's text, or undefined when it does not exist. */
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'latin1');
+  } catch (err) {
+    const code = errnoOf(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw iioError(`cannot read ${path}`, err);
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}

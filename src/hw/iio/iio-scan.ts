@@ -1,0 +1,100 @@
+/**
+ * Finding the IIO device of an ADC channel (DESIGN 6, 10; reference/anchor-adc.md 4.1).
+ * `/sys/bus/iio/devices/iio:deviceN` entries are symlinks into the device tree; `match_iio` is
+ * matched against the symlink TARGET as `*<match_iio>*` (fnmatch, so `*` crosses `/`), entries
+ * in numeric order (iio:device2 before iio:device10), first match wins. An empty `match_iio`
+ * means `iio:device0`, which must exist.
+ *
+ * Not finding a device is an ordinary state (a module not plugged in yet): the error says why in
+ * one line, and the caller looks again later.
+ */
+import { readdir, readlink, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CtlError } from '../../core/errors.js';
+import { fnmatch } from './fnmatch.js';
+import { errnoOf, iioError } from './iio-errors.js';
+
+export interface IioDeviceRef {
+  /** The device directory through its bus entry: `<root>/sys/bus/iio/devices/iio:deviceN`. */
+  dir: string;
+  /** `iio:deviceN`. */
+  entry: string;
+  /** The symlink target (what `match_iio` was matched against); '' if the entry is no link. */
+  target: string;
+}
+
+export interface FindIioDeviceOptions {
+  /** Prefix of `/sys` (tests, containers). Default `/`. */
+  sysfsRoot?: string;
+  /** The channel's `match_iio`; empty or absent: `iio:device0`. */
+  matchIio?: string;
+}
+
+/** `<root>/sys/bus/iio/devices`. */
+export function iioDevicesDir(sysfsRoot = '/'): string {
+  return join(sysfsRoot, 'sys', 'bus', 'iio', 'devices');
+}
+
+const ENTRY = /^iio:device(\d+)$/;
+
+/**
+ * Resolves the device directory. Rejects with CtlError HW_GONE (no such device, no IIO bus) or
+ * HW_IO (the bus directory cannot be read), with a one-line reason.
+ */
+export async function findIioDevice(options: FindIioDeviceOptions = {}): Promise<IioDeviceRef> {
+  const devices = iioDevicesDir(options.sysfsRoot);
+  const match = options.matchIio ?? '';
+  if (match === '') return deviceZero(devices);
+
+  let names: string[];
+  try {
+    names = await readdir(devices);
+  } catch (err) {
+    throw busError(devices, err);
+  }
+  const entries = names
+    .map((name) => ({ name, n: ENTRY.exec(name)?.[1] }))
+    .filter((e): e is { name: string; n: string } => e.n !== undefined)
+    .sort((a, b) => Number(a.n) - Number(b.n));
+  const pattern = `*${match}*`;
+  for (const { name } of entries) {
+    const target = await linkTarget(join(devices, name));
+    if (target !== undefined && fnmatch(pattern, target)) return { dir: join(devices, name), entry: name, target };
+  }
+  throw new CtlError(
+    'HW_GONE',
+    `no IIO device matches match_iio "${match}" (${entries.length} device(s) in ${devices}${listOf(entries.map((e) => e.name))})`,
+  );
+}
+
+async function deviceZero(devices: string): Promise<IioDeviceRef> {
+  const entry = 'iio:device0';
+  const dir = join(devices, entry);
+  let problem: string | undefined;
+  try {
+    if (!(await stat(dir)).isDirectory()) problem = 'not a directory';
+  } catch (err) {
+    problem = errnoOf(err) ?? String(err);
+  }
+  if (problem) throw new CtlError('HW_GONE', `no IIO device ${entry} (${dir}: ${problem})`);
+  return { dir, entry, target: (await linkTarget(dir)) ?? '' };
+}
+
+/** The target of a symlink; undefined for anything that is not one (skipped, like the original). */
+async function linkTarget(path: string): Promise<string | undefined> {
+  try {
+    return await readlink(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function busError(devices: string, err: unknown): CtlError {
+  return iioError(`no IIO devices: cannot read ${devices}`, err);
+}
+
+function listOf(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const shown = names.slice(0, 4).join(', ');
+  return `: ${shown}${names.length > 4 ? ', ...' : ''}`;
+}

@@ -1,0 +1,442 @@
+/**
+ * The GPIO backend contract suite (STYLE 5.5): every sentence of src/hw/gpio/backend.ts as a test,
+ * written once and run on every rig. A rig is a backend plus the control surface of the kernel's
+ * gpio-sim: a `pull` file per line to drive an input, a `value` file showing the line's level.
+ * The sim backend provides those files itself (sim-backend.test.ts); the cdev backend meets them
+ * under /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/ inside the qemu guest.
+ *
+ * Timing: changes are paced (>= 3 ms apart, and a pulse train waits for each edge before the next
+ * change, see reference/hil.md), debounce periods are long against a loaded machine's hiccups, and
+ * the suite only waits for things to happen (with generous timeouts). The one duration it asserts
+ * is a lower bound set by the contract itself (a debounced edge comes no earlier than the period
+ * after the change).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
+import type {
+  EdgeEvent,
+  GpioBackend,
+  GpioChip,
+  LineRequest,
+  LineSettings,
+  RequestOptions,
+} from '../../../../src/hw/gpio/backend.js';
+
+export type PullName = 'pull-up' | 'pull-down';
+
+/** What a backend is tested with. Every line of `chip` starts free and pulled down. */
+export interface GpioRig {
+  backend: GpioBackend;
+  /** Path of a chip with at least 8 lines, as given to openChip. */
+  chip: string;
+  /** What openChip(chip) reports. */
+  expect: { name: string; label: string; lineCount: number };
+  /** A chip path that does not exist. */
+  missingChip: string;
+  /** Applies a level to a line (writes its `pull` file). */
+  setPull(chip: string, offset: number, pull: PullName): Promise<void>;
+  /** The physical level the line has (its `value` file). */
+  readValue(chip: string, offset: number): Promise<boolean>;
+  /** The `sim_gpio<N>` directory of a line. */
+  lineDir(chip: string, offset: number): string;
+  /** Makes the chip disappear (gpio-sim: `live` = 0; sim: the directory goes away). */
+  removeChip?(chip: string): Promise<void>;
+  /** Brings the chip back and returns its path (the kernel may number it anew). */
+  restoreChip?(chip: string): Promise<string>;
+  /** Removes what the rig made. The suite closes the backend itself before. */
+  dispose(): Promise<void>;
+}
+
+export interface ContractOptions {
+  /** Skip the whole suite (e.g. no gpio-sim on this machine); a string says why. */
+  skip?: boolean | string;
+  /** How long "nothing happens" is watched for (ms). Default 100. */
+  quietMs?: number;
+  /** How long an expected event is waited for before the test fails (ms). Default 3000. */
+  timeoutMs?: number;
+}
+
+/** setPull/readValue/lineDir for a rig whose lines are `sim_gpio<N>` directories. */
+export function fileControls(lineDir: (chip: string, offset: number) => string) {
+  return {
+    lineDir,
+    async setPull(chip: string, offset: number, pull: PullName): Promise<void> {
+      writeFileSync(join(lineDir(chip, offset), 'pull'), pull);
+    },
+    async readValue(chip: string, offset: number): Promise<boolean> {
+      const text = readFileSync(join(lineDir(chip, offset), 'value'), 'latin1').trim();
+      assert.match(text, /^[01]$/, `value of ${chip} line ${offset}`);
+      return text === '1';
+    },
+  };
+}
+
+/** Edge events as they arrive, with a way to wait for the next ones. */
+class EdgeLog {
+  readonly events: EdgeEvent[] = [];
+  private wake: (() => void) | undefined;
+  readonly onEdge = (event: EdgeEvent): void => {
+    this.events.push(event);
+    this.wake?.();
+  };
+
+  /** Resolves once `count` events have arrived in total; fails after `timeoutMs`. */
+  async waitFor(count: number, timeoutMs: number): Promise<EdgeEvent[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.events.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        assert.fail(`expected ${count} edge(s), got ${this.events.length}: ${JSON.stringify(this.events, big)}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+    return this.events.slice(0, count);
+  }
+}
+
+const big = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
+
+function input(offset: number, extra: Partial<LineSettings> = {}): LineSettings {
+  return { offset, direction: 'input', activeLow: false, ...extra };
+}
+
+function output(offset: number, extra: Partial<LineSettings> = {}): LineSettings {
+  return { offset, direction: 'output', activeLow: false, ...extra };
+}
+
+/** Waits for `promise`, failing with `what` after `ms`; leaves no timer behind. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Asserts a CtlError with `code`; `message` is a pattern, or a string the message must equal. */
+async function rejectsWith(p: Promise<unknown>, code: ErrorCode, message?: RegExp | string): Promise<void> {
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(isCtlError(err, code), `expected CtlError ${code}, got ${String(err)}`);
+    if (typeof message === 'string') assert.equal((err as Error).message, message);
+    else if (message) assert.match((err as Error).message, message);
+    return true;
+  });
+}
+
+export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig>, options: ContractOptions = {}): void {
+  const quietMs = options.quietMs ?? 100;
+  const timeoutMs = options.timeoutMs ?? 3000;
+
+  /** A fresh rig for one test, torn down after it. */
+  async function setup(t: TestContext): Promise<{ rig: GpioRig; chip: GpioChip }> {
+    const rig = await makeRig();
+    t.after(async () => {
+      await rig.backend.close();
+      await rig.dispose();
+    });
+    return { rig, chip: await rig.backend.openChip(rig.chip) };
+  }
+
+  function request(chip: GpioChip, lines: LineSettings[], extra: Partial<RequestOptions> = {}): Promise<LineRequest> {
+    return chip.request({ consumer: 'contract', lines, ...extra });
+  }
+
+  describe(`GPIO backend contract: ${name}`, { skip: options.skip ?? false }, () => {
+    test('openChip reports the chip; a missing chip is HW_GONE', async (t) => {
+      const { rig, chip } = await setup(t);
+      assert.equal(chip.path, rig.chip);
+      assert.equal(chip.name, rig.expect.name);
+      assert.equal(chip.label, rig.expect.label);
+      assert.equal(chip.lineCount, rig.expect.lineCount);
+      await rejectsWith(rig.backend.openChip(rig.missingChip), 'HW_GONE');
+    });
+
+    test('lineInfo tells free from used lines; an offset out of range is HW_IO', async (t) => {
+      const { chip } = await setup(t);
+      const free = await chip.lineInfo(3);
+      assert.equal(free.offset, 3);
+      assert.equal(free.used, false);
+      assert.equal(free.consumer, '');
+      assert.equal(typeof free.name, 'string');
+      const req = await chip.request({ consumer: 'contract-info', lines: [output(3, { activeLow: true })] });
+      const used = await chip.lineInfo(3);
+      assert.equal(used.used, true);
+      assert.equal(used.consumer, 'contract-info');
+      assert.equal(used.direction, 'output');
+      assert.equal(used.activeLow, true);
+      await req.release();
+      assert.equal((await chip.lineInfo(3)).used, false);
+      await rejectsWith(chip.lineInfo(chip.lineCount), 'HW_IO');
+    });
+
+    test('request grants the offsets in order; release is idempotent and frees at once', async (t) => {
+      const { chip } = await setup(t);
+      const req = await request(chip, [input(2), output(0), input(1)]);
+      assert.deepEqual(req.offsets, [2, 0, 1]);
+      assert.equal(req.polled.size, 0);
+      await req.release();
+      await req.release();
+      const again = await request(chip, [input(2), output(0), input(1)]);
+      assert.deepEqual(await again.get([0]), [false]);
+      await again.release();
+    });
+
+    test('inputs read logical levels, inverted when active-low, in the order asked', async (t) => {
+      const { rig, chip } = await setup(t);
+      const req = await request(chip, [input(0), input(1, { activeLow: true })]);
+      assert.deepEqual(await req.get(), [false, true]);
+      await rig.setPull(rig.chip, 0, 'pull-up');
+      await rig.setPull(rig.chip, 1, 'pull-up');
+      assert.deepEqual(await req.get(), [true, false]);
+      await rig.setPull(rig.chip, 1, 'pull-down');
+      assert.deepEqual(await req.get([1, 0]), [true, true]);
+      // The line shows the applied level in `value`, as gpio-sim does.
+      assert.equal(await rig.readValue(rig.chip, 0), true);
+      assert.equal(await rig.readValue(rig.chip, 1), false);
+      await req.release();
+    });
+
+    test('bias settings are accepted on inputs', async (t) => {
+      const { chip } = await setup(t);
+      const req = await request(chip, [
+        input(0, { bias: 'as-is' }),
+        input(1, { bias: 'disabled' }),
+        input(2, { bias: 'pull-down' }),
+      ]);
+      assert.equal((await req.get()).length, 3);
+      await req.release();
+    });
+
+    test('outputs start at their initial value and follow set(), active-low inverted', async (t) => {
+      const { rig, chip } = await setup(t);
+      const req = await request(chip, [
+        output(4, { initialValue: true }),
+        output(5),
+        output(6, { activeLow: true, initialValue: true }),
+      ]);
+      assert.equal(await rig.readValue(rig.chip, 4), true);
+      assert.equal(await rig.readValue(rig.chip, 5), false);
+      assert.equal(await rig.readValue(rig.chip, 6), false);
+      assert.deepEqual(await req.get(), [true, false, true]);
+      await req.set(
+        new Map([
+          [4, false],
+          [5, true],
+          [6, false],
+        ]),
+      );
+      assert.equal(await rig.readValue(rig.chip, 4), false);
+      assert.equal(await rig.readValue(rig.chip, 5), true);
+      assert.equal(await rig.readValue(rig.chip, 6), true);
+      assert.deepEqual(await req.get([6, 5]), [false, true]);
+      await req.release();
+    });
+
+    test('open-drain and open-source outputs drive their active level and release to the pull', async (t) => {
+      const { rig, chip } = await setup(t);
+      await rig.setPull(rig.chip, 4, 'pull-up');
+      await rig.setPull(rig.chip, 6, 'pull-up');
+      const req = await request(chip, [
+        output(4, { drive: 'open-drain' }),
+        output(5, { drive: 'open-drain' }),
+        output(6, { drive: 'open-source', initialValue: true }),
+        output(7, { drive: 'open-source', initialValue: true }),
+      ]);
+      const values = async () => Promise.all([4, 5, 6, 7].map((o) => rig.readValue(rig.chip, o)));
+      assert.deepEqual(await values(), [false, false, true, true], 'driven: open drain low, open source high');
+      await req.set(
+        new Map([
+          [4, true],
+          [5, true],
+          [6, false],
+          [7, false],
+        ]),
+      );
+      // Not driven, a line shows its pull (gpiolib emulates both modes by switching to input).
+      assert.deepEqual(await values(), [true, false, true, false], 'released: the pull');
+      assert.deepEqual(await req.get(), [true, false, true, false], 'get() reads the levels the lines have');
+      await req.release();
+    });
+
+    test('edges carry direction, increasing timestamps and per-line sequence numbers', async (t) => {
+      const { rig, chip } = await setup(t);
+      const log = new EdgeLog();
+      const req = await request(chip, [input(0, { edges: true }), input(1, { edges: true, activeLow: true })], {
+        onEdge: log.onEdge,
+      });
+      const before = process.hrtime.bigint();
+      await rig.setPull(rig.chip, 0, 'pull-up');
+      await log.waitFor(1, timeoutMs);
+      await sleep(3);
+      await rig.setPull(rig.chip, 1, 'pull-up');
+      await log.waitFor(2, timeoutMs);
+      await sleep(3);
+      await rig.setPull(rig.chip, 0, 'pull-down');
+      const events = await log.waitFor(3, timeoutMs);
+      const after = process.hrtime.bigint();
+      assert.deepEqual(
+        events.map(({ offset, rising, lineSeqno }) => ({ offset, rising, lineSeqno })),
+        [
+          { offset: 0, rising: true, lineSeqno: 1 },
+          { offset: 1, rising: false, lineSeqno: 1 },
+          { offset: 0, rising: false, lineSeqno: 2 },
+        ],
+      );
+      const stamps = events.map((e) => e.timestampNs);
+      assert.ok(stamps[0]! >= before && stamps.at(-1)! <= after, 'timestamps are CLOCK_MONOTONIC (hrtime)');
+      assert.ok(stamps[0]! < stamps[1]! && stamps[1]! < stamps[2]!, 'timestamps increase');
+      assert.deepEqual(await req.get(), [false, false]);
+      await req.release();
+    });
+
+    test('a paced pulse train is seen whole', async (t) => {
+      const { rig, chip } = await setup(t);
+      const log = new EdgeLog();
+      const req = await request(chip, [input(5, { edges: true })], { onEdge: log.onEdge });
+      const pulses = 25;
+      // Paced by the reader: each change is written once the previous edge arrived and at least
+      // 3 ms later, so a loaded machine stretches the train instead of merging pulses.
+      for (let i = 0; i < 2 * pulses; i++) {
+        await rig.setPull(rig.chip, 5, i % 2 === 0 ? 'pull-up' : 'pull-down');
+        await log.waitFor(i + 1, timeoutMs);
+        await sleep(3);
+      }
+      const events = log.events;
+      events.forEach((e, i) => {
+        assert.equal(e.offset, 5);
+        assert.equal(e.rising, i % 2 === 0, `edge ${i} direction`);
+        assert.equal(e.lineSeqno, i + 1, `edge ${i} sequence number`);
+        if (i > 0) assert.ok(e.timestampNs > events[i - 1]!.timestampNs, `edge ${i} timestamp increases`);
+      });
+      await sleep(quietMs);
+      assert.equal(log.events.length, 2 * pulses, 'no extra edges');
+      await req.release();
+    });
+
+    test('debounce drops a spike and reports a held level after the period', async (t) => {
+      const { rig, chip } = await setup(t);
+      const log = new EdgeLog();
+      // Long enough that a loaded machine cannot stretch the 3 ms spike into a real pulse.
+      const periodUs = 100_000;
+      const req = await request(chip, [input(2, { edges: true, debounceUs: periodUs })], { onEdge: log.onEdge });
+      assert.ok(req.debounced.has(2), 'the backend applies the debounce');
+      await rig.setPull(rig.chip, 2, 'pull-up');
+      await sleep(3);
+      await rig.setPull(rig.chip, 2, 'pull-down');
+      await sleep(periodUs / 1000 + quietMs);
+      assert.equal(log.events.length, 0, 'a spike shorter than the period is no edge');
+      assert.deepEqual(await req.get(), [false]);
+
+      const changedAt = process.hrtime.bigint();
+      await rig.setPull(rig.chip, 2, 'pull-up');
+      const [edge] = await log.waitFor(1, timeoutMs);
+      assert.equal(edge!.rising, true);
+      assert.equal(edge!.lineSeqno, 1);
+      assert.ok(edge!.timestampNs - changedAt >= BigInt(periodUs) * 1000n, 'stamped when the period expired');
+      assert.deepEqual(await req.get(), [true]);
+      await req.release();
+    });
+
+    test('a line in use is HW_BUSY naming its consumer, and a failed request holds nothing', async (t) => {
+      const { chip } = await setup(t);
+      const first = await chip.request({ consumer: 'contract-first', lines: [input(2)] });
+      await rejectsWith(chip.request({ consumer: 'contract-second', lines: [input(2)] }), 'HW_BUSY', /contract-first/);
+      await rejectsWith(chip.request({ consumer: 'contract-second', lines: [output(3), input(2)] }), 'HW_BUSY');
+      assert.equal((await chip.lineInfo(3)).used, false, 'line 3 was not kept');
+      await rejectsWith(chip.request({ consumer: 'contract-second', lines: [output(3), input(chip.lineCount + 5)] }), 'HW_IO');
+      assert.equal((await chip.lineInfo(3)).used, false, 'line 3 was not kept');
+      const other = await chip.request({ consumer: 'contract-second', lines: [output(3)] });
+      await first.release();
+      await other.release();
+    });
+
+    test('settings the kernel refuses are HW_IO', async (t) => {
+      const { chip } = await setup(t);
+      await rejectsWith(request(chip, [output(1, { edges: true })]), 'HW_IO');
+      await rejectsWith(request(chip, [input(1, { drive: 'open-drain' })]), 'HW_IO');
+      assert.equal((await chip.lineInfo(1)).used, false);
+    });
+
+    test('closing the chip handle keeps granted requests working', async (t) => {
+      const { rig, chip } = await setup(t);
+      const req = await request(chip, [input(1)]);
+      await chip.close();
+      await rig.setPull(rig.chip, 1, 'pull-up');
+      assert.deepEqual(await req.get(), [true]);
+      await req.release();
+    });
+
+    test('no edge is delivered after release', async (t) => {
+      const { rig, chip } = await setup(t);
+      const log = new EdgeLog();
+      const periodMs = 100;
+      const req = await request(chip, [input(0, { edges: true }), input(1, { edges: true, debounceUs: periodMs * 1000 })], {
+        onEdge: log.onEdge,
+      });
+      await rig.setPull(rig.chip, 0, 'pull-up');
+      await log.waitFor(1, timeoutMs);
+      await rig.setPull(rig.chip, 1, 'pull-up'); // its debounce period is still running at release
+      await req.release();
+      await rig.setPull(rig.chip, 0, 'pull-down');
+      await sleep(periodMs + quietMs);
+      assert.equal(log.events.length, 1);
+    });
+
+    test('closing the backend releases its requests; close is idempotent', async (t) => {
+      const { rig, chip } = await setup(t);
+      const log = new EdgeLog();
+      await request(chip, [input(0, { edges: true })], { onEdge: log.onEdge });
+      await rig.backend.close();
+      await rig.backend.close();
+      await rig.setPull(rig.chip, 0, 'pull-up');
+      await sleep(quietMs);
+      assert.equal(log.events.length, 0);
+    });
+
+    test('a removed chip fails its requests with HW_GONE and can be opened again when back', async (t) => {
+      const { rig, chip } = await setup(t);
+      if (!rig.removeChip || !rig.restoreChip) return t.skip('the rig cannot remove chips');
+      const failures: Error[] = [];
+      let failed: () => void = () => {};
+      const failure = new Promise<void>((resolve) => (failed = resolve));
+      const req = await request(chip, [input(0, { edges: true }), output(1)], {
+        onEdge: () => {},
+        onFailure: (err) => {
+          failures.push(err);
+          failed();
+        },
+      });
+      await rig.removeChip(rig.chip);
+      await within(failure, timeoutMs, 'onFailure was not called');
+      assert.ok(isCtlError(failures[0], 'HW_GONE'), String(failures[0]));
+      // After onFailure every method rejects with that same error.
+      await rejectsWith(req.get(), 'HW_GONE', failures[0]!.message);
+      await rejectsWith(req.set(new Map([[1, true]])), 'HW_GONE', failures[0]!.message);
+      await rejectsWith(rig.backend.openChip(rig.chip), 'HW_GONE');
+      await req.release();
+
+      const path = await rig.restoreChip(rig.chip);
+      const back = await rig.backend.openChip(path);
+      const again = await back.request({ consumer: 'contract', lines: [input(0, { edges: true }), output(1)] });
+      assert.deepEqual(await again.get(), [false, false]);
+      await again.release();
+      await sleep(quietMs);
+      assert.equal(failures.length, 1, 'onFailure is called once');
+    });
+  });
+}
