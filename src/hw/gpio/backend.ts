@@ -55,7 +55,7 @@ export interface RequestOptions {
   onEdge?: (event: EdgeEvent) => void;
   /**
    * Called once when the request stops working asynchronously (chip removed: HW_GONE; event read
-   * failure: HW_IO). After it, every method rejects with the same error and no more edges come.
+   * failure: HW_IO). After it, every method except release() rejects with the same error (release() resolves, so cleanup never has to catch) and no more edges come.
    */
   onFailure?: (error: Error) => void;
 }
