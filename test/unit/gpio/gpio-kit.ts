@@ -1,0 +1,176 @@
+/**
+ * The GPIO service in-process for unit tests: a simulated board in a temp dir (sim backend, its
+ * in-process API with synthetic timestamps), a RecordingDevice instead of a broker, a state file
+ * in the same temp dir, and synthetic CLOCK_MONOTONIC time shared by the backend and the service.
+ * The read cycle and polling run only when the test calls them (timers off), so every test is
+ * deterministic; fault tests give a short retry period.
+ *
+ *   const kit = await startKit(t, { channels: [input('IN1', 0)] });
+ *   kit.drive(0, true); kit.advanceMs(20);
+ *   assert.deepEqual(kit.device.valuesOf('IN1'), ['0', '1']);
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
+import type { LegacyMapper } from '../../../src/gpio/channel-plan.js';
+import type { CounterConfig, GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
+import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';
+import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
+import { RecordingDevice } from '../../helpers/recording-device.js';
+import { tempSimBoard, type SimBoardLayout, type TempSimBoard } from '../../helpers/sim-board.js';
+
+export const MS = 1_000_000n;
+export const S = 1_000_000_000n;
+export const CHIP0 = '/dev/gpiochip0';
+
+/** A plain input (defaults as the config model gives them). */
+export function input(name: string, offset: number, extra: Partial<GpioChannelConfig> = {}): GpioChannelConfig {
+  return {
+    name,
+    system: false,
+    line: { chip: CHIP0, offset },
+    direction: 'input',
+    inverted: false,
+    openDrain: false,
+    openSource: false,
+    initialState: false,
+    loadPreviousState: true,
+    debounceUs: 10_000,
+    counter: null,
+    ...extra,
+  };
+}
+
+export function output(name: string, offset: number, extra: Partial<GpioChannelConfig> = {}): GpioChannelConfig {
+  return input(name, offset, { direction: 'output', ...extra });
+}
+
+export function meter(
+  name: string,
+  offset: number,
+  counter: Partial<CounterConfig> = {},
+  extra: Partial<GpioChannelConfig> = {},
+): GpioChannelConfig {
+  return input(name, offset, {
+    counter: { type: 'watt_meter', edge: 'rising', multiplier: 1000, decimalPointsCurrent: 2, decimalPointsTotal: 2, ...counter },
+    ...extra,
+  });
+}
+
+export interface KitOptions {
+  channels: GpioChannelConfig[];
+  maxUnchangedInterval?: number;
+  layout?: SimBoardLayout;
+  noIrqChips?: string[];
+  timing?: Partial<ServiceTiming>;
+  mapLegacyNumber?: LegacyMapper;
+  /** Lines of gpiochip0 pulled up before the service starts (idle high). */
+  pullUp?: number[];
+  /** Let the service look for renamed chips among the board's chip directories. */
+  findRenamedChips?: boolean;
+  /** Reuse the board and state file of an earlier kit (a restart). */
+  after?: Kit;
+}
+
+export interface Kit {
+  service: GpioService;
+  device: RecordingDevice;
+  board: TempSimBoard;
+  state: GpioStateStore;
+  statePath: string;
+  log: Logger & { lines: string[] };
+  report: StartReport;
+  /** Synthetic monotonic time (ns). */
+  readonly now: bigint;
+  /** Drives a line of `chip` (default gpiochip0) at `now` (moved to `atNs` when given). */
+  drive(offset: number, high: boolean, atNs?: bigint, chip?: string): void;
+  /** Moves synthetic time forward; debounce periods that expire settle. */
+  advanceMs(ms: number): void;
+  /** A pulse: high for `widthMs`, then low, then `gapMs` of quiet (debounce settles). */
+  pulse(offset: number, widthMs?: number, gapMs?: number): void;
+  /** Stops the service and flushes the state (a clean stop, as on SIGTERM). */
+  stop(): Promise<void>;
+}
+
+export async function startKit(t: TestContext, options: KitOptions): Promise<Kit> {
+  const board = options.after?.board ?? tempSimBoard(t, options.layout ?? { gpiochip0: 8 }, options.noIrqChips ? { noIrqChips: options.noIrqChips } : {});
+  for (const offset of options.pullUp ?? []) writeFileSync(join(board.lineDir(CHIP0, offset), 'pull'), 'pull-up\n');
+  const statePath = options.after?.statePath ?? join(board.dir, 'state.json');
+  const log = createMemoryLogger('ctl:gpio', true);
+  let now = options.after?.now ?? 1_000n * S;
+  const device = new RecordingDevice();
+  const state = await GpioStateStore.open({ path: statePath, saveIntervalMs: 50, log });
+  const config: GpioConfig = {
+    deviceName: 'Test',
+    debug: false,
+    maxUnchangedInterval: options.maxUnchangedInterval ?? -1,
+    channels: options.channels,
+  };
+  const service = new GpioService({
+    config,
+    backend: board.backend,
+    device,
+    state,
+    log,
+    nowNs: () => now,
+    timing: { readCycleMs: 0, pollMs: 0, retryMs: 2000, ...options.timing },
+    ...(options.mapLegacyNumber ? { mapLegacyNumber: options.mapLegacyNumber } : {}),
+    ...(options.findRenamedChips
+      ? { listChips: async () => readdirSync(board.dir).filter((n) => /^gpiochip\d+$/.test(n)).map((n) => `/dev/${n}`) }
+      : {}),
+  });
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await service.stop();
+    await state.close();
+  };
+  t.after(stop);
+  const report = await service.start();
+  device.start();
+  const kit: Kit = {
+    service,
+    device,
+    board,
+    state,
+    statePath,
+    log,
+    report,
+    get now() {
+      return now;
+    },
+    drive(offset, high, atNs, chip = 'gpiochip0') {
+      if (atNs !== undefined) now = atNs;
+      board.backend.drive(chip, offset, high, { atNs: now });
+    },
+    advanceMs(ms) {
+      now += BigInt(Math.round(ms * 1e6));
+      board.backend.advanceTo(now);
+    },
+    pulse(offset, widthMs = 50, gapMs = 50) {
+      kit.drive(offset, true);
+      kit.advanceMs(widthMs);
+      kit.drive(offset, false);
+      kit.advanceMs(gapMs);
+    },
+    stop,
+  };
+  return kit;
+}
+
+/** Waits until `cond` holds (real time: retries, file watches); fails the test after `timeoutMs`. */
+export async function eventually(cond: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** The last value published for a control. */
+export function lastValue(device: RecordingDevice, control: string): string | undefined {
+  return device.valuesOf(control).at(-1);
+}
