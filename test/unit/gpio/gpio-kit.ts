@@ -13,7 +13,9 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CtlError } from '../../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
+import type { GpioBackend, LineRequest } from '../../../src/hw/gpio/backend.js';
 import type { LegacyMapper } from '../../../src/gpio/channel-plan.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
 import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';
@@ -70,6 +72,8 @@ export interface KitOptions {
   pullUp?: number[];
   /** Let the service look for renamed chips among the board's chip directories. */
   findRenamedChips?: boolean;
+  /** Wrap the backend so the test can make line reads fail (`kit.readsFail`). */
+  readFaults?: boolean;
   /** Reuse the board and state file of an earlier kit (a restart). */
   after?: Kit;
 }
@@ -90,6 +94,8 @@ export interface Kit {
   advanceMs(ms: number): void;
   /** A pulse: high for `widthMs`, then low, then `gapMs` of quiet (debounce settles). */
   pulse(offset: number, widthMs?: number, gapMs?: number): void;
+  /** With `readFaults`: while true, every read of a line rejects with HW_IO (EIO). */
+  readsFail: boolean;
   /** Stops the service and flushes the state (a clean stop, as on SIGTERM). */
   stop(): Promise<void>;
 }
@@ -108,9 +114,10 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
     maxUnchangedInterval: options.maxUnchangedInterval ?? -1,
     channels: options.channels,
   };
+  const faults = { failing: false };
   const service = new GpioService({
     config,
-    backend: board.backend,
+    backend: options.readFaults ? withReadFaults(board.backend, faults) : board.backend,
     device,
     state,
     log,
@@ -141,6 +148,12 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
     report,
     get now() {
       return now;
+    },
+    get readsFail() {
+      return faults.failing;
+    },
+    set readsFail(failing: boolean) {
+      faults.failing = failing;
     },
     drive(offset, high, atNs, chip = 'gpiochip0') {
       if (atNs !== undefined) now = atNs;
@@ -173,4 +186,35 @@ export async function eventually(cond: () => boolean, what: string, timeoutMs = 
 /** The last value published for a control. */
 export function lastValue(device: RecordingDevice, control: string): string | undefined {
   return device.valuesOf(control).at(-1);
+}
+
+/**
+ * The sim backend with a switch that makes line reads fail: the fault a chip gives when it dies
+ * without going away (an i2c expander that stops answering), which nothing but a read notices.
+ */
+function withReadFaults(backend: GpioBackend, faults: { failing: boolean }): GpioBackend {
+  const failingGet = (req: LineRequest): LineRequest => ({
+    offsets: req.offsets,
+    polled: req.polled,
+    debounced: req.debounced,
+    get: (offsets) => (faults.failing ? Promise.reject(new CtlError('HW_IO', 'read failed: EIO', { errno: 'EIO' })) : req.get(offsets)),
+    set: (levels) => req.set(levels),
+    release: () => req.release(),
+  });
+  return {
+    kind: backend.kind,
+    close: () => backend.close(),
+    openChip: async (path) => {
+      const chip = await backend.openChip(path);
+      return {
+        path: chip.path,
+        name: chip.name,
+        label: chip.label,
+        lineCount: chip.lineCount,
+        lineInfo: (offset) => chip.lineInfo(offset),
+        request: async (options) => failingGet(await chip.request(options)),
+        close: () => chip.close(),
+      };
+    },
+  };
 }
