@@ -17,7 +17,8 @@ const LAYOUT: SimBoardLayout = {
 };
 const NAMES = Object.keys(LAYOUT);
 
-export async function simRig(t: TestContext): Promise<GpioServiceRig> {
+/** The sim rig, with its board directory for sim-only tests. */
+export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir: string }> {
   const tmpDir = mkdtempSync(join(tmpdir(), 'ctl-gpio-it-'));
   const simDir = join(tmpDir, 'sim');
   createSimBoard(simDir, LAYOUT);
@@ -29,6 +30,7 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig> {
   const lineFile = (chip: number, offset: number, file: string) => join(simDir, NAMES[chip]!, `sim_gpio${offset}`, file);
   return {
     name: 'sim',
+    simDir,
     brokerUrl: broker.url,
     tmpDir,
     chips: NAMES.map((name) => {
