@@ -10,13 +10,12 @@
  */
 import type { Logger } from '../core/log.js';
 import type { CommandResult, DeviceControl } from '../core/mqtt/device.js';
-import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { CounterConfig, GpioChannelConfig } from './config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
 import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edge-mode.js';
 import { PulseCounter } from './counting/pulse-counter.js';
-import { inputLineSettings } from './input-channel.js';
 import { InputLevel } from './input-level.js';
+import { InputLineChannel } from './input-line-channel.js';
 import type { ChannelContext, LineAccess, LineChannel } from './line-channel.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
@@ -24,21 +23,18 @@ import { parseTotalPayload } from './total-command.js';
 /** Reads of the idle level that decide an autodetected edge (as the original). */
 const AUTO_EDGE_READS = 10;
 
-export class CounterChannel implements LineChannel {
+export class CounterChannel extends InputLineChannel implements LineChannel {
   private readonly total: DeviceControl;
   private readonly current: DeviceControl;
   private readonly counter: PulseCounter;
-  private readonly level: InputLevel;
+  protected readonly level: InputLevel;
   private readonly state: GpioStateStore;
   private readonly log: Logger;
   private mode: EdgeMode | undefined;
   private attached = false;
 
-  constructor(
-    readonly config: GpioChannelConfig & { readonly counter: CounterConfig },
-    readonly offset: number,
-    ctx: ChannelContext,
-  ) {
+  constructor(config: GpioChannelConfig & { readonly counter: CounterConfig }, offset: number, ctx: ChannelContext) {
+    super(config, offset);
     const { name, counter } = config;
     this.state = ctx.state;
     this.log = ctx.log;
@@ -56,10 +52,6 @@ export class CounterChannel implements LineChannel {
   /** The edge direction that counts (undefined until autodetection ran). */
   get edgeMode(): EdgeMode | undefined {
     return this.mode;
-  }
-
-  lineSettings(): LineSettings {
-    return inputLineSettings(this.config, this.offset);
   }
 
   async attach(line: LineAccess, nowNs: bigint): Promise<void> {
@@ -85,18 +77,6 @@ export class CounterChannel implements LineChannel {
     this.level.end();
     this.total.setError('r', true);
     this.current.setError('r', true);
-  }
-
-  edge(event: EdgeEvent): void {
-    this.level.edge(event.rising, event.timestampNs);
-  }
-
-  sample(level: boolean, atNs: bigint): void {
-    this.level.sample(level, atNs);
-  }
-
-  check(level: boolean, atNs: bigint): void {
-    this.level.check(level, atNs);
   }
 
   refresh(nowNs: bigint): void {
