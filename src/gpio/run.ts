@@ -70,7 +70,7 @@ function packageVersion(): string | undefined {
 }
 
 /** True when chips were configured and every one of them refused access. */
-function everyChipDenied(report: StartReport): boolean {
+export function everyChipDenied(report: StartReport): boolean {
   const denied = (errno: string | undefined) => errno === 'EACCES' || errno === 'EPERM';
   return report.chips.length > 0 && report.chips.every((c) => denied(c.error?.errno));
 }
