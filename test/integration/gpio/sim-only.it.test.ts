@@ -23,7 +23,7 @@ test('a chip without interrupts: its inputs are polled, debounced and counted', 
   ]);
   await run.value('IN', '0');
   await run.value('M_total', '0.00');
-  assert.match(service.stderr(), /channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled every 10 ms/);
+  await service.log(/channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled every 10 ms/);
   const mark = run.recorder.mark();
   await rig.setInput(0, 0, true);
   await run.value('IN', '1', { from: mark });
@@ -47,7 +47,7 @@ test('deprecated integer gpio: mapped through the board\'s sys/class/gpio, or sk
     { name: 'NOWHERE', gpio: 7, direction: 'input' },
   ]);
   await run.value('OLD', '0');
-  assert.match(service.stderr(), /WARNING: .*channel "NOWHERE" skipped: GPIO 7 is out of range of every GPIO chip/);
+  await service.log(/WARNING: .*channel "NOWHERE" skipped: GPIO 7 is out of range of every GPIO chip/);
   const mark = run.recorder.mark();
   await rig.setInput(1, 5, true);
   await run.value('OLD', '1', { from: mark });

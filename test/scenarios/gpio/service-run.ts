@@ -22,6 +22,8 @@ export interface ServiceProcess {
   /** Resolves with the exit code (null when killed by a signal). */
   readonly exit: Promise<number | null>;
   stderr(): string;
+  /** Waits until stderr has a line matching `pattern` (it comes through a pipe, apart from MQTT). */
+  log(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGTERM and wait for the exit; resolves to the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL (a crash or power cut as the state file sees it) and wait. */
@@ -110,6 +112,15 @@ function spawnService(t: TestContext, args: string[]): ServiceProcess {
     child,
     exit,
     stderr: () => stderr,
+    async log(pattern, timeoutMs = 10_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const line = stderr.split('\n').find((l) => pattern.test(l));
+        if (line !== undefined) return line;
+        if (Date.now() > until) throw new Error(`no log line matching ${pattern} in:\n${stderr}`);
+        await sleep(10);
+      }
+    },
     async stop() {
       child.kill('SIGTERM');
       return exit;
