@@ -15,6 +15,7 @@ import { CtlError, isCtlError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { GpioBackend, GpioChip, LineRequest } from '../hw/gpio/backend.js';
 import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opener.js';
+import { FaultLog } from './fault-log.js';
 import { channelLabel, type LineAccess, type LineChannel } from './line-channel.js';
 
 export interface ChipSessionOptions {
@@ -58,14 +59,14 @@ export class ChipSession {
   private pollTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private stopped = false;
-  /** Failures logged and not yet over, by key: repeats of the same message are not logged again. */
-  private readonly reported = new Map<string, string>();
+  private readonly faults: FaultLog;
   /** Why the chip could not be opened last time; undefined while it is open. */
   openError: CtlError | undefined;
 
   constructor(options: ChipSessionOptions) {
     this.o = options;
     this.path = options.path;
+    this.faults = new FaultLog(options.log);
     for (const channel of options.channels) this.waiting.add(channel);
   }
 
@@ -147,7 +148,7 @@ export class ChipSession {
     }
     this.identity = { label: chip.label, lineCount: chip.lineCount };
     this.openError = undefined;
-    this.recovered('chip', `GPIO chip ${this.path} is available again`);
+    this.faults.recovered('chip', `GPIO chip ${this.path} is available again`);
   }
 
   private openFailed(error: CtlError): void {
@@ -156,8 +157,8 @@ export class ChipSession {
     const names = [...this.waiting].map((c) => c.config.name).join(', ');
     const message = `${error.message}; error r on ${names}; retrying every ${this.o.retryMs / 1000} s`;
     // While the chip is away, the first line said it all; later attempts only go to debug.
-    if (this.reported.has('chip')) this.o.log.debug(message);
-    else this.report('chip', message);
+    if (this.faults.has('chip')) this.o.log.debug(message);
+    else this.faults.failed('chip', message);
     this.scheduleRetry();
   }
 
@@ -218,7 +219,7 @@ export class ChipSession {
     }
     for (const channel of channels) {
       if (req.polled.has(channel.offset)) this.o.log.info(`${this.label(channel)}: no interrupt; polled every ${this.o.pollMs} ms`);
-      this.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
+      this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
     }
     this.updatePolling();
     const failedEarly = early.error;
@@ -256,7 +257,7 @@ export class ChipSession {
 
   private lineFailed(channel: LineChannel, error: CtlError): void {
     channel.detach();
-    this.report(`line ${channel.offset}`, `${this.label(channel)}: ${error.message}; error r, retrying every ${this.o.retryMs / 1000} s`);
+    this.faults.failed(`line ${channel.offset}`, `${this.label(channel)}: ${error.message}; error r, retrying every ${this.o.retryMs / 1000} s`);
     this.scheduleRetry();
   }
 
@@ -266,7 +267,7 @@ export class ChipSession {
     await this.closeChip();
     this.openError = error;
     const names = [...this.waiting].map((c) => c.config.name).join(', ');
-    this.report('chip', `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.o.retryMs / 1000} s`);
+    this.faults.failed('chip', `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.o.retryMs / 1000} s`);
     this.scheduleRetry();
   }
 
@@ -318,21 +319,5 @@ export class ChipSession {
 
   private label(channel: LineChannel): string {
     return channelLabel(channel.config.name, this.chip?.path ?? this.path, channel.offset);
-  }
-
-  /** Logs a failure once per streak (a changed message is a new one). */
-  private report(key: string, message: string): void {
-    if (this.reported.get(key) === message) {
-      this.o.log.debug(message);
-      return;
-    }
-    this.reported.set(key, message);
-    this.o.log.warn(message);
-  }
-
-  /** Logs the end of a failure streak, if one was logged. */
-  private recovered(key: string, message: string): void {
-    if (!this.reported.delete(key)) return;
-    this.o.log.info(message);
   }
 }
