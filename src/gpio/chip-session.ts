@@ -75,10 +75,6 @@ export class ChipSession {
     return this.chip?.path;
   }
 
-  get channels(): readonly LineChannel[] {
-    return this.o.channels;
-  }
-
   /** First attempt: open the chip and request its lines. Never rejects; failures mean `r`. */
   start(): Promise<void> {
     return this.enqueue(() => this.connect());
