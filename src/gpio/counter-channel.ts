@@ -92,6 +92,9 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
     // A resync took over a level whose edge was lost: no pulse can be dated from it.
     if (resync || this.mode === undefined || !countsTransition(this.mode, !level, level)) return;
     this.counter.pulse(atNs);
+    if (this.log.debugEnabled) {
+      this.log.debug(`counter "${this.config.name}": pulse at ${atNs} ns, ${this.counter.record().pulses} since the base`);
+    }
     this.state.setCounter(this.config.name, this.counter.record());
     this.publish(atNs);
   }

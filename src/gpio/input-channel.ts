@@ -16,7 +16,11 @@ export class InputChannel extends InputLineChannel implements LineChannel {
   constructor(config: GpioChannelConfig, offset: number, ctx: ChannelContext) {
     super(config, offset);
     this.control = ctx.device.addControl(inputSwitchSpec(config.name, ctx.maxUnchangedInterval));
-    this.level = new InputLevel(config.debounceUs, ctx.timing, (level) => this.control.setBoolean(level));
+    const log = ctx.log;
+    this.level = new InputLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => {
+      if (log.debugEnabled) log.debug(`input "${config.name}": ${level ? 1 : 0}${resync ? ' (read, its edge was lost)' : ''} at ${atNs} ns`);
+      this.control.setBoolean(level);
+    });
   }
 
   async attach(line: LineAccess, nowNs: bigint): Promise<void> {

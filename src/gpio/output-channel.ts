@@ -88,6 +88,7 @@ export class OutputChannel implements LineChannel {
       return;
     }
     this.level = level;
+    this.log.debug(`output "${this.config.name}": set to ${payload}`);
     await this.state.setOutput(this.config.name, level);
     this.control.setBoolean(level);
     this.control.setError('w', false);
