@@ -89,11 +89,13 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
   }
 
   private changed(level: boolean, atNs: bigint, resync: boolean): void {
-    // A resync took over a level whose edge was lost: no pulse can be dated from it.
-    if (resync || this.mode === undefined || !countsTransition(this.mode, !level, level)) return;
+    // A resync (the read cycle found a level whose edge was lost, or is very late) counts like
+    // an edge: the transition did happen; only its time is that of the read.
+    if (this.mode === undefined || !countsTransition(this.mode, !level, level)) return;
     this.counter.pulse(atNs);
     if (this.log.debugEnabled) {
-      this.log.debug(`counter "${this.config.name}": pulse at ${atNs} ns, ${this.counter.record().pulses} since the base`);
+      const how = resync ? ' (read: its edge was lost)' : '';
+      this.log.debug(`counter "${this.config.name}": pulse at ${atNs} ns${how}, ${this.counter.record().pulses} since the base`);
     }
     this.state.setCounter(this.config.name, this.counter.record());
     this.publish(atNs);

@@ -9,7 +9,8 @@
  *   - no interrupt (polled): samples through the same SettleFilter, settled at each sample.
  * The read cycle also checks the level of edge lines: a level that differs from the committed one
  * on two checks in a row with no edge between means an edge was lost (kernel FIFO overflow); the
- * level is then taken over as a resync, which counters do not count.
+ * level is then taken over as a resync, stamped with the time of the read. A late edge of the
+ * same level that comes after it is no change.
  */
 import type { Clock } from '../core/clock.js';
 import type { ScheduledTask, Scheduler } from '../core/scheduler.js';

@@ -71,7 +71,7 @@ test('a chip removed and restored: r while gone (values stay), outputs come back
 });
 
 test('the read cycle notices lines that cannot be read any more: r, requested again once they answer', async (t) => {
-  const kit = await startKit(t, { channels: [input('IN', 0), output('OUT', 1, { initialState: true })], timing: FAST, readFaults: true });
+  const kit = await startKit(t, { channels: [input('IN', 0), output('OUT', 1, { initialState: true })], timing: FAST, faults: true });
   kit.readsFail = true;
   await kit.service.readCycle();
   assert.equal(kit.device.control('IN')?.errors, 'r');

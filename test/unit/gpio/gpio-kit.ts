@@ -15,7 +15,7 @@ import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CtlError } from '../../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
-import type { GpioBackend, LineRequest } from '../../../src/hw/gpio/backend.js';
+import type { EdgeEvent, GpioBackend, LineRequest } from '../../../src/hw/gpio/backend.js';
 import type { LegacyMapper } from '../../../src/gpio/channel-plan.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
 import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';
@@ -72,8 +72,8 @@ export interface KitOptions {
   pullUp?: number[];
   /** Let the service look for renamed chips among the board's chip directories. */
   findRenamedChips?: boolean;
-  /** Wrap the backend so the test can make line reads fail (`kit.readsFail`). */
-  readFaults?: boolean;
+  /** Wrap the backend so the test can make line reads fail (`kit.readsFail`) or lose edges (`kit.edgesLost`). */
+  faults?: boolean;
   /** Reuse the board and state file of an earlier kit (a restart). */
   after?: Kit;
 }
@@ -94,8 +94,10 @@ export interface Kit {
   advanceMs(ms: number): void;
   /** A pulse: high for `widthMs`, then low, then `gapMs` of quiet (debounce settles). */
   pulse(offset: number, widthMs?: number, gapMs?: number): void;
-  /** With `readFaults`: while true, every read of a line rejects with HW_IO (EIO). */
+  /** With `faults`: while true, every read of a line rejects with HW_IO (EIO). */
   readsFail: boolean;
+  /** With `faults`: while true, edge events are dropped (a kernel FIFO overflow). */
+  edgesLost: boolean;
   /** Stops the service and flushes the state (a clean stop, as on SIGTERM). */
   stop(): Promise<void>;
 }
@@ -114,10 +116,10 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
     maxUnchangedInterval: options.maxUnchangedInterval ?? -1,
     channels: options.channels,
   };
-  const faults = { failing: false };
+  const faults = { readsFail: false, edgesLost: false };
   const service = new GpioService({
     config,
-    backend: options.readFaults ? withReadFaults(board.backend, faults) : board.backend,
+    backend: options.faults ? withFaults(board.backend, faults) : board.backend,
     device,
     state,
     log,
@@ -150,10 +152,16 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
       return now;
     },
     get readsFail() {
-      return faults.failing;
+      return faults.readsFail;
     },
-    set readsFail(failing: boolean) {
-      faults.failing = failing;
+    set readsFail(on: boolean) {
+      faults.readsFail = on;
+    },
+    get edgesLost() {
+      return faults.edgesLost;
+    },
+    set edgesLost(on: boolean) {
+      faults.edgesLost = on;
     },
     drive(offset, high, atNs, chip = 'gpiochip0') {
       if (atNs !== undefined) now = atNs;
@@ -189,15 +197,16 @@ export function lastValue(device: RecordingDevice, control: string): string | un
 }
 
 /**
- * The sim backend with a switch that makes line reads fail: the fault a chip gives when it dies
- * without going away (an i2c expander that stops answering), which nothing but a read notices.
+ * The sim backend with switches for faults only a real system has: reads that fail (a chip that
+ * dies without going away, an i2c expander that stops answering) and edges that are lost (the
+ * kernel's event FIFO overflowed).
  */
-function withReadFaults(backend: GpioBackend, faults: { failing: boolean }): GpioBackend {
-  const failingGet = (req: LineRequest): LineRequest => ({
+function withFaults(backend: GpioBackend, faults: { readsFail: boolean; edgesLost: boolean }): GpioBackend {
+  const faulty = (req: LineRequest): LineRequest => ({
     offsets: req.offsets,
     polled: req.polled,
     debounced: req.debounced,
-    get: (offsets) => (faults.failing ? Promise.reject(new CtlError('HW_IO', 'read failed: EIO', { errno: 'EIO' })) : req.get(offsets)),
+    get: (offsets) => (faults.readsFail ? Promise.reject(new CtlError('HW_IO', 'read failed: EIO', { errno: 'EIO' })) : req.get(offsets)),
     set: (levels) => req.set(levels),
     release: () => req.release(),
   });
@@ -212,7 +221,11 @@ function withReadFaults(backend: GpioBackend, faults: { failing: boolean }): Gpi
         label: chip.label,
         lineCount: chip.lineCount,
         lineInfo: (offset) => chip.lineInfo(offset),
-        request: async (options) => failingGet(await chip.request(options)),
+        request: async (options) => {
+          const onEdge = options.onEdge;
+          const lossy = onEdge && { onEdge: (event: EdgeEvent) => faults.edgesLost || onEdge(event) };
+          return faulty(await chip.request({ ...options, ...lossy }));
+        },
         close: () => chip.close(),
       };
     },

@@ -94,3 +94,21 @@ test('polled lines (chip without interrupts) are debounced and counted from samp
   assert.equal(lastValue(kit.device, 'M_total'), '3.00');
   assert.equal(lastValue(kit.device, 'M_current'), '3600.00', 'one pulse per second, from sample times');
 });
+
+test('a lost edge: the read cycle takes the level over on its second look, and a counter counts it', async (t) => {
+  const kit = await startKit(t, { channels: [input('IN', 0), meter('M', 1, { edge: 'rising', multiplier: 100 })], faults: true });
+  kit.edgesLost = true;
+  for (const offset of [0, 1]) kit.drive(offset, true);
+  kit.advanceMs(20);
+  kit.edgesLost = false;
+  await kit.service.readCycle();
+  assert.deepEqual(kit.device.valuesOf('IN'), ['0'], 'one disagreeing read may be an edge on its way');
+  await kit.service.readCycle();
+  assert.deepEqual(kit.device.valuesOf('IN'), ['0', '1']);
+  assert.equal(lastValue(kit.device, 'M_total'), '0.01', 'the pulse happened');
+  for (const offset of [0, 1]) kit.drive(offset, false);
+  kit.advanceMs(20);
+  for (const offset of [0, 1]) kit.pulse(offset);
+  assert.deepEqual(kit.device.valuesOf('IN'), ['0', '1', '0', '1', '0']);
+  assert.equal(lastValue(kit.device, 'M_total'), '0.02', 'counting goes on from the level taken over');
+});
