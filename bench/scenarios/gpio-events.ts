@@ -14,32 +14,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../src/core/log.js';
 import { createMqttDevice } from '../../src/core/mqtt/mqtt-device.js';
-import type { GpioChannelConfig } from '../../src/gpio/config/gpio-config-model.js';
 import { GpioService } from '../../src/gpio/gpio-service.js';
 import { GpioStateStore } from '../../src/gpio/state/gpio-state.js';
 import { SimBackend } from '../../src/hw/gpio/sim/sim-backend.js';
 import { createSimBoard } from '../../src/hw/gpio/sim/sim-board.js';
 import { judge, type BenchContext, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
+import { meter } from '../../test/helpers/gpio-channels.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 
 const GOAL = { text: 'at most 3x the cost of a no-op edge handler', maxRatio: 3 };
 const EDGES_PER_BATCH = 4000;
 const MS = 1_000_000n;
 
-const meter: GpioChannelConfig = {
-  name: 'M',
-  system: false,
-  line: { chip: '/dev/gpiochip0', offset: 0 },
-  direction: 'input',
-  inverted: false,
-  openDrain: false,
-  openSource: false,
-  initialState: false,
-  loadPreviousState: true,
-  debounceUs: 0,
-  counter: { type: 'water_meter', edge: 'both', multiplier: 1, decimalPointsCurrent: 2, decimalPointsTotal: 0 },
-};
+const meterChannel = meter('M', 0, { type: 'water_meter', edge: 'both', multiplier: 1, decimalPointsTotal: 0 }, { debounceUs: 0 });
 
 /** Drives `count` alternating edges 1 ms apart (synthetic time) on a line; returns µs per edge. */
 function driveBatch(backend: SimBackend, offset: number, count: number, clock: { ns: bigint }, level: { high: boolean }): number {
@@ -62,7 +50,7 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
   const device = createMqttDevice({ device: { id: 'bench', driver: 'ctl-mqtt-gpio', title: 'Bench' }, broker: { url: broker.url }, log: quiet });
   const state = await GpioStateStore.open({ path: join(dir, 'state.json'), saveIntervalMs: 5000, log: quiet });
   const service = new GpioService({
-    config: { deviceName: 'Bench', debug: false, maxUnchangedInterval: -1, channels: [meter] },
+    config: { deviceName: 'Bench', debug: false, maxUnchangedInterval: -1, channels: [meterChannel] },
     backend,
     device,
     state,

@@ -17,7 +17,8 @@ import { CtlError } from '../../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
 import type { EdgeEvent, GpioBackend, LineRequest } from '../../../src/hw/gpio/backend.js';
 import type { LegacyMapper } from '../../../src/gpio/channel-plan.js';
-import type { CounterConfig, GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
+import type { GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
+import { CHIP0 } from '../../helpers/gpio-channels.js';
 import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';
 import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
@@ -25,41 +26,7 @@ import { tempSimBoard, type SimBoardLayout, type TempSimBoard } from '../../help
 
 export const MS = 1_000_000n;
 export const S = 1_000_000_000n;
-export const CHIP0 = '/dev/gpiochip0';
-
-/** A plain input (defaults as the config model gives them). */
-export function input(name: string, offset: number, extra: Partial<GpioChannelConfig> = {}): GpioChannelConfig {
-  return {
-    name,
-    system: false,
-    line: { chip: CHIP0, offset },
-    direction: 'input',
-    inverted: false,
-    openDrain: false,
-    openSource: false,
-    initialState: false,
-    loadPreviousState: true,
-    debounceUs: 10_000,
-    counter: null,
-    ...extra,
-  };
-}
-
-export function output(name: string, offset: number, extra: Partial<GpioChannelConfig> = {}): GpioChannelConfig {
-  return input(name, offset, { direction: 'output', ...extra });
-}
-
-export function meter(
-  name: string,
-  offset: number,
-  counter: Partial<CounterConfig> = {},
-  extra: Partial<GpioChannelConfig> = {},
-): GpioChannelConfig {
-  return input(name, offset, {
-    counter: { type: 'watt_meter', edge: 'rising', multiplier: 1000, decimalPointsCurrent: 2, decimalPointsTotal: 2, ...counter },
-    ...extra,
-  });
-}
+export { CHIP0, input, meter, output } from '../../helpers/gpio-channels.js';
 
 export interface KitOptions {
   channels: GpioChannelConfig[];
