@@ -125,6 +125,7 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
   });
 
   const report = await service.start();
+  if (stopping !== undefined) return exited; // a signal came while the chips were being opened
   if (everyChipDenied(report)) {
     logger.error(`cannot use any GPIO chip: ${report.chips[0]?.error?.message ?? 'access denied'}`);
     await stopAll();
