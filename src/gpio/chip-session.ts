@@ -60,6 +60,8 @@ export class ChipSession {
   private polling = false;
   private stopped = false;
   private readonly faults: FaultLog;
+  /** Channels whose polling was logged (once, not at every return of the chip). */
+  private readonly announcedPolled = new Set<LineChannel>();
   /** Why the chip could not be opened last time; undefined while it is open. */
   openError: CtlError | undefined;
 
@@ -214,7 +216,10 @@ export class ChipSession {
       throw err;
     }
     for (const channel of channels) {
-      if (req.polled.has(channel.offset)) this.o.log.info(`${this.label(channel)}: no interrupt; polled every ${this.o.pollMs} ms`);
+      if (req.polled.has(channel.offset) && !this.announcedPolled.has(channel)) {
+        this.announcedPolled.add(channel);
+        this.o.log.info(`${this.label(channel)}: no interrupt; polled every ${this.o.pollMs} ms`);
+      }
       this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
     }
     this.updatePolling();
