@@ -40,6 +40,13 @@ export class SettleFilter {
     return this.raw === this.committedLevel ? null : this.rawSinceNs + this.periodNs;
   }
 
+  /** Takes `level` as committed from `atNs` on, dropping anything pending (a resync). */
+  reset(level: boolean, atNs: bigint): void {
+    this.committedLevel = level;
+    this.raw = level;
+    this.rawSinceNs = atNs;
+  }
+
   /** Commits the pending level if it has held for the period by `nowNs`. */
   settle(nowNs: bigint): Commit | null {
     if (this.raw === this.committedLevel) return null;

@@ -41,8 +41,10 @@ test('exit codes of the real processes: 0 help/version, 2 bad arguments, 6 bad c
   const invalid = run(BIN.adc, ['-c', bad, '--system-config-dir', dir]);
   assert.equal(invalid.code, 6);
   assert.equal(invalid.stderr, `${bad}:1:126: iio_channels[0].averaging_window: must be >= 1 (got 0)\n`);
-  const ok = run(BIN.gpio, ['-c', CONFIG.gpio, '--system-config-dir', BOARD.gpio, '--gpio-sim', dir]);
-  assert.equal(ok.code, 1); // the placeholder runtime of this issue
+  // A runtime failure: the service starts and its MQTT device cannot read its TLS file.
+  const ok = run(BIN.gpio, ['-c', CONFIG.gpio, '--system-config-dir', BOARD.gpio, '--gpio-sim', dir, '--tls-ca', join(dir, 'missing-ca.pem')]);
+  assert.equal(ok.code, 1, ok.stderr);
+  assert.match(ok.stderr, /^ctl-mqtt-gpio: cannot read TLS CA file .*missing-ca\.pem: ENOENT/m);
   assert.doesNotMatch(ok.stderr + usage.stderr + invalid.stderr, /^\s+at /m);
 });
 

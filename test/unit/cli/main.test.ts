@@ -72,12 +72,15 @@ test('run: an invalid config is exit 6, one line per problem, never a stack trac
 test('run: a valid config loads, warnings are logged, then the service runtime runs', async (t) => {
   const file = join(tempDir(t), 'ok.conf');
   writeFileSync(file, JSON.stringify({ device_name: 'x', channels: [{ name: 'A1_IN' }] }));
-  const r = await runMain('gpio', ['-c', file, '--system-config-dir', tempDir(t)]);
-  // The placeholder runtime of this issue reports itself and exits 1.
+  const missingCa = join(tempDir(t), 'missing-ca.pem');
+  // The runtime starts and stops at its first step (the MQTT device cannot read its TLS file):
+  // its error is one line and exit 1, after the config's warnings.
+  const r = await runMain('gpio', ['-c', file, '--system-config-dir', tempDir(t), '--tls-ca', missingCa]);
   assert.equal(r.code, 1);
   const lines = r.stderr.trimEnd().split('\n');
   assert.match(lines[0]!, /^WARNING: \[ctl:gpio\] .*ok\.conf:1:\d+: channels\[0\]: skipped: system channel "A1_IN" has no board definition/);
-  assert.equal(lines[1], 'ERROR: [ctl:gpio] service runtime not available yet');
+  assert.equal(lines[1], `ctl-mqtt-gpio: cannot read TLS CA file ${missingCa}: ENOENT: no such file or directory, open '${missingCa}'`);
+  assert.equal(lines.length, 2);
 });
 
 test('problem lines of every failure have the FILE:LINE:COL: path: rule shape', async (t) => {

@@ -52,14 +52,16 @@ export class SimDebounce {
    * settled by a later change or by `advanceTo`.
    */
   change(raw: boolean, atNs: bigint, synthetic: boolean): void {
-    if (synthetic) this.advanceTo(atNs);
+    // A period that expired before this change is reported first, even when its timer has not
+    // run yet (the event loop was busy): the kernel's debounce timer does not wait for userspace.
+    this.advanceTo(atNs);
     this.raw = raw;
     this.pendingUntilNs = atNs + this.periodNs;
     this.clearTimer();
     if (!synthetic) this.arm();
   }
 
-  /** Synthetic time: settles a pending period that has expired by `nowNs`. */
+  /** Settles a pending period that has expired by `nowNs` (synthetic time, or a late timer). */
   advanceTo(nowNs: bigint): void {
     const until = this.pendingUntilNs;
     if (until !== undefined && until <= nowNs) this.settle(until);

@@ -1,0 +1,324 @@
+/**
+ * One configured GPIO chip and the channels on it (DESIGN 7, issue item 6): opens the chip,
+ * requests the lines, routes edges and samples to the channels, and recovers from faults.
+ * - All waiting lines of the chip are requested in one request; when that is refused, line by
+ *   line, so one bad line (busy: the error names its consumer) gets `r` and the others work.
+ * - A chip that is missing, or disappears (request failure HW_GONE, a read that fails with it),
+ *   gives `r` on every control of the chip; the chip is re-opened every `retryMs` and the lines
+ *   requested again (outputs at their level), the inputs read again. Lines that failed on their
+ *   own (busy, refused) are retried on the same schedule. No tight loop: one timer at a time.
+ * - Lines without interrupt are sampled every `pollMs` while there are any.
+ * Every operation that changes requests runs in one queue, so a failure report never races a
+ * re-request or the stop. A failure is logged once per streak, and its end once.
+ */
+import { CtlError, isCtlError, messageOf } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { GpioBackend, GpioChip, LineRequest } from '../hw/gpio/backend.js';
+import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opener.js';
+import { FaultLog } from './fault-log.js';
+import { channelLabel, type LineAccess, type LineChannel } from './line-channel.js';
+
+export interface ChipSessionOptions {
+  /** The configured chip path. */
+  readonly path: string;
+  readonly channels: readonly LineChannel[];
+  readonly backend: GpioBackend;
+  readonly log: Logger;
+  /** Consumer label of the requests (gpioinfo shows it). */
+  readonly consumer: string;
+  /** Delay between attempts to re-open the chip or re-request failed lines (ms). */
+  readonly retryMs: number;
+  /** Period of sampling lines without interrupt (ms); 0: only when `poll()` is called. */
+  readonly pollMs: number;
+  readonly nowNs: () => bigint;
+  /** Where the chip may be found again under another path; no lookup without it. */
+  readonly locator?: ChipLocator;
+}
+
+interface Granted {
+  readonly channels: readonly LineChannel[];
+  readonly offsets: readonly number[];
+  /** Channels of the lines without interrupt, and their offsets. */
+  readonly polled: readonly LineChannel[];
+  readonly polledOffsets: readonly number[];
+}
+
+function toCtlError(err: unknown): CtlError {
+  return err instanceof CtlError ? err : new CtlError('HW_IO', messageOf(err), { cause: err });
+}
+
+export class ChipSession {
+  readonly path: string;
+  private readonly o: ChipSessionOptions;
+  private chip: GpioChip | undefined;
+  private identity: ChipIdentity | undefined;
+  private readonly granted = new Map<LineRequest, Granted>();
+  private readonly waiting = new Set<LineChannel>();
+  private queue: Promise<void> = Promise.resolve();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private polling = false;
+  private stopped = false;
+  private readonly faults: FaultLog;
+  /** Channels whose polling was logged (once, not at every return of the chip). */
+  private readonly announcedPolled = new Set<LineChannel>();
+  /** Why the chip could not be opened last time; undefined while it is open. */
+  openError: CtlError | undefined;
+
+  constructor(options: ChipSessionOptions) {
+    this.o = options;
+    this.path = options.path;
+    this.faults = new FaultLog(options.log);
+    for (const channel of options.channels) this.waiting.add(channel);
+  }
+
+  /** The path the chip is open under now (differs from `path` when it came back renamed). */
+  get openPath(): string | undefined {
+    return this.chip?.path;
+  }
+
+  /** First attempt: open the chip and request its lines. Never rejects; failures mean `r`. */
+  start(): Promise<void> {
+    return this.enqueue(() => this.connect());
+  }
+
+  /** Read cycle: reads every granted line; a failing read ends its request (a lost chip shows here). */
+  readCycle(): Promise<void> {
+    return this.enqueue(() => this.checkLines());
+  }
+
+  /** Samples the lines without interrupt once. */
+  async poll(): Promise<void> {
+    if (this.polling || this.stopped) return;
+    this.polling = true;
+    try {
+      for (const [req, g] of [...this.granted]) {
+        if (g.polledOffsets.length === 0) continue;
+        let levels: boolean[];
+        try {
+          levels = await req.get(g.polledOffsets);
+        } catch (err) {
+          void this.enqueue(() => this.requestFailed(req, err));
+          continue;
+        }
+        const now = this.o.nowNs();
+        g.polled.forEach((channel, i) => channel.sample(levels[i]!, now));
+      }
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Releases every line and closes the chip; no more retries. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimers();
+    await this.queue;
+    for (const req of this.granted.keys()) await req.release();
+    this.granted.clear();
+    for (const channel of this.o.channels) channel.close();
+    await this.closeChip();
+  }
+
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(() => (this.stopped ? undefined : op()));
+    this.queue = run.catch((err: unknown) => this.o.log.error(`${this.path}: ${messageOf(err)}`));
+    return this.queue;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.chip === undefined) {
+      try {
+        this.chip = await openChipAgain(this.o.backend, this.path, this.identity, this.o.locator);
+      } catch (err) {
+        this.openFailed(toCtlError(err));
+        return;
+      }
+      this.chipOpened(this.chip);
+    }
+    await this.requestWaiting();
+    if (this.waiting.size > 0) this.scheduleRetry();
+  }
+
+  private chipOpened(chip: GpioChip): void {
+    if (this.identity !== undefined && chip.path !== this.path) {
+      this.o.log.warn(`GPIO chip ${this.path} (label "${chip.label}") came back as ${chip.path}; using it`);
+    }
+    this.identity = { label: chip.label, lineCount: chip.lineCount };
+    this.openError = undefined;
+    this.faults.recovered('chip', `GPIO chip ${this.path} is available again`);
+  }
+
+  private openFailed(error: CtlError): void {
+    this.openError = error;
+    for (const channel of this.waiting) channel.detach();
+    const names = [...this.waiting].map((c) => c.config.name).join(', ');
+    const message = `${error.message}; error r on ${names}; retrying every ${this.o.retryMs / 1000} s`;
+    // While the chip is away, the first line said it all; later attempts only go to debug.
+    if (this.faults.has('chip')) this.o.log.debug(message);
+    else this.faults.failed('chip', message);
+    this.scheduleRetry();
+  }
+
+  /** Requests the waiting lines: all in one request, else one by one. Ends early if the chip is lost. */
+  private async requestWaiting(): Promise<void> {
+    const channels = this.o.channels.filter((c) => this.waiting.has(c));
+    if (channels.length === 0) return;
+    try {
+      await this.grant(channels);
+      return;
+    } catch (err) {
+      if (isCtlError(err, 'HW_GONE')) return this.chipLost(err);
+      if (channels.length === 1) return this.lineFailed(channels[0]!, toCtlError(err));
+    }
+    for (const channel of channels) {
+      try {
+        await this.grant([channel]);
+      } catch (err) {
+        if (isCtlError(err, 'HW_GONE')) return this.chipLost(err);
+        this.lineFailed(channel, toCtlError(err));
+      }
+    }
+  }
+
+  /** Requests lines and attaches their channels; on any failure nothing stays requested and it rejects. */
+  private async grant(channels: readonly LineChannel[]): Promise<void> {
+    const chip = this.chip;
+    if (chip === undefined) throw new CtlError('HW_GONE', `GPIO chip ${this.path} is not open`);
+    const byOffset = new Map(channels.map((c) => [c.offset, c]));
+    let self: LineRequest | undefined;
+    const early: { error?: Error } = {};
+    const req = await chip.request({
+      consumer: this.o.consumer,
+      lines: channels.map((c) => c.lineSettings()),
+      onEdge: (event) => byOffset.get(event.offset)?.edge(event),
+      onFailure: (error) => {
+        if (self === undefined) early.error = error;
+        else void this.enqueue(() => this.requestFailed(self!, error));
+      },
+    });
+    self = req;
+    const polled = channels.filter((c) => req.polled.has(c.offset));
+    const g: Granted = {
+      channels,
+      offsets: channels.map((c) => c.offset),
+      polled,
+      polledOffsets: polled.map((c) => c.offset),
+    };
+    this.granted.set(req, g);
+    for (const channel of channels) this.waiting.delete(channel);
+    try {
+      for (const channel of channels) {
+        await channel.attach(this.accessOf(req, channel.offset), this.o.nowNs());
+      }
+    } catch (err) {
+      await this.giveUp(req, g);
+      throw err;
+    }
+    for (const channel of channels) {
+      if (req.polled.has(channel.offset) && !this.announcedPolled.has(channel)) {
+        this.announcedPolled.add(channel);
+        this.o.log.info(`${this.label(channel)}: no interrupt; polled every ${this.o.pollMs} ms`);
+      }
+      this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
+    }
+    this.updatePolling();
+    const failedEarly = early.error;
+    if (failedEarly !== undefined) void this.enqueue(() => this.requestFailed(req, failedEarly));
+  }
+
+  private accessOf(req: LineRequest, offset: number): LineAccess {
+    return {
+      polled: req.polled.has(offset),
+      kernelDebounced: req.debounced.has(offset),
+      read: async () => (await req.get([offset]))[0]!,
+      write: (level) => req.set(new Map([[offset, level]])),
+    };
+  }
+
+  /** Releases a request and puts its channels back to waiting, with `r`. */
+  private async giveUp(req: LineRequest, g: Granted): Promise<void> {
+    this.granted.delete(req);
+    await req.release();
+    for (const channel of g.channels) {
+      channel.detach();
+      this.waiting.add(channel);
+    }
+    this.updatePolling();
+  }
+
+  private async requestFailed(req: LineRequest, err: unknown): Promise<void> {
+    const g = this.granted.get(req);
+    if (g === undefined) return;
+    await this.giveUp(req, g);
+    const error = toCtlError(err);
+    if (error.code === 'HW_GONE') return this.chipLost(error);
+    for (const channel of g.channels) this.lineFailed(channel, error);
+  }
+
+  private lineFailed(channel: LineChannel, error: CtlError): void {
+    channel.detach();
+    this.faults.failed(`line ${channel.offset}`, `${this.label(channel)}: ${error.message}; error r, retrying every ${this.o.retryMs / 1000} s`);
+    this.scheduleRetry();
+  }
+
+  private async chipLost(error: CtlError): Promise<void> {
+    for (const [req, g] of [...this.granted]) await this.giveUp(req, g);
+    for (const channel of this.waiting) channel.detach();
+    await this.closeChip();
+    this.openError = error;
+    const names = [...this.waiting].map((c) => c.config.name).join(', ');
+    this.faults.failed('chip', `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.o.retryMs / 1000} s`);
+    this.scheduleRetry();
+  }
+
+  private async checkLines(): Promise<void> {
+    for (const [req, g] of [...this.granted]) {
+      if (!this.granted.has(req)) continue;
+      let levels: boolean[];
+      try {
+        levels = await req.get(g.offsets);
+      } catch (err) {
+        await this.requestFailed(req, err);
+        continue;
+      }
+      const now = this.o.nowNs();
+      g.channels.forEach((channel, i) => channel.check(levels[i]!, now));
+    }
+  }
+
+  private async closeChip(): Promise<void> {
+    const chip = this.chip;
+    this.chip = undefined;
+    await chip?.close().catch(() => {});
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped || this.retryTimer !== undefined) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.enqueue(() => this.connect());
+    }, this.o.retryMs);
+  }
+
+  private updatePolling(): void {
+    const needed = !this.stopped && this.o.pollMs > 0 && [...this.granted.values()].some((g) => g.polled.length > 0);
+    if (needed && this.pollTimer === undefined) {
+      this.pollTimer = setInterval(() => void this.poll(), this.o.pollMs);
+    } else if (!needed && this.pollTimer !== undefined) {
+      clearInterval(this.pollTimer);
+      this.pollTimer = undefined;
+    }
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private label(channel: LineChannel): string {
+    return channelLabel(channel.config.name, this.chip?.path ?? this.path, channel.offset);
+  }
+}

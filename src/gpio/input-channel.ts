@@ -1,0 +1,45 @@
+/**
+ * A plain input: one readonly `switch` showing the committed (debounced) logical level. The
+ * level read when the line is granted is published at once; then every committed change.
+ */
+import type { DeviceControl } from '../core/mqtt/device.js';
+import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import { inputSwitchSpec } from './control-specs.js';
+import { InputLevel } from './input-level.js';
+import { InputLineChannel } from './input-line-channel.js';
+import type { ChannelContext, LineAccess, LineChannel } from './line-channel.js';
+
+export class InputChannel extends InputLineChannel implements LineChannel {
+  private readonly control: DeviceControl;
+  protected readonly level: InputLevel;
+
+  constructor(config: GpioChannelConfig, offset: number, ctx: ChannelContext) {
+    super(config, offset);
+    this.control = ctx.device.addControl(inputSwitchSpec(config.name, ctx.maxUnchangedInterval));
+    const log = ctx.log;
+    this.level = new InputLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => {
+      if (log.debugEnabled) log.debug(`input "${config.name}": ${level ? 1 : 0}${resync ? ' (read, its edge was lost)' : ''} at ${atNs} ns`);
+      this.control.setBoolean(level);
+    });
+  }
+
+  async attach(line: LineAccess, nowNs: bigint): Promise<void> {
+    const level = await line.read();
+    this.level.begin(level, line, nowNs);
+    this.control.setBoolean(level);
+  }
+
+  detach(): void {
+    this.level.end();
+    this.control.setError('r', true);
+  }
+
+  refresh(): void {
+    const level = this.level.level;
+    if (level !== undefined) this.control.setBoolean(level);
+  }
+
+  close(): void {
+    this.level.end();
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The committed level of one input line (DESIGN 7 debounce): a level counts only after it held
+ * for `debounce` µs, and only real changes of the committed level reach the channel. The line
+ * reaches this tracker in one of three ways, decided when it is granted:
+ *   - edges the kernel already debounced (or `debounce` 0): every edge whose level differs from
+ *     the committed one is a change, stamped with the kernel's timestamp;
+ *   - edges the kernel did not debounce: a SettleFilter, settled by a scheduler deadline; the
+ *     change is stamped with the start of the stable run;
+ *   - no interrupt (polled): samples through the same SettleFilter, settled at each sample.
+ * The read cycle also checks the level of edge lines: a level that differs from the committed one
+ * on two checks in a row with no edge between means an edge was lost (kernel FIFO overflow); the
+ * level is then taken over as a resync, stamped with the time of the read. A late edge of the
+ * same level that comes after it is no change.
+ */
+import type { Clock } from '../core/clock.js';
+import type { ScheduledTask, Scheduler } from '../core/scheduler.js';
+import { SettleFilter } from './counting/settle-filter.js';
+
+/** Time seams shared by every input of the service. */
+export interface InputTiming {
+  readonly scheduler: Scheduler;
+  /** Millisecond clock of the scheduler. */
+  readonly clock: Clock;
+  /** CLOCK_MONOTONIC ns, the clock of kernel edge timestamps. */
+  readonly nowNs: () => bigint;
+}
+
+/** How the line was granted. */
+export interface GrantedInput {
+  /** No interrupt: the caller samples it. */
+  readonly polled: boolean;
+  /** The kernel applies the debounce period. */
+  readonly kernelDebounced: boolean;
+}
+
+/** A change of the committed level. `resync`: taken over from a read, not seen as an edge. */
+export type LevelChange = (level: boolean, atNs: bigint, resync: boolean) => void;
+
+export class InputLevel {
+  private committed: boolean | undefined;
+  private filter: SettleFilter | undefined;
+  private polled = false;
+  private task: ScheduledTask | undefined;
+  private mismatchSeen = false;
+
+  constructor(
+    private readonly debounceUs: number,
+    private readonly timing: InputTiming,
+    private readonly onChange: LevelChange,
+  ) {}
+
+  /** The committed level; undefined while the line is not granted. */
+  get level(): boolean | undefined {
+    return this.committed;
+  }
+
+  /** Starts tracking a granted line from the `level` read at `nowNs`. */
+  begin(level: boolean, line: GrantedInput, nowNs: bigint): void {
+    this.end();
+    this.committed = level;
+    this.polled = line.polled;
+    const userDebounce = this.debounceUs > 0 && !line.kernelDebounced;
+    this.filter = line.polled || userDebounce ? new SettleFilter(BigInt(this.debounceUs) * 1000n, level, nowNs) : undefined;
+  }
+
+  /** Stops tracking (line lost or released); a pending settle is dropped. */
+  end(): void {
+    this.task?.cancel();
+    this.task = undefined;
+    this.committed = undefined;
+    this.filter = undefined;
+    this.mismatchSeen = false;
+  }
+
+  /** An edge event: the line's logical level is `level` since `atNs`. */
+  edge(level: boolean, atNs: bigint): void {
+    if (this.committed === undefined || this.polled) return;
+    this.mismatchSeen = false;
+    if (this.filter === undefined) {
+      if (level !== this.committed) this.commit(level, atNs, false);
+      return;
+    }
+    this.filter.observe(level, atNs);
+    this.armSettle();
+  }
+
+  /** A poll sample of a polled line. */
+  sample(level: boolean, atNs: bigint): void {
+    if (this.committed === undefined || !this.polled || this.filter === undefined) return;
+    this.filter.observe(level, atNs);
+    const settled = this.filter.settle(atNs);
+    if (settled !== null) this.commit(settled.level, settled.atNs, false);
+  }
+
+  /** The read cycle's level of an edge line (ignored for polled lines, which are sampled). */
+  check(level: boolean, atNs: bigint): void {
+    if (this.committed === undefined || this.polled) return;
+    if (level === this.committed || this.filter?.deadline() != null) {
+      this.mismatchSeen = false;
+      return;
+    }
+    if (!this.mismatchSeen) {
+      this.mismatchSeen = true;
+      return;
+    }
+    this.mismatchSeen = false;
+    this.filter?.reset(level, atNs);
+    this.commit(level, atNs, true);
+  }
+
+  private commit(level: boolean, atNs: bigint, resync: boolean): void {
+    this.committed = level;
+    this.onChange(level, atNs, resync);
+  }
+
+  /** Edge lines debounced here: settle when the pending level will have held long enough. */
+  private armSettle(): void {
+    this.task?.cancel();
+    this.task = undefined;
+    const deadline = this.filter?.deadline();
+    if (deadline == null) return;
+    const { clock, nowNs, scheduler } = this.timing;
+    const waitMs = Number(deadline - nowNs()) / 1e6;
+    this.task = scheduler.at(clock.now() + Math.max(0, waitMs), () => {
+      this.task = undefined;
+      const settled = this.filter?.settle(nowNs());
+      if (settled) this.commit(settled.level, settled.atNs, false);
+      else this.armSettle(); // fired a little early: wait for the rest
+    });
+  }
+}

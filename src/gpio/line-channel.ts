@@ -1,0 +1,58 @@
+/**
+ * What a chip session needs from a channel (input, output, counter) and what it hands to it: the
+ * session owns the chip and the line requests, the channel owns its controls and its logic.
+ */
+import type { Logger } from '../core/log.js';
+import type { MqttDevice } from '../core/mqtt/device.js';
+import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
+import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import type { GrantedInput, InputTiming } from './input-level.js';
+import type { GpioStateStore } from './state/gpio-state.js';
+
+/** One granted line, as a channel uses it. */
+export interface LineAccess extends GrantedInput {
+  /** Logical level (outputs: what the hardware reads back). Rejects when the line cannot be read. */
+  read(): Promise<boolean>;
+  /** Drives an output to a logical level. Rejects when the write fails. */
+  write(level: boolean): Promise<void>;
+}
+
+export interface LineChannel {
+  readonly config: GpioChannelConfig;
+  /** Line offset on the session's chip. */
+  readonly offset: number;
+  /** How to request the line now (an output asks for the level it must have). */
+  lineSettings(): LineSettings;
+  /**
+   * The line is granted: read what is needed and publish. Rejects when the line cannot be read;
+   * the session then gives the request up and calls `detach`.
+   */
+  attach(line: LineAccess, nowNs: bigint): Promise<void>;
+  /** The line is lost or could not be requested: `r` on every control, values stay. */
+  detach(): void;
+  /** An edge event of the line. */
+  edge(event: EdgeEvent): void;
+  /** A poll sample of a line without interrupt. */
+  sample(level: boolean, atNs: bigint): void;
+  /** The read cycle's level of the line (a lost edge shows here). */
+  check(level: boolean, atNs: bigint): void;
+  /** Read cycle: re-evaluate what changes with time and publish per policy. */
+  refresh(nowNs: bigint): void;
+  /** Stops timers; the service is stopping (no `r`: the device is removed anyway). */
+  close(): void;
+}
+
+/** What every channel is built with. */
+export interface ChannelContext {
+  readonly device: MqttDevice;
+  readonly state: GpioStateStore;
+  readonly log: Logger;
+  /** The config's `max_unchanged_interval` (s), on every control. */
+  readonly maxUnchangedInterval: number;
+  readonly timing: InputTiming;
+}
+
+/** `"IN1" (/dev/gpiochip0 line 3)`: how log lines name a channel. */
+export function channelLabel(name: string, chip: string, offset: number): string {
+  return `channel "${name}" (${chip} line ${offset})`;
+}

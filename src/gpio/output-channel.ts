@@ -1,0 +1,96 @@
+/**
+ * An output: a writable `switch` commanded on `/on` with exactly `0` or `1` (DESIGN 5, 7).
+ * - Start level: the saved level when `load_previous_state` and one was saved, else
+ *   `initial_state`; the line is requested with it (no glitch) and it is saved.
+ * - A command is written through the line; on success the level is saved durably, then
+ *   published, and `w` is cleared; on failure (write refused, line or chip gone) `w` is set and
+ *   the published value stays. A failed command is not replayed later: the level that counts is
+ *   the last one the hardware took.
+ * - When the line comes back after a loss it is requested again at that level.
+ * The published value is the commanded level, not the hardware read-back (an open-drain line
+ * held low by someone else would otherwise flip the switch under the user's finger).
+ */
+import { messageOf } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { CommandResult, DeviceControl } from '../core/mqtt/device.js';
+import type { Drive, EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
+import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import { outputSwitchSpec } from './control-specs.js';
+import type { ChannelContext, LineAccess, LineChannel } from './line-channel.js';
+import type { GpioStateStore } from './state/gpio-state.js';
+
+export class OutputChannel implements LineChannel {
+  private readonly control: DeviceControl;
+  private readonly state: GpioStateStore;
+  private readonly log: Logger;
+  /** The level the line has (or gets when it is granted). */
+  private level: boolean;
+  private line: LineAccess | undefined;
+
+  constructor(
+    readonly config: GpioChannelConfig,
+    readonly offset: number,
+    ctx: ChannelContext,
+  ) {
+    this.state = ctx.state;
+    this.log = ctx.log;
+    const saved = config.loadPreviousState ? ctx.state.outputLevel(config.name) : undefined;
+    this.level = saved ?? config.initialState;
+    this.control = ctx.device.addControl(
+      outputSwitchSpec(config.name, ctx.maxUnchangedInterval, (payload) => this.command(payload)),
+    );
+  }
+
+  lineSettings(): LineSettings {
+    const drive: Drive = this.config.openDrain ? 'open-drain' : this.config.openSource ? 'open-source' : 'push-pull';
+    return { offset: this.offset, direction: 'output', activeLow: this.config.inverted, drive, initialValue: this.level };
+  }
+
+  async attach(line: LineAccess): Promise<void> {
+    this.line = line;
+    await this.state.setOutput(this.config.name, this.level);
+    this.control.setBoolean(this.level);
+  }
+
+  detach(): void {
+    this.line = undefined;
+    this.control.setError('r', true);
+  }
+
+  edge(_event: EdgeEvent): void {}
+
+  sample(): void {}
+
+  check(): void {}
+
+  refresh(): void {
+    if (this.line !== undefined) this.control.setBoolean(this.level);
+  }
+
+  close(): void {
+    this.line = undefined;
+  }
+
+  private async command(payload: string): Promise<CommandResult> {
+    if (payload !== '0' && payload !== '1') return { reject: 'expected 0 or 1' };
+    const level = payload === '1';
+    const line = this.line;
+    if (line === undefined) {
+      this.log.warn(`output "${this.config.name}": cannot set ${payload}: the line is not available`);
+      this.control.setError('w', true);
+      return;
+    }
+    try {
+      await line.write(level);
+    } catch (err) {
+      this.log.warn(`output "${this.config.name}": cannot set ${payload}: ${messageOf(err)}`);
+      this.control.setError('w', true);
+      return;
+    }
+    this.level = level;
+    this.log.debug(`output "${this.config.name}": set to ${payload}`);
+    await this.state.setOutput(this.config.name, level);
+    this.control.setBoolean(level);
+    this.control.setError('w', false);
+  }
+}

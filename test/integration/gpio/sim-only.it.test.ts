@@ -1,0 +1,55 @@
+/**
+ * What only the sim backend can show through the real binary: lines of a chip without
+ * interrupts (polled, counters included) and deprecated integer `gpio` numbers mapped through a
+ * simulated /sys/class/gpio.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { mosquittoAvailable } from '../../helpers/mosquitto.js';
+import { gpioOf, pulseTrain, scenarioRun } from '../../scenarios/gpio/service-run.js';
+import { simRig } from '../../scenarios/gpio/sim-rig.js';
+
+const skip = mosquittoAvailable() ? false : 'mosquitto is not installed (see .ci/run)';
+
+test('a chip without interrupts: its inputs are polled, debounced and counted', { skip }, async (t) => {
+  const rig = await simRig(t);
+  writeFileSync(join(rig.simDir, 'gpiochip0', 'no_irq'), '');
+  const run = await scenarioRun(t, rig, 'polled');
+  const service = run.start([
+    { name: 'IN', gpio: gpioOf(rig, 0, 0), direction: 'input' },
+    { name: 'M', gpio: gpioOf(rig, 0, 1), direction: 'input', type: 'water_meter', edge: 'falling', multiplier: 10 },
+  ]);
+  await run.value('IN', '0');
+  await run.value('M_total', '0.00');
+  await service.log(/channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled every 10 ms/);
+  const mark = run.recorder.mark();
+  await rig.setInput(0, 0, true);
+  await run.value('IN', '1', { from: mark });
+  // Polled at 10 ms with a 10 ms debounce: a level must hold for more than 20 ms to count surely.
+  const sent = await pulseTrain(rig, 0, 1, 10, { holdMs: 40 });
+  assert.equal(sent.pulses, 10);
+  await run.value('M_total', '1.00', { from: mark });
+  assert.equal(await service.stop(), 0, service.stderr());
+});
+
+test('deprecated integer gpio: mapped through the board\'s sys/class/gpio, or skipped with a warning', { skip }, async (t) => {
+  const rig = await simRig(t);
+  const classDir = join(rig.simDir, 'sys', 'class', 'gpio', 'gpiochip496');
+  mkdirSync(join(classDir, 'device', 'gpiochip1'), { recursive: true });
+  writeFileSync(join(classDir, 'base'), '496\n');
+  writeFileSync(join(classDir, 'ngpio'), '16\n');
+  writeFileSync(join(classDir, 'label'), 'gpio-expander\n');
+  const run = await scenarioRun(t, rig, 'legacy');
+  const service = run.start([
+    { name: 'OLD', gpio: 501, direction: 'input' },
+    { name: 'NOWHERE', gpio: 7, direction: 'input' },
+  ]);
+  await run.value('OLD', '0');
+  await service.log(/WARNING: .*channel "NOWHERE" skipped: GPIO 7 is out of range of every GPIO chip/);
+  const mark = run.recorder.mark();
+  await rig.setInput(1, 5, true);
+  await run.value('OLD', '1', { from: mark });
+  assert.equal(await service.stop(), 0, service.stderr());
+});

@@ -1,0 +1,102 @@
+/**
+ * Scenarios of meter inputs through the real binary (issue items 4, 5): paced pulses give exact
+ * totals, `_total/on` is persisted, a SIGTERM in the middle of a pulse train loses nothing that
+ * was counted, a kill -9 never restores more than the truth and loses at most one save window.
+ * Meters are rising-edge watt meters with 100 pulses/kWh and 2 decimals, so every pulse changes
+ * the published total by 0.01; lines debounce 1 ms so pulses can be paced fast.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { TestContext } from 'node:test';
+import type { GpioServiceRig } from './rig.js';
+import { gpioOf, pulseTrain, scenarioRun, type ChannelJson } from './service-run.js';
+
+function meterChannel(rig: GpioServiceRig, offset: number): ChannelJson {
+  return { name: 'M', gpio: gpioOf(rig, 0, offset), direction: 'input', type: 'watt_meter', multiplier: 100, edge: 'rising', debounce: 1000 };
+}
+
+/** Published totals are hundredths of a kWh: pulses. */
+const pulsesOf = (total: string | undefined) => Math.round(Number(total) * 100);
+
+export async function pacedPulsesExact(t: TestContext, rig: GpioServiceRig): Promise<void> {
+  const run = await scenarioRun(t, rig, 'paced');
+  const service = run.start([meterChannel(rig, 7)]);
+  await run.value('M_total', '0.00');
+  await run.value('M_current', '0.00');
+  const sent = await pulseTrain(rig, 0, 7, 60);
+  assert.equal(sent.pulses, 60);
+  await run.value('M_total', '0.60');
+  assert.ok(Number(run.lastValue('M_current')) > 0, 'a rate once two pulses were seen');
+  const meta = JSON.parse((await run.value('M_total/meta')).payload);
+  assert.deepEqual(meta, { order: 1, precision: 0.01, readonly: false, type: 'power_consumption', units: 'kWh' });
+  assert.equal(await service.stop(), 0, service.stderr());
+  const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
+  assert.deepEqual(saved, { pulses: 60, base: 0, multiplier: 100 }, 'exact pulses on disk after a stop');
+}
+
+export async function totalOnPersisted(t: TestContext, rig: GpioServiceRig): Promise<void> {
+  const run = await scenarioRun(t, rig, 'total-on');
+  let service = run.start([meterChannel(rig, 7)]);
+  await run.value('M_total', '0.00');
+  let mark = run.recorder.mark();
+  await run.command('M_total', '123.45');
+  await run.value('M_total', '123.45', { from: mark });
+  mark = run.recorder.mark();
+  await run.command('M_total', '12abc');
+  await run.value('M_total', '123.45', { from: mark }); // rejected, republished
+  await service.log(/M_total: invalid command "12abc" ignored/);
+  await service.kill9(); // a set total is on disk at once, not at the next save
+  mark = run.recorder.mark();
+  service = run.start([meterChannel(rig, 7)]);
+  await run.value('M_total', '123.45', { from: mark });
+  await pulseTrain(rig, 0, 7, 1);
+  await run.value('M_total', '123.46', { from: mark });
+  assert.equal(await service.stop(), 0, service.stderr());
+}
+
+export async function sigtermDuringPulseTrain(t: TestContext, rig: GpioServiceRig): Promise<void> {
+  const run = await scenarioRun(t, rig, 'sigterm');
+  let service = run.start([meterChannel(rig, 7)]);
+  await run.value('M_total', '0.00');
+  let exited = false;
+  void service.exit.then(() => (exited = true));
+  const sent = await pulseTrain(rig, 0, 7, 1000, {
+    onPulse: (n) => {
+      if (n === 40) service.child.kill('SIGTERM');
+    },
+    stop: () => exited,
+  });
+  assert.equal(await service.exit, 0, service.stderr());
+  const lastPublished = run.lastValue('M_total');
+  t.diagnostic(`SIGTERM after 40 pulses: ${sent.rises} rising edges applied, ${pulsesOf(lastPublished)} counted`);
+  assert.ok(pulsesOf(lastPublished) >= 40, `counted ${lastPublished} before the stop`);
+  assert.ok(pulsesOf(lastPublished) <= sent.rises);
+
+  const mark = run.recorder.mark();
+  service = run.start([meterChannel(rig, 7)]);
+  const restored = await run.value('M_total', undefined, { from: mark });
+  assert.equal(restored.payload, lastPublished, 'after a SIGTERM the total is exactly what was counted');
+  assert.equal(await service.stop(), 0, service.stderr());
+}
+
+export async function kill9LosesAtMostOneSaveWindow(t: TestContext, rig: GpioServiceRig): Promise<void> {
+  const run = await scenarioRun(t, rig, 'kill9');
+  const saveIntervalS = 0.5;
+  let service = run.start([meterChannel(rig, 7)], ['--save-interval', String(saveIntervalS)]);
+  await run.value('M_total', '0.00');
+  const doneAt: number[] = [];
+  const sent = await pulseTrain(rig, 0, 7, 200, { onPulse: () => doneAt.push(Date.now()) });
+  const killedAt = Date.now();
+  await service.kill9();
+  // Slack for the write itself on a loaded machine.
+  const slackMs = 1000;
+  const surelySaved = doneAt.filter((at) => at <= killedAt - saveIntervalS * 1000 - slackMs).length;
+
+  const mark = run.recorder.mark();
+  service = run.start([meterChannel(rig, 7)], ['--save-interval', String(saveIntervalS)]);
+  const restored = pulsesOf((await run.value('M_total', undefined, { from: mark })).payload);
+  t.diagnostic(`kill -9 after ${sent.pulses} pulses: restored ${restored}, at least ${surelySaved} expected`);
+  assert.ok(restored <= sent.rises, `restored ${restored} pulses, only ${sent.rises} happened`);
+  assert.ok(restored >= surelySaved, `restored ${restored} pulses, but ${surelySaved} were older than one save window`);
+  assert.equal(await service.stop(), 0, service.stderr());
+}

@@ -1,0 +1,37 @@
+/**
+ * Every GPIO service scenario, for the rigs that run them: `test/integration/gpio/*.it.test.ts`
+ * on the sim backend, and the HIL suite on the kernel's gpio-sim with `--gpio-backend cdev`:
+ *
+ *   for (const s of gpioScenarios.io) test(`${s.name} (${rig})`, async (t) => s.run(t, await makeRig(t)));
+ */
+import type { TestContext } from 'node:test';
+import { kill9LosesAtMostOneSaveWindow, pacedPulsesExact, sigtermDuringPulseTrain, totalOnPersisted } from './counter-scenarios.js';
+import { chipMissingAtStart, chipRemovedAndRestored, corruptStateFile } from './fault-scenarios.js';
+import { inputsAndInverted, outputsThroughOn, startValuesAcrossRestart } from './io-scenarios.js';
+import type { GpioServiceRig } from './rig.js';
+
+export type { GpioServiceRig, RigChip } from './rig.js';
+
+export interface GpioScenario {
+  readonly name: string;
+  run(t: TestContext, rig: GpioServiceRig): Promise<void>;
+}
+
+export const gpioScenarios: Readonly<Record<'io' | 'counters' | 'faults', readonly GpioScenario[]>> = {
+  io: [
+    { name: 'inputs publish their level, inverted inputs the opposite', run: inputsAndInverted },
+    { name: 'outputs follow /on 0 and 1; anything else is rejected', run: outputsThroughOn },
+    { name: 'output start values across a restart, with and without load_previous_state', run: startValuesAcrossRestart },
+  ],
+  counters: [
+    { name: 'paced pulses give an exact total, saved on stop', run: pacedPulsesExact },
+    { name: '_total/on sets the reading, on disk at once', run: totalOnPersisted },
+    { name: 'SIGTERM during a pulse train: the total after restart is exactly what was counted', run: sigtermDuringPulseTrain },
+    { name: 'kill -9: the total after restart is never above the truth and loses at most one save window', run: kill9LosesAtMostOneSaveWindow },
+  ],
+  faults: [
+    { name: 'a corrupt state file is set aside and the service starts', run: corruptStateFile },
+    { name: 'a chip taken away gives r on its controls and works again when it is back', run: chipRemovedAndRestored },
+    { name: 'a chip missing at start is picked up when it appears', run: chipMissingAtStart },
+  ],
+};

@@ -1,0 +1,56 @@
+/**
+ * The scenario rig on the kernel's gpio-sim inside the HIL guest (`npm run test:hil`): chips
+ * `pinctrl-bcm2711` (chip 0) and `gpio-expander` (chip 1) made by scripts/hil/guest-init.sh, the
+ * service started with `--gpio-backend cdev`, a mosquitto in the guest. Lines are driven and read
+ * through /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/{pull,value}; a chip taken away
+ * (`live` 0) comes back under a new number on Linux 6.1, which the rig follows by label (and the
+ * service by label and size).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { startMosquitto } from '../../helpers/mosquitto.js';
+import { level, pull, resetPulls, setLive, simChip, waitForNode } from '../../hil/gpio-sim-rig.js';
+import type { GpioServiceRig } from './rig.js';
+
+const LABELS = ['pinctrl-bcm2711', 'gpio-expander'] as const;
+
+export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
+  const tmpDir = mkdtempSync(join(tmpdir(), 'ctl-gpio-hil-'));
+  const broker = await startMosquitto();
+  const current = (chip: number) => simChip(LABELS[chip]!);
+  for (const label of LABELS) await resetPulls(simChip(label));
+  t.after(async () => {
+    await broker.close();
+    for (const label of LABELS) {
+      const sim = simChip(label);
+      await setLive(sim, true).then((back) => waitForNode(back.path)).catch(() => undefined);
+      await resetPulls(simChip(label)).catch(() => undefined);
+    }
+    rmSync(tmpDir, { recursive: true, force: true });
+  });
+  return {
+    name: 'cdev',
+    brokerUrl: broker.url,
+    tmpDir,
+    chips: LABELS.map((label) => {
+      const sim = simChip(label);
+      return { path: sim.path, lines: sim.lines };
+    }),
+    serviceArgs: () => ['--gpio-backend', 'cdev'],
+    setInput: (chip, offset, high) => pull(current(chip), offset, high),
+    level: (chip, offset) => level(current(chip), offset),
+    removeChip: async (chip) => {
+      await setLive(current(chip), false);
+    },
+    restoreChip: async (chip) => {
+      const back = await setLive(current(chip), true);
+      await waitForNode(back.path);
+      await resetPulls(simChip(LABELS[chip]!));
+    },
+    reset: async () => {
+      for (const label of LABELS) await resetPulls(simChip(label));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * What the GPIO service scenarios run on: a board whose lines are driven and read through
+ * gpio-sim-shaped files (`sim_gpioN/pull` to apply a level, `sim_gpioN/value` to see one), a
+ * broker, and the service binary started with the rig's backend options. Two rigs implement it:
+ *   - `simRig` (sim-rig.ts): the `sim` backend on a temp directory (npm test);
+ *   - a HIL rig: the kernel's gpio-sim chips under /sys/devices/platform/gpio-sim.N/gpiochipM/
+ *     with `--gpio-backend cdev` inside the qemu guest (test/hil/gpio-sim-rig.ts has the pieces).
+ * Scenarios use nothing else, so they must not assume sim-only features.
+ */
+
+export interface RigChip {
+  /** The chip path a config names (`/dev/gpiochip0`). */
+  readonly path: string;
+  readonly lines: number;
+}
+
+export interface GpioServiceRig {
+  /** Shown in test names (`sim`, `cdev`). */
+  readonly name: string;
+  /** The broker the service and the scenario use. */
+  readonly brokerUrl: string;
+  /** A directory for configs and state files, removed by the rig. */
+  readonly tmpDir: string;
+  /** Chips of the board (at least 2, each with at least 8 lines); chip 1 may be taken away. */
+  readonly chips: readonly RigChip[];
+  /** The backend options of the service command line (e.g. `--gpio-backend sim --gpio-sim DIR`). */
+  serviceArgs(): string[];
+  /** Applies a level to a line from outside (its `pull` file). */
+  setInput(chip: number, offset: number, high: boolean): Promise<void>;
+  /** The physical level of a line (its `value` file). */
+  level(chip: number, offset: number): Promise<boolean>;
+  /** Takes chip `chip` away (unplugged module). */
+  removeChip(chip: number): Promise<void>;
+  /** Brings it back, lines pulled down (it may come back under another path; the service finds it by label). */
+  restoreChip(chip: number): Promise<void>;
+  /** Every line of every chip pulled down again. */
+  reset(): Promise<void>;
+}

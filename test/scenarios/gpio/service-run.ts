@@ -1,0 +1,183 @@
+/**
+ * What a scenario does with the service: write a config, start the real binary
+ * (`dist/src/cli/gpio-main.js`) on the rig, watch its device on the broker, stop it with a signal
+ * or kill it, start it again on the same state file. Processes are killed after the test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { MqttRecorder, type Recorded } from '../../helpers/mqtt-recorder.js';
+import type { GpioServiceRig } from './rig.js';
+
+const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
+
+/** One channel of a config, in the config file's own words. */
+export type ChannelJson = Record<string, unknown>;
+
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exit: Promise<number | null>;
+  stderr(): string;
+  /** Waits until stderr has a line matching `pattern` (it comes through a pipe, apart from MQTT). */
+  log(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** SIGTERM and wait for the exit; resolves to the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL (a crash or power cut as the state file sees it) and wait. */
+  kill9(): Promise<void>;
+}
+
+export interface ScenarioRun {
+  readonly rig: GpioServiceRig;
+  readonly deviceId: string;
+  /** `/devices/<deviceId>/controls/`. */
+  readonly controls: string;
+  readonly stateFile: string;
+  readonly recorder: MqttRecorder;
+  /** Writes the config and starts the service (extra command-line arguments after the rig's). */
+  start(channels: ChannelJson[], extra?: string[]): ServiceProcess;
+  /** Waits for a value of a control (`payload` given: that one), published after `from`. */
+  value(control: string, payload?: string, options?: { from?: number; timeoutMs?: number }): Promise<Recorded>;
+  /** The last non-empty value of a control seen so far. */
+  lastValue(control: string): string | undefined;
+  /** Publishes a command to `<control>/on`. */
+  command(control: string, payload: string): Promise<void>;
+}
+
+/** A chip/offset pair of the rig in config form. */
+export function gpioOf(rig: GpioServiceRig, chip: number, offset: number): { chip: string; offset: number } {
+  return { chip: rig.chips[chip]!.path, offset };
+}
+
+export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: string): Promise<ScenarioRun> {
+  const deviceId = `gpio-${name}`;
+  const dir = join(rig.tmpDir, name);
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dir, 'board'), { recursive: true });
+  const stateFile = join(dir, 'state.json');
+  const configFile = join(dir, 'ctl-mqtt-gpio.conf');
+  const controls = `/devices/${deviceId}/controls/`;
+  const recorder = await MqttRecorder.start(rig.brokerUrl, [`/devices/${deviceId}/#`]);
+  t.after(() => recorder.close());
+  const publisher = await MqttRecorder.start(rig.brokerUrl, [`${controls}none`]);
+  t.after(() => publisher.close());
+  return {
+    rig,
+    deviceId,
+    controls,
+    stateFile,
+    recorder,
+    start(channels, extra = []) {
+      writeFileSync(configFile, JSON.stringify({ device_name: `Scenario ${name}`, channels }, null, 2));
+      const args = [
+        GPIO_MAIN,
+        '-c', configFile,
+        '--system-config-dir', join(dir, 'board'),
+        '--state-file', stateFile,
+        '--broker', rig.brokerUrl,
+        '--device-id', deviceId,
+        ...rig.serviceArgs(),
+        ...extra,
+      ];
+      return spawnService(t, args);
+    },
+    value(control, payload, options = {}) {
+      return recorder.waitForTopic(`${controls}${control}`, payload, { timeoutMs: 10_000, ...options });
+    },
+    lastValue(control) {
+      const topic = `${controls}${control}`;
+      return recorder.messages.filter((m) => m.topic === topic && m.payload !== '').at(-1)?.payload;
+    },
+    async command(control, payload) {
+      await publisher.client.publishAsync(`${controls}${control}/on`, payload, { qos: 1 });
+    },
+  };
+}
+
+function spawnService(t: TestContext, args: string[]): ServiceProcess {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exit;
+    }
+  });
+  return {
+    child,
+    exit,
+    stderr: () => stderr,
+    async log(pattern, timeoutMs = 10_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const line = stderr.split('\n').find((l) => pattern.test(l));
+        if (line !== undefined) return line;
+        if (Date.now() > until) throw new Error(`no log line matching ${pattern} in:\n${stderr}`);
+        await sleep(10);
+      }
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      return exit;
+    },
+    async kill9() {
+      child.kill('SIGKILL');
+      await exit;
+    },
+  };
+}
+
+/** What a pulse train applied. */
+export interface TrainResult {
+  /** Rising edges applied (an upper bound of what a rising-edge counter can have counted). */
+  rises: number;
+  /** Whole pulses (rise and fall) seen by the line. */
+  pulses: number;
+}
+
+/**
+ * Applies up to `count` pulses to a line, each edge paced by what the line shows (the `value`
+ * file: on the sim the service mirrors what it saw there; on gpio-sim the kernel shows it) and
+ * held for at least `holdMs` (longer than the channel's debounce). `onPulse` runs after each
+ * pulse; `stop()` returning true ends the train at the next edge (also while waiting for one:
+ * once the service is gone nobody mirrors the sim's lines).
+ */
+export async function pulseTrain(
+  rig: GpioServiceRig,
+  chip: number,
+  offset: number,
+  count: number,
+  options: { holdMs?: number; onPulse?: (pulses: number) => void; stop?: () => boolean } = {},
+): Promise<TrainResult> {
+  const holdMs = options.holdMs ?? 6;
+  const stop = options.stop ?? (() => false);
+  const result: TrainResult = { rises: 0, pulses: 0 };
+  while (result.pulses < count && !stop()) {
+    for (const level of [true, false]) {
+      if (stop()) return result;
+      await rig.setInput(chip, offset, level);
+      if (level) result.rises++;
+      if (!(await waitForLevel(rig, chip, offset, level, stop))) return result;
+      await sleep(holdMs);
+    }
+    result.pulses++;
+    options.onPulse?.(result.pulses);
+  }
+  return result;
+}
+
+/** Waits until the line shows `level`; false when `stop()` said to give up first. */
+async function waitForLevel(rig: GpioServiceRig, chip: number, offset: number, level: boolean, stop: () => boolean): Promise<boolean> {
+  const until = Date.now() + 5000;
+  while ((await rig.level(chip, offset)) !== level) {
+    if (stop()) return false;
+    if (Date.now() > until) throw new Error(`chip ${chip} line ${offset} did not go ${level ? 'high' : 'low'}`);
+    await sleep(1);
+  }
+  return true;
+}

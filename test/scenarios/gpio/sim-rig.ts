@@ -1,0 +1,51 @@
+/**
+ * The scenario rig on the `sim` backend: a simulated board in a temp directory (two chips:
+ * `gpiochip0` 8 lines, `gpiochip1` 16 lines labelled `gpio-expander`) and a real mosquitto.
+ * Removed after the test.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { createSimBoard, type SimBoardLayout } from '../../../src/hw/gpio/sim/sim-board.js';
+import { startMosquitto } from '../../helpers/mosquitto.js';
+import type { GpioServiceRig } from './rig.js';
+
+const LAYOUT: SimBoardLayout = {
+  gpiochip0: { lines: 8, label: 'pinctrl-sim' },
+  gpiochip1: { lines: 16, label: 'gpio-expander' },
+};
+const NAMES = Object.keys(LAYOUT);
+
+/** The sim rig, with its board directory for sim-only tests. */
+export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir: string }> {
+  const tmpDir = mkdtempSync(join(tmpdir(), 'ctl-gpio-it-'));
+  const simDir = join(tmpDir, 'sim');
+  createSimBoard(simDir, LAYOUT);
+  const broker = await startMosquitto();
+  t.after(async () => {
+    await broker.close();
+    rmSync(tmpDir, { recursive: true, force: true });
+  });
+  const lineFile = (chip: number, offset: number, file: string) => join(simDir, NAMES[chip]!, `sim_gpio${offset}`, file);
+  return {
+    name: 'sim',
+    simDir,
+    brokerUrl: broker.url,
+    tmpDir,
+    chips: NAMES.map((name) => {
+      const spec = LAYOUT[name]!;
+      return { path: `/dev/${name}`, lines: typeof spec === 'number' ? spec : spec.lines };
+    }),
+    serviceArgs: () => ['--gpio-backend', 'sim', '--gpio-sim', simDir],
+    setInput: async (chip, offset, high) => writeFileSync(lineFile(chip, offset, 'pull'), high ? 'pull-up' : 'pull-down'),
+    level: async (chip, offset) => readFileSync(lineFile(chip, offset, 'value'), 'latin1').trim() === '1',
+    removeChip: async (chip) => rmSync(join(simDir, NAMES[chip]!), { recursive: true }),
+    restoreChip: async (chip) => {
+      createSimBoard(simDir, { [NAMES[chip]!]: LAYOUT[NAMES[chip]!]! });
+    },
+    reset: async () => {
+      createSimBoard(simDir, LAYOUT);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** Outputs through the whole service on the sim backend: start level, commands, persistence, `w`. */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CHIP0, lastValue, output, startKit } from './gpio-kit.js';
+
+const savedOutputs = (path: string) => JSON.parse(readFileSync(path, 'utf8')).outputs as Record<string, boolean>;
+
+test('start level: initial_state when nothing was saved; the line is driven and the level saved', async (t) => {
+  const kit = await startKit(t, { channels: [output('ON', 0, { initialState: true }), output('OFF', 1)] });
+  assert.deepEqual(kit.device.controlSpecs().map((c) => [c.id, c.type, c.readonly, c.ha?.component]), [
+    ['ON', 'switch', false, 'switch'],
+    ['OFF', 'switch', false, 'switch'],
+  ]);
+  assert.deepEqual(kit.device.valuesOf('ON'), ['1']);
+  assert.deepEqual(kit.device.valuesOf('OFF'), ['0']);
+  assert.equal(kit.board.backend.level('gpiochip0', 0), true);
+  assert.equal(kit.board.backend.level('gpiochip0', 1), false);
+  assert.deepEqual(savedOutputs(kit.statePath), { ON: true, OFF: false });
+});
+
+test('/on 1 and 0 drive the line, are saved before the value is published, and echo the value', async (t) => {
+  const kit = await startKit(t, { channels: [output('OUT', 3)] });
+  await kit.device.command('OUT', '1');
+  assert.equal(kit.board.backend.level('gpiochip0', 3), true);
+  assert.deepEqual(savedOutputs(kit.statePath), { OUT: true }, 'durable when the command is done');
+  await kit.device.command('OUT', '0');
+  assert.equal(kit.board.backend.level('gpiochip0', 3), false);
+  assert.deepEqual(kit.device.valuesOf('OUT'), ['0', '1', '0']);
+  assert.deepEqual(kit.device.errorsOf('OUT'), []);
+});
+
+test('/on anything but exactly 0 or 1 is rejected: logged, the true value republished, the line untouched, no w', async (t) => {
+  const kit = await startKit(t, { channels: [output('OUT', 3, { initialState: true })] });
+  for (const bad of ['2', 'on', 'true', '1\n', ' 1', '', '01', '1.0']) {
+    await kit.device.command('OUT', bad);
+    assert.equal(kit.board.backend.level('gpiochip0', 3), true, JSON.stringify(bad));
+  }
+  assert.deepEqual(kit.device.valuesOf('OUT'), Array(9).fill('1'));
+  assert.deepEqual(kit.device.errorsOf('OUT'), []);
+  assert.equal(kit.device.log.lines.filter((l) => l.includes('invalid command')).length, 8);
+});
+
+test('inverted output: logical 1 drives the line low', async (t) => {
+  const kit = await startKit(t, { channels: [output('OUT', 2, { inverted: true })] });
+  assert.equal(kit.board.backend.level('gpiochip0', 2), true, 'logical 0 at start = high');
+  await kit.device.command('OUT', '1');
+  assert.equal(kit.board.backend.level('gpiochip0', 2), false);
+});
+
+test('load_previous_state: the saved level wins over initial_state; without it initial_state wins', async (t) => {
+  const channels = [
+    output('LOAD', 0, { initialState: false, loadPreviousState: true }),
+    output('FRESH', 1, { initialState: false, loadPreviousState: false }),
+    output('LOAD_OFF', 2, { initialState: true, loadPreviousState: true }),
+  ];
+  const first = await startKit(t, { channels });
+  await first.device.command('LOAD', '1');
+  await first.device.command('FRESH', '1');
+  await first.device.command('LOAD_OFF', '0');
+  await first.stop();
+  const second = await startKit(t, { channels, after: first });
+  assert.deepEqual(second.device.valuesOf('LOAD'), ['1']);
+  assert.deepEqual(second.device.valuesOf('FRESH'), ['0']);
+  assert.deepEqual(second.device.valuesOf('LOAD_OFF'), ['0']);
+  assert.equal(second.board.backend.level('gpiochip0', 0), true);
+  assert.equal(second.board.backend.level('gpiochip0', 1), false);
+  assert.equal(second.board.backend.level('gpiochip0', 2), false);
+  assert.deepEqual(savedOutputs(second.statePath), { LOAD: true, FRESH: false, LOAD_OFF: false });
+});
+
+test('a failed write sets w and keeps the value; the next good write clears w', async (t) => {
+  const kit = await startKit(t, { channels: [output('OUT', 4)] });
+  const value = join(kit.board.lineDir(CHIP0, 4), 'value');
+  rmSync(value);
+  mkdirSync(value); // `value` cannot be written any more
+  await kit.device.command('OUT', '1');
+  assert.deepEqual(kit.device.errorsOf('OUT'), ['w']);
+  assert.deepEqual(kit.device.valuesOf('OUT'), ['0']);
+  assert.ok(kit.log.lines.some((l) => /output "OUT": cannot set 1: /.test(l)), kit.log.lines.join('\n'));
+  rmSync(value, { recursive: true });
+  writeFileSync(value, '0\n');
+  await kit.device.command('OUT', '1');
+  assert.deepEqual(kit.device.errorsOf('OUT'), ['w', '']);
+  assert.equal(lastValue(kit.device, 'OUT'), '1');
+});
