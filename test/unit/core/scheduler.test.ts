@@ -55,3 +55,33 @@ test('many tasks with the same period keep one timer and all run', async () => {
   await tick(40);
   assert.equal(count, 1000);
 });
+
+test('tasks that schedule their next run from a wake-up of many do not cost an extra wake-up', async () => {
+  // Counts the timers whose callback ran (the scheduler's wake-ups).
+  const realSetTimeout = globalThis.setTimeout;
+  let wakeUps = 0;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) =>
+    realSetTimeout(() => {
+      wakeUps++;
+      fn();
+    }, ms)) as typeof setTimeout;
+  const s = new Scheduler();
+  try {
+    let runs = 0;
+    const start = performance.now() + 20;
+    const every = (i: number, k: number): void => {
+      s.at(start + k * 20, () => {
+        runs++;
+        if (k < 4) every(i, k + 1);
+      });
+    };
+    for (let i = 0; i < 64; i++) every(i, 0);
+    await tick(140);
+    assert.equal(runs, 64 * 5);
+    // 5 due times; a timer may fire a little early once in a while, but never a 0 ms re-arm per round.
+    assert.ok(wakeUps <= 7, `${wakeUps} wake-ups for 5 due times`);
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    s.stop();
+  }
+});
