@@ -1,5 +1,7 @@
 /** Every benchmark scenario, in the order `npm run bench` runs them. */
 import type { Scenario } from '../lib/scenario.js';
+import { adcIdle } from './adc-idle.js';
+import { adcSampleCpu } from './adc-sample-cpu.js';
 import { cliConversions } from './cli-conversions.js';
 
-export const scenarios: Scenario[] = [cliConversions];
+export const scenarios: Scenario[] = [cliConversions, adcSampleCpu, adcIdle];

@@ -10,9 +10,26 @@ import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
 import { AdcService } from './adc-service.js';
 import { brokerOptionsOf } from './broker-of-cli.js';
 import type { AdcConfig } from './config/adc-config-model.js';
+import type { ReadMode } from './raw-read-path.js';
 
 /** After the exit code is known, the process is ended this long later if anything still holds it. */
 const EXIT_BACKSTOP_MS = 300;
+
+/**
+ * `CTL_ADC_READS=async` (or `sync`) forces one read path for every channel instead of choosing per
+ * channel by measurement: a field switch for a platform where the choice goes wrong, and for
+ * benchmarks. Anything else is ignored with a warning.
+ */
+function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | undefined {
+  const value = env['CTL_ADC_READS'];
+  if (value === undefined || value === '' || value === 'adaptive') return undefined;
+  if (value === 'async' || value === 'sync') {
+    logger.info(`CTL_ADC_READS=${value}: every channel reads ${value === 'sync' ? 'synchronously' : 'on the thread pool'}`);
+    return value;
+  }
+  logger.warn(`CTL_ADC_READS=${JSON.stringify(value)} ignored (adaptive, async or sync)`);
+  return undefined;
+}
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
 export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger): Promise<number> {
@@ -23,7 +40,14 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger)
     ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix } : {}),
     log: logger.child('mqtt'),
   });
-  const service = new AdcService({ config, device, sysfsRoot: cli.sysfsRoot, log: logger });
+  const readMode = readModeOf(process.env, logger);
+  const service = new AdcService({
+    config,
+    device,
+    sysfsRoot: cli.sysfsRoot,
+    log: logger,
+    ...(readMode !== undefined ? { readMode } : {}),
+  });
   logger.info(`${config.channels.length} channel(s), device ${cli.deviceId}, sysfs under ${cli.sysfsRoot}`);
   service.start();
   device.start();
