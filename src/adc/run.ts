@@ -20,7 +20,7 @@ const EXIT_BACKSTOP_MS = 300;
  * channel by measurement: a field switch for a platform where the choice goes wrong, and for
  * benchmarks. Anything else is ignored with a warning.
  */
-function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | undefined {
+export function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | undefined {
   const value = env['CTL_ADC_READS'];
   if (value === undefined || value === '' || value === 'adaptive') return undefined;
   if (value === 'async' || value === 'sync') {

@@ -223,3 +223,15 @@ test('stop cancels the schedule and closes the file', async (t) => {
   await r.advance(1000);
   assert.deepEqual(r.time.ran, [10, 20, 30]);
 });
+
+test('a scale that cannot be set is the channel\'s error, not a crash; the channel works once it can be', async (t) => {
+  // A list to choose from, but no in_voltage1_scale (nor in_voltage_scale) to write the choice to.
+  const r = rig(t, { devices: [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 10, scaleAvailable: '0.5 1' } } }] });
+  await r.start();
+  assert.equal(r.control.errors, 'r');
+  assert.match(r.log.lines.join('\n'), /WARNING: \[ctl:adc\] a: cannot set the scale of voltage1 to 1: neither .* exists; looking again every few seconds/);
+  r.tree.writeAttribute(0, 'in_voltage1_scale', '0.5');
+  await r.advance(1030);
+  assert.deepEqual(r.device.valuesOf('a'), ['10.000'], 'scale 1 chosen and written at the next look-up');
+  assert.equal(r.control.errors, '');
+});
