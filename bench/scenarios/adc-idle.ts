@@ -3,8 +3,8 @@
  * apart: ~914 samples/s) on a fake IIO tree, publishing to a real mosquitto, against a bare Node
  * process that keeps a timer. CPU is the sum of every thread's on-CPU time
  * (/proc/PID/task/TID/schedstat, ns) over windows of a few seconds; RSS from /proc/PID/status.
- * The same service with every read forced onto the thread pool (CTL_ADC_READS=async) is measured
- * too, to show what the per-channel read path choice saves.
+ * The same service with every read forced onto the thread pool (CTL_ADC_READS=async) runs beside
+ * it, to show what the per-channel read path choice saves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -90,27 +90,30 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     await writeFile(conf, JSON.stringify({ device_name: 'bench', iio_channels: iio }));
     const bin = join(ctx.root, 'dist', 'src', 'cli', 'adc-main.js');
     const args = [bin, '--sysfs-root', tree.root, '-c', conf, '--system-config-dir', join(dir, 'none'), '-p', String(broker.port)];
-    const windows = Math.max(3, Math.round(ctx.runs / 5));
+    const windows = Math.max(4, Math.round(ctx.runs / 3));
 
-    const variants: Array<{ reads: string; service: Watched }> = [];
+    // Both variants and the baseline run side by side over the same windows: a busy machine
+    // weighs on all of them alike.
+    const recorder = await MqttRecorder.start(broker.url, ['/devices/+/controls/+']);
     const baseline = watch('node with a 1 s timer', process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
-    for (const reads of ['adaptive', 'async']) {
-      const recorder = await MqttRecorder.start(broker.url, ['/devices/ctl-adc/controls/+']);
-      const service = watch(`ctl-mqtt-adc, ${CHANNELS} channels`, process.execPath, args, { ...process.env, CTL_ADC_READS: reads });
-      // Steady state: every channel published, then a little more.
-      await recorder.waitFor(() => new Set(recorder.messages.filter((m) => m.payload !== '').map((m) => m.topic)).size >= CHANNELS, {
-        timeoutMs: 15_000,
-        what: `values of all ${CHANNELS} channels`,
+    const adaptive = watch(`ctl-mqtt-adc, ${CHANNELS} channels`, process.execPath, args);
+    const pool = watch('ctl-mqtt-adc, thread-pool reads', process.execPath, [...args, '--device-id', 'ctl-adc-pool'], {
+      ...process.env,
+      CTL_ADC_READS: 'async',
+    });
+    try {
+      // Steady state: every channel of both published, then a little more.
+      await recorder.waitFor(() => new Set(recorder.messages.filter((m) => m.payload !== '').map((m) => m.topic)).size >= 2 * CHANNELS, {
+        timeoutMs: 20_000,
+        what: `values of all ${CHANNELS} channels of both services`,
       });
       await recorder.close();
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      ctx.log(`   measuring ${reads} reads: ${windows} windows of ${WINDOW_MS} ms`);
-      await measureWindows(reads === 'adaptive' ? [service, baseline] : [service], windows);
-      await stop(service.child);
-      variants.push({ reads, service });
+      ctx.log(`   measuring: ${windows} windows of ${WINDOW_MS} ms`);
+      await measureWindows([adaptive, pool, baseline], windows);
+    } finally {
+      await Promise.all([adaptive, pool, baseline].map((w) => stop(w.child)));
     }
-    await stop(baseline.child);
-    const [adaptive, pool] = variants.map((v) => v.service) as [Watched, Watched];
     const cpu = measured(adaptive.label, 'ms CPU/s', adaptive.cpuMsPerS);
     const cpuBase = measured(baseline.label, 'ms CPU/s', baseline.cpuMsPerS);
     const poolCpu = summarize(pool.cpuMsPerS);
