@@ -1,13 +1,72 @@
 /**
- * The ADC service runtime. Placeholder of the configuration issue: the service helpers replace
- * it. The binary imports it dynamically only when the service runs (never for -j/-J/--help).
+ * The ADC service runtime (`ctl-mqtt-adc` without -j/-J/...): the MQTT device, the service, and
+ * SIGTERM/SIGINT → stop sampling → clear the device's retained topics → exit 0 within 5 s.
+ * The binary imports it dynamically only when the service runs.
  */
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import type { Logger } from '../core/log.js';
+import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
+import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
+import { AdcService } from './adc-service.js';
+import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import type { AdcConfig } from './config/adc-config-model.js';
+import type { ReadMode } from './raw-read-path.js';
+
+/** After the exit code is known, the process is ended this long later if anything still holds it. */
+const EXIT_BACKSTOP_MS = 300;
+
+/**
+ * `CTL_ADC_READS=async` (or `sync`) forces one read path for every channel instead of choosing per
+ * channel by measurement: a field switch for a platform where the choice goes wrong, and for
+ * benchmarks. Anything else is ignored with a warning.
+ */
+export function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | undefined {
+  const value = env['CTL_ADC_READS'];
+  if (value === undefined || value === '' || value === 'adaptive') return undefined;
+  if (value === 'async' || value === 'sync') {
+    logger.info(`CTL_ADC_READS=${value}: every channel reads ${value === 'sync' ? 'synchronously' : 'on the thread pool'}`);
+    return value;
+  }
+  logger.warn(`CTL_ADC_READS=${JSON.stringify(value)} ignored (adaptive, async or sync)`);
+  return undefined;
+}
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
-export async function run(_cli: AdcCliOptions, _config: AdcConfig, logger: Logger): Promise<number> {
-  logger.error('service runtime not available yet');
-  return 1;
+export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger): Promise<number> {
+  const device = createMqttDevice({
+    device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName },
+    broker: brokerOptionsFromCli(cli.broker, cli.clientId),
+    topicPrefix: cli.topicPrefix,
+    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix } : {}),
+    log: logger.child('mqtt'),
+  });
+  const readMode = readModeOf(process.env, logger);
+  const service = new AdcService({
+    config,
+    device,
+    sysfsRoot: cli.sysfsRoot,
+    log: logger,
+    ...(readMode !== undefined ? { readMode } : {}),
+  });
+  logger.info(`${config.channels.length} channel(s), device ${cli.deviceId}, sysfs under ${cli.sysfsRoot}`);
+  service.start();
+  device.start();
+  return new Promise<number>((resolve) => {
+    let exiting = false;
+    onShutdownSignals(
+      async () => {
+        await service.stop();
+        await device.stop();
+      },
+      {
+        log: logger,
+        exit: (code) => {
+          if (exiting) process.exit(code); // a second signal: at once
+          exiting = true;
+          resolve(code);
+          setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
+        },
+      },
+    );
+  });
 }

@@ -25,6 +25,8 @@ export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
   private stopped = false;
+  /** True while due tasks run: tasks they schedule are armed for once, after the last one. */
+  private firing = false;
 
   constructor(private readonly clock: Clock = systemClock) {}
 
@@ -33,7 +35,9 @@ export class Scheduler {
     const entry: Entry = { due, seq: this.seq++, run, cancelled: false };
     if (!this.stopped) {
       this.push(entry);
-      this.arm();
+      // While firing, the heap still holds tasks due now: arming here would set a 0 ms timer and
+      // cost an extra wake-up for nothing.
+      if (!this.firing) this.arm();
     }
     return {
       cancel: () => {
@@ -69,13 +73,18 @@ export class Scheduler {
     this.timer = undefined;
     this.armedFor = Infinity;
     const now = this.clock.now();
-    // Timers may fire up to a millisecond early; a task within 1 ms of now is due.
-    while (this.heap.length > 0 && this.heap[0]!.due <= now + 1) {
-      const entry = this.pop();
-      if (!entry.cancelled) entry.run();
-      if (this.stopped) return;
+    this.firing = true;
+    try {
+      // Timers may fire up to a millisecond early; a task within 1 ms of now is due.
+      while (this.heap.length > 0 && this.heap[0]!.due <= now + 1) {
+        const entry = this.pop();
+        if (!entry.cancelled) entry.run();
+        if (this.stopped) return;
+      }
+    } finally {
+      this.firing = false;
+      this.arm(); // also after a task threw: the others still run
     }
-    this.arm();
   }
 
   private push(entry: Entry): void {

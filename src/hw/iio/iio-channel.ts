@@ -44,6 +44,8 @@ export interface IioChannel {
   readonly scale: IioScale;
   /** One raw reading (see IioRawReader.read). */
   readRaw(): Promise<number>;
+  /** One raw reading on the calling thread (see IioRawReader.readSync): only for fast reads. */
+  readRawSync(): number;
   /** Closes the raw file. */
   close(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function openIioChannel(
     rawPath,
     scale,
     readRaw: () => reader.read(),
+    readRawSync: () => reader.readSync(),
     close: () => reader.close(),
   };
 }

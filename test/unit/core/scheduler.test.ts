@@ -55,3 +55,43 @@ test('many tasks with the same period keep one timer and all run', async () => {
   await tick(40);
   assert.equal(count, 1000);
 });
+
+test('tasks that schedule their next run from a wake-up of many do not cost an extra wake-up', async () => {
+  // Counts the timers armed from inside a task. Before the fix, the first task of a round that
+  // scheduled its next run armed a timer at once (0 ms: the rest of the round was still due), which
+  // woke the process a second time per round. Counting arms made inside tasks is exact, where a
+  // count of wake-ups would depend on how late the machine's timers fire.
+  const realSetTimeout = globalThis.setTimeout;
+  let inTask = false;
+  let armedInsideTasks = 0;
+  let armedTotal = 0;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+    armedTotal++;
+    if (inTask) armedInsideTasks++;
+    return realSetTimeout(fn, ms);
+  }) as typeof setTimeout;
+  const s = new Scheduler();
+  try {
+    let runs = 0;
+    const start = performance.now() + 20;
+    const every = (i: number, k: number): void => {
+      s.at(start + k * 20, () => {
+        inTask = true;
+        try {
+          runs++;
+          if (k < 4) every(i, k + 1);
+        } finally {
+          inTask = false;
+        }
+      });
+    };
+    for (let i = 0; i < 64; i++) every(i, 0);
+    await tick(160);
+    assert.equal(runs, 64 * 5);
+    assert.equal(armedInsideTasks, 0);
+    assert.ok(armedTotal >= 5, `${armedTotal} timers armed for 5 due times`);
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    s.stop();
+  }
+});

@@ -1,0 +1,30 @@
+/**
+ * The publish policy end to end (max_unchanged_interval, minimum 5 s): a change is published at
+ * once, an unchanged value again only after the interval.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
+import { adcRig, sleep, skipWithoutMosquitto } from './adc-rig.js';
+
+test('changes at once, unchanged values again after max_unchanged_interval', { skip: skipWithoutMosquitto }, async (t) => {
+  const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 100, scale: '1' } } }]);
+  const proc = rig.start({
+    device_name: 'ADCs',
+    max_unchanged_interval: 5,
+    iio_channels: [{ id: 'p', channel_number: 'voltage1', voltage_multiplier: 1, poll_interval: 50, averaging_window: 2, delay_between_measurements: 5 }],
+  });
+  const first = await rig.waitValue('p', (v) => v === '0.100');
+  const firstAt = performance.now();
+  await sleep(1000); // some 20 cycles of the same value
+  const from = rig.recorder.mark();
+  rig.tree.setRaw(0, 'voltage1', 120);
+  await rig.waitValue('p', (v) => v === '0.120', { from });
+  const changedAt = performance.now();
+  assert.deepEqual(rig.values('p'), [first.payload, '0.120'], 'unchanged values were not re-published');
+  await rig.waitValue('p', (v) => v === '0.120', { from: rig.recorder.mark(), timeoutMs: 8000, what: 'the unchanged value again' });
+  const again = performance.now() - changedAt;
+  assert.ok(again >= 4900, `re-published ${again.toFixed(0)} ms after the last publish, not before 5 s`);
+  assert.ok(changedAt - firstAt >= 1000);
+  assert.equal(await proc.stop(), 0);
+});
