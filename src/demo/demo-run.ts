@@ -107,10 +107,11 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
 
     const why = await stopTrigger(stop, options.durationS, services);
     for (const a of activities) a.stop();
-    view.log(`demo: stopping (${why})`);
+    // The last frame keeps the last values; from here on, plain lines.
+    view.stop();
+    io.stdout.write(`demo: stopping (${why})\n`);
     const exits = await services.stopAll();
     const leftovers = await retainedDeviceTopics(broker.url, DEVICE_IDS).catch((err: unknown) => new Error(messageOf(err)));
-    view.stop();
     await watch.close();
     const summary = exitSummary(exits, leftovers);
     await broker.close();
