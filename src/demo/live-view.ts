@@ -94,7 +94,7 @@ export class LiveView {
     }, wait);
   }
 
-  /** Final frame (TTY), then plain output again. */
+  /** Final frame (or compact lines), then plain output again. */
   stop(): void {
     if (!this.running) return;
     clearInterval(this.ticker);
@@ -104,6 +104,8 @@ export class LiveView {
       this.draw();
       this.out.off?.('resize', this.onResize);
       this.out.write(`${CSI}?25h`);
+    } else {
+      this.printSummary();
     }
     this.running = false;
   }

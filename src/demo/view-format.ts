@@ -54,7 +54,7 @@ export function deviceLines(devices: readonly DeviceView[], columns: number): st
   const lines: string[] = [];
   for (const device of devices) {
     const controls = DeviceViewModel.controlsOf(device);
-    lines.push(deviceHeading(device));
+    lines.push(fit(deviceHeading(device), columns));
     if (controls.length === 0) {
       lines.push('  (no controls yet)');
       continue;
