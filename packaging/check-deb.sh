@@ -7,7 +7,8 @@
 #   packaging/check-deb.sh path/to/ctl-mqtt_<version>_all.deb
 #
 # nodejs is not in the throw-away root (--force-depends); maintainer scripts run outside it
-# (--force-script-chrootless, with DPKG_ROOT set). Needs dpkg and node (>= 20) on this machine.
+# (--force-script-chrootless, with DPKG_ROOT set). Needs dpkg and node (>= 20) on this machine;
+# runs as root or as a user.
 set -euo pipefail
 
 deb=${1:?usage: check-deb.sh DEB}
@@ -21,7 +22,11 @@ expect_file() { [ -e "$root/$1" ] || fail "$1 is not installed"; }
 
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
 : >"$root/var/lib/dpkg/status"
-dpkg_root() { dpkg --root="$root" --force-depends --force-script-chrootless "$@"; }
+# As a user: dpkg installs into a root that user owns, and wants ldconfig & co. on its PATH.
+not_root=()
+[ "$(id -u)" = 0 ] || not_root=(--force-not-root)
+export PATH="$PATH:/usr/sbin:/sbin"
+dpkg_root() { dpkg --root="$root" --force-depends --force-script-chrootless "${not_root[@]}" "$@"; }
 
 step "install $(basename "$deb") into $root"
 dpkg_root --install "$deb" >/dev/null
