@@ -118,16 +118,24 @@ export class LiveView {
     for (const line of compactLines(this.options.model.list())) this.out.write(`[${this.elapsed()}] ${line}\n`);
   }
 
+  /**
+   * Never taller than the screen (cursor moves cannot reach lines scrolled off the top): the
+   * recent log gives way first, then the last device lines.
+   */
   private frame(): string[] {
     const columns = this.out.columns ?? 80;
-    const rows = this.out.rows ?? 24;
-    const devices = deviceLines(this.options.model.list(), columns);
-    const tail = ['', ...this.options.status(), ...(this.recent.length > 0 ? ['Recent log:', ...this.recent.map((l) => '  ' + l)] : [])];
+    const height = Math.max(1, (this.out.rows ?? 24) - 1);
     const head = [...this.options.header.map((l, i) => (i === 0 ? `${l}   up ${this.elapsed()}` : l)), ''];
-    // Never taller than the screen: cursor moves cannot reach lines scrolled off the top.
-    const room = Math.max(1, rows - 1 - head.length - tail.length);
-    const shown = devices.length <= room ? devices : [...devices.slice(0, room - 1), `  ... ${devices.length - room + 1} more lines (enlarge the window)`];
-    return [...head, ...shown, ...tail].slice(0, Math.max(1, rows - 1)).map((l) => fit(l, columns));
+    const status = ['', ...this.options.status()];
+    let devices = deviceLines(this.options.model.list(), columns);
+    const room = height - head.length - status.length;
+    if (devices.length > room) {
+      const keep = Math.max(0, room - 1);
+      devices = [...devices.slice(0, keep), `  ... ${devices.length - keep} more lines (enlarge the window)`];
+    }
+    const logRoom = Math.min(this.recent.length, height - head.length - devices.length - status.length - 1);
+    const log = logRoom > 0 ? ['Recent log:', ...this.recent.slice(-logRoom).map((l) => '  ' + l)] : [];
+    return [...head, ...devices, ...status, ...log].slice(0, height).map((l) => fit(l, columns));
   }
 
   private draw(): void {

@@ -72,3 +72,28 @@ test('not a TTY: no escape codes; header, log lines as they come, compact lines'
   assert.match(text, /^hint\nadc: INFO: started\n\[0:00\] ADCs: Vin=24\.0 V\n/);
   assert.match(text, /\[0:00\] ADCs: Vin=24\.0 V\n$/);
 });
+
+test('TTY: a frame never gets taller than the screen; the log gives way before the devices', () => {
+  const m = model();
+  for (let i = 0; i < 30; i++) {
+    m.apply(`/devices/ctl-gpio/controls/IN${i}/meta`, `{"order":${i + 1},"readonly":true,"type":"switch"}`);
+    m.apply(`/devices/ctl-gpio/controls/IN${i}`, '1');
+  }
+  const frameLines = (rows: number): string[] => {
+    const out = new FakeTerminal(true, 40, rows);
+    const view = new LiveView({ out, model: m, header: ['title', 'hint'], status: () => ['svc running'] });
+    view.start();
+    for (let i = 0; i < 4; i++) view.log(`log ${i}`);
+    view.stop();
+    const last = out.writes.filter((w) => w.includes('title')).at(-1)!;
+    return last.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/^\r/, '').split('\n').slice(0, -1);
+  };
+  const small = frameLines(12);
+  assert.equal(small.length, 11);
+  assert.ok(small.some((l) => /more lines \(enlarge the window\)/.test(l)));
+  assert.ok(!small.includes('Recent log:'));
+  assert.ok(small.includes('svc running'));
+  const tall = frameLines(60);
+  assert.ok(tall.includes('Recent log:') && tall.includes('  log 3'));
+  assert.ok(!tall.some((l) => /more lines/.test(l)));
+});
