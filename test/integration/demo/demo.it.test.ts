@@ -111,7 +111,7 @@ test('a taken port: one line naming --port, exit 1, nothing started or left', as
   assert.equal(await demo.exited, 1);
   assert.equal(
     demo.stderr(),
-    `ctl-mqtt demo: MQTT port ${port} on 127.0.0.1 is already in use (another MQTT broker?): stop it or choose another with '--port N'\n`,
+    `ctl-mqtt demo: MQTT port ${port} on 127.0.0.1 is already in use (another MQTT broker?): stop it or choose another port, e.g. 'npm start -- --port ${port + 1}'\n`,
   );
   assert.equal(demo.stdout(), '');
   assert.deepEqual(demo.leftovers(), []);
