@@ -11,16 +11,21 @@ export function outputToSwitch(outputs: readonly GpioChannelConfig[]): GpioChann
   return outputs.find((o) => !o.system) ?? outputs[0];
 }
 
+/**
+ * The lines above the devices: each fits 80 columns, so a command is never cut. The live view
+ * adds the uptime to the first one.
+ */
 export function connectionHints(broker: EmbeddedBroker, gpioDeviceId: string, output: GpioChannelConfig | undefined): string[] {
   const at = `-h 127.0.0.1 -p ${broker.port}`;
+  const topic = output === undefined ? undefined : `/devices/${gpioDeviceId}/controls/${output.name}/on`;
   const lines = [
-    `ctl-mqtt demo   broker ${broker.url}   WebSocket ${broker.wsUrl}   Ctrl-C stops`,
-    `Watch:   mosquitto_sub ${at} -v -t '/devices/#'     (no mosquitto? npx mqtt sub ${at} -v -t '/devices/#')`,
+    `ctl-mqtt demo  ${broker.url}  ${broker.wsUrl}`,
+    topic === undefined
+      ? 'watch everything (or: npx mqtt sub, same options):'
+      : `watch everything, switch ${output!.name} on (or: npx mqtt sub / pub, same options):`,
+    `mosquitto_sub ${at} -v -t '/devices/#'`,
   ];
-  if (output !== undefined) {
-    const topic = `/devices/${gpioDeviceId}/controls/${output.name}/on`;
-    lines.push(`Switch:  mosquitto_pub ${at} -t ${topic} -m 1     (or: npx mqtt pub ${at} -t ${topic} -m 1)`);
-  }
-  lines.push('         * = writable control (send to its .../on topic); !r / !w = read / write error');
+  if (topic !== undefined) lines.push(`mosquitto_pub ${at} -t ${topic} -m 1`);
+  lines.push('* writable (commands on .../on)   !r !w read / write error   Ctrl-C stops');
   return lines;
 }

@@ -125,7 +125,7 @@ export class LiveView {
   private frame(): string[] {
     const columns = this.out.columns ?? 80;
     const height = Math.max(1, (this.out.rows ?? 24) - 1);
-    const head = [...this.options.header.map((l, i) => (i === 0 ? `${l}   up ${this.elapsed()}` : l)), ''];
+    const head = [...this.options.header.map((l, i) => (i === 0 ? `${l}  up ${this.elapsed()}` : l)), ''];
     const status = ['', ...this.options.status()];
     let devices = deviceLines(this.options.model.list(), columns);
     const room = height - head.length - status.length;

@@ -61,7 +61,7 @@ export function deviceLines(devices: readonly DeviceView[], columns: number): st
     }
     const nameWidth = Math.max(...controls.map((c) => width(c.name)));
     const cells = controls.map((c) => `${pad(c.name, nameWidth)}  ${valueText(c)}${marks(c)}`);
-    const cellWidth = Math.max(...cells.map(width)) + 3;
+    const cellWidth = Math.max(...cells.map(width)) + 2;
     const perRow = Math.max(1, Math.floor((columns - 2) / cellWidth));
     const rows = Math.ceil(cells.length / perRow);
     // Column-major, so names read down like a list.
