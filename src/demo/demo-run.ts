@@ -15,7 +15,7 @@ import { loadAdcConfig } from '../adc/config/load-adc-config.js';
 import { messageOf } from '../core/errors.js';
 import { loadGpioConfig } from '../gpio/config/load-gpio-config.js';
 import { startAnalogDrift } from './analog-drift.js';
-import { retainedDeviceTopics, watchDevices } from './broker-watch.js';
+import { retainedDeviceTopics, watchDevices, type DeviceWatch } from './broker-watch.js';
 import { connectionHints, outputToSwitch } from './connection-hints.js';
 import type { DemoOptions } from './demo-args.js';
 import { createDemoBoard } from './demo-board.js';
@@ -74,6 +74,8 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
   const broker = await startEmbeddedBroker({ port: options.port, wsPort: options.wsPort });
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-demo-'));
   let services: DemoServices | undefined;
+  let view: LiveView | undefined;
+  let watch: DeviceWatch | undefined;
   const activities: Activity[] = [];
   // If the process goes down without the orderly stop (a forced exit), leave nothing running.
   const emergency = (): void => {
@@ -87,8 +89,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
     setIdleLevels(board.inputs);
     activities.push(startAnalogDrift(board));
     const model = new DeviceViewModel();
-    let view: LiveView | undefined;
-    const watch = await watchDevices(broker.url, DEVICE_IDS, model, () => view?.changed());
+    watch = await watchDevices(broker.url, DEVICE_IDS, model, () => view?.changed());
     services = new DemoServices({
       board,
       brokerUrl: broker.url,
@@ -101,14 +102,20 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
     });
     const running = services;
     const output = outputToSwitch(board.outputs.map((o) => o.channel));
-    view = new LiveView({ out: io.stdout, model, header: connectionHints(broker, SERVICE_FILES.gpio.deviceId, output), status: () => running.statusLines() });
-    view.start();
+    const live = new LiveView({
+      out: io.stdout,
+      model,
+      header: connectionHints(broker, SERVICE_FILES.gpio.deviceId, output),
+      status: () => running.statusLines(),
+    });
+    view = live;
+    live.start();
     activities.push(startGpioActivity(board.inputs));
 
     const why = await stopTrigger(stop, options.durationS, services);
     for (const a of activities) a.stop();
     // The last frame keeps the last values; from here on, plain lines.
-    view.stop();
+    live.stop();
     io.stdout.write(`demo: stopping (${why})\n`);
     const exits = await services.stopAll();
     const leftovers = await retainedDeviceTopics(broker.url, DEVICE_IDS).catch((err: unknown) => new Error(messageOf(err)));
@@ -118,8 +125,10 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
     for (const line of summary.lines) io.stdout.write(line + '\n');
     return summary.clean ? 0 : 1;
   } finally {
+    view?.stop(); // after a failure: the cursor is shown again
     for (const a of activities) a.stop();
     services?.killAll();
+    await watch?.close().catch(() => undefined); // else it would reconnect forever
     await broker.close();
     rmSync(dir, { recursive: true, force: true });
     process.off('exit', emergency);
