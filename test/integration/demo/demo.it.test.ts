@@ -18,7 +18,7 @@ const ADC = '/devices/ctl-adc';
 const V311 = { protocolVersion: 4 } as const;
 
 async function recorderOn(t: Parameters<typeof startDemo>[0], demo: DemoProcess): Promise<MqttRecorder> {
-  await demo.waitForStdout(`broker mqtt://127.0.0.1:${demo.port}`);
+  await demo.waitForStdout(`ctl-mqtt demo  mqtt://127.0.0.1:${demo.port}`);
   const recorder = await MqttRecorder.start(`mqtt://127.0.0.1:${demo.port}`, ['/devices/#'], V311);
   t.after(() => recorder.close().catch(() => undefined));
   return recorder;
