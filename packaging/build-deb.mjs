@@ -168,7 +168,14 @@ function stage(root, pkg) {
   const lib = join(root, 'usr/lib/ctl-mqtt');
   const dist = join(repo, 'dist/src');
   if (!existsSync(join(dist, 'cli/gpio-main.js'))) fail('dist/src is missing: run npm run build first');
-  cpSync(dist, join(lib, 'dist/src'), { recursive: true, filter: (src) => !relative(dist, src).startsWith('demo') });
+  // Only what the sources compile to: a file left in dist/ by an older build is not shipped.
+  const compiled = (src) => {
+    const rel = relative(dist, src);
+    if (rel === '') return true;
+    if (statSync(src).isDirectory()) return !rel.startsWith('demo') && existsSync(join(repo, 'src', rel));
+    return rel.endsWith('.js') && (existsSync(join(repo, 'src', rel.replace(/\.js$/, '.ts'))) || rel.includes('/generated/'));
+  };
+  cpSync(dist, join(lib, 'dist/src'), { recursive: true, filter: compiled });
   const shipped = { name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, type: pkg.type, engines: pkg.engines };
   writeFileSync(join(lib, 'package.json'), JSON.stringify(shipped, null, 2) + '\n');
   copyModules(lib);
