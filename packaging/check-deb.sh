@@ -14,7 +14,8 @@ set -euo pipefail
 deb=${1:?usage: check-deb.sh DEB}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 root=$(mktemp -d "${TMPDIR:-/tmp}/ctl-mqtt-root.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+pids=()
+trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done; rm -rf "$root"' EXIT
 
 step() { printf 'check-deb: %s\n' "$*"; }
 fail() { printf 'check-deb: FAILED: %s\n' "$*" >&2; exit 1; }
@@ -81,6 +82,25 @@ node --input-type=module -e "
   for (const file of walk('$lib/dist/src')) await import(file);
   createRequire('$lib/dist/src/hw/gpio/cdev/ffi.js')('koffi').load('libc.so.6');
 " || fail "a module of the installed copy does not load"
+
+step "the installed services run (no broker yet: they retry) and stop on SIGTERM with exit 0"
+mkdir "$root/sim"
+no_broker=(--broker "unix://$root/sim/no-broker.sock")
+"$root/usr/bin/ctl-mqtt-gpio" -c "$root/etc/ctl-mqtt-gpio.conf" --system-config-dir "$root/var/lib/ctl-mqtt-gpio/conf.d" \
+  --gpio-sim "$root/sim" --state-file "$root/sim/state.json" "${no_broker[@]}" 2>"$root/gpio.log" &
+pids+=($!)
+"$root/usr/bin/ctl-mqtt-adc" -c "$root/etc/ctl-mqtt-adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" \
+  --sysfs-root "$root/sim" "${no_broker[@]}" 2>"$root/adc.log" &
+pids+=($!)
+sleep 2
+for i in 0 1; do
+  name=$([ "$i" = 0 ] && echo gpio || echo adc)
+  kill -TERM "${pids[$i]}" 2>/dev/null || true
+  rc=0
+  wait "${pids[$i]}" || rc=$?
+  [ "$rc" = 0 ] || fail "ctl-mqtt-$name exited $rc: $(tail -n 3 "$root/$name.log")"
+done
+pids=()
 
 if command -v systemd-analyze >/dev/null 2>&1; then
   step "systemd-analyze verify"
