@@ -1,0 +1,230 @@
+#!/usr/bin/env node
+// Builds the Debian package ctl-mqtt_<version>_all.deb from the built tree (run `npm run build`
+// first; `npm run deb` does both). Offline: the Node modules are copied from ./node_modules
+// (the production dependency closure read from package-lock.json), nothing is downloaded.
+//
+//   node packaging/build-deb.mjs [--out DIR] [--fast]
+//
+// --out DIR  where the .deb goes (default dist/deb); --fast  gzip -1 instead of xz (tests).
+// Prints the path of the .deb. Needs dpkg-deb (package dpkg, on every Debian system).
+//
+// Layout of the package:
+//   /usr/bin/ctl-mqtt-{gpio,adc}                 wrappers running node on the code below
+//   /usr/lib/ctl-mqtt/{package.json,dist/src}    the compiled services (without the demo)
+//   /usr/lib/ctl-mqtt/node_modules               production modules; koffi only for linux
+//                                                x64, arm64 and armhf
+//   /usr/lib/ctl-mqtt/schemas/*.schema.json      -> /usr/share/ctl-mqtt-*/ (--print-schema)
+//   /usr/share/ctl-mqtt-{gpio,adc}/              schema, full example config, boards/example.conf
+//   /lib/systemd/system/*.service, /lib/udev/rules.d/60-ctl-mqtt-gpio.rules
+//   /etc/ctl-mqtt-{gpio,adc}.conf                conffiles (board channels only)
+//   /var/lib/ctl-mqtt-{gpio,adc}/conf.d/         where a board file is installed
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const here = join(repo, 'packaging');
+const SERVICES = ['gpio', 'adc'];
+/** Dependencies only the demo (`npm start`) uses: not shipped. */
+const DEMO_ONLY = new Set(['aedes']);
+/** Type declarations only (dependencies of mqtt's typings): nothing to run. */
+const typesOnly = (name) => name.startsWith('@types/') || name === 'undici-types';
+/** Prebuilt koffi binaries kept: the controllers' architectures. */
+const KOFFI_TRIPLETS = new Set(['linux_x64', 'linux_arm64', 'linux_armhf']);
+/** Parts of koffi needed only to build it from source or to read about it. */
+const KOFFI_DROP = ['src', 'vendor', 'doc'];
+
+function fail(message) {
+  console.error(`build-deb: ${message}`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const options = { out: join(repo, 'dist', 'deb'), fast: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--fast') options.fast = true;
+    else if (argv[i] === '--out' && i + 1 < argv.length) options.out = argv[++i];
+    else fail(`unknown argument '${argv[i]}' (usage: build-deb.mjs [--out DIR] [--fast])`);
+  }
+  return options;
+}
+
+/**
+ * The lock's package paths (`node_modules/a`, `node_modules/a/node_modules/b`) that the root's
+ * dependencies need, found the way Node resolves them: from the requiring package's directory
+ * up to the root.
+ */
+export function productionClosure(lock, exclude = new Set()) {
+  const packages = lock.packages;
+  const resolve = (from, name) => {
+    for (let base = from; ; ) {
+      const candidate = `${base === '' ? '' : base + '/'}node_modules/${name}`;
+      if (packages[candidate]) return candidate;
+      if (base === '') return undefined;
+      const cut = base.lastIndexOf('/node_modules/');
+      base = cut < 0 ? '' : base.slice(0, cut);
+    }
+  };
+  const wanted = new Set();
+  const visit = (from, deps, optional) => {
+    for (const name of Object.keys(deps ?? {})) {
+      if ((from === '' && exclude.has(name)) || typesOnly(name)) continue;
+      const path = resolve(from, name);
+      if (path === undefined) {
+        if (optional) continue;
+        fail(`package-lock.json: ${name} (needed by ${from || 'ctl-mqtt'}) is not in the lock`);
+      }
+      if (wanted.has(path) || packages[path].link) continue;
+      wanted.add(path);
+      const p = packages[path];
+      visit(path, p.dependencies, false);
+      visit(path, p.optionalDependencies, true);
+      visit(path, p.peerDependencies, true);
+    }
+  };
+  const root = packages[''];
+  visit('', root.dependencies, false);
+  visit('', root.optionalDependencies, true);
+  return [...wanted].sort();
+}
+
+function copyModules(stageLib) {
+  const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8'));
+  for (const path of productionClosure(lock, DEMO_ONLY)) {
+    const from = join(repo, path);
+    if (!existsSync(from)) fail(`${path} is missing: run npm ci first`);
+    // Nested node_modules are copied as packages of their own, only when needed.
+    cpSync(from, join(stageLib, path), { recursive: true, dereference: true, filter: (src) => relative(from, src).split('/')[0] !== 'node_modules' });
+  }
+  const koffi = join(stageLib, 'node_modules', 'koffi');
+  for (const dir of KOFFI_DROP) rmSync(join(koffi, dir), { recursive: true, force: true });
+  const builds = join(koffi, 'build', 'koffi');
+  for (const triplet of readdirSync(builds)) if (!KOFFI_TRIPLETS.has(triplet)) rmSync(join(builds, triplet), { recursive: true });
+  for (const triplet of KOFFI_TRIPLETS) if (!existsSync(join(builds, triplet, 'koffi.node'))) fail(`koffi has no ${triplet} binary`);
+}
+
+function install(from, to, mode = 0o644) {
+  mkdirSync(dirname(to), { recursive: true });
+  copyFileSync(from, to);
+  chmodSync(to, mode);
+}
+
+/** Every directory 0755, every file 0644 unless executable (then 0755): dpkg-deb keeps modes. */
+function normalizeModes(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) continue;
+    if (st.isDirectory()) {
+      chmodSync(path, 0o755);
+      normalizeModes(path);
+    } else {
+      chmodSync(path, st.mode & 0o111 ? 0o755 : 0o644);
+    }
+  }
+}
+
+function filesUnder(dir, base = dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    const st = lstatSync(path);
+    if (st.isDirectory()) return filesUnder(path, base);
+    return st.isFile() ? [relative(base, path)] : [];
+  });
+}
+
+function duKiB(dir) {
+  let bytes = 0;
+  for (const f of filesUnder(dir)) bytes += statSync(join(dir, f)).size;
+  return Math.ceil(bytes / 1024);
+}
+
+function controlFile(pkg, installedKiB) {
+  const maintainer = process.env.DEB_MAINTAINER ?? 'ctl-mqtt developers <ctl-mqtt@localhost>';
+  return [
+    'Package: ctl-mqtt',
+    `Version: ${pkg.version}`,
+    'Architecture: all',
+    `Maintainer: ${maintainer}`,
+    `Installed-Size: ${installedKiB}`,
+    'Depends: nodejs (>= 20)',
+    'Recommends: mosquitto',
+    'Section: misc',
+    'Priority: optional',
+    'Description: controller I/O on MQTT (GPIO, pulse counters, IIO ADC)',
+    ' Two services that publish a Linux controller\'s I/O on MQTT with the Wiren Board',
+    ' conventions, drop-in replacements for wb-mqtt-gpio and wb-mqtt-adc:',
+    '  ctl-mqtt-gpio: discrete inputs and outputs (GPIO character device) with',
+    '                 electricity and water meter pulse counters;',
+    '  ctl-mqtt-adc:  analog inputs (IIO sysfs), averaged and scaled.',
+    '',
+  ].join('\n');
+}
+
+function stage(root, pkg) {
+  const lib = join(root, 'usr/lib/ctl-mqtt');
+  const dist = join(repo, 'dist/src');
+  if (!existsSync(join(dist, 'cli/gpio-main.js'))) fail('dist/src is missing: run npm run build first');
+  // Only what the sources compile to: a file left in dist/ by an older build is not shipped.
+  const compiled = (src) => {
+    const rel = relative(dist, src);
+    if (rel === '') return true;
+    if (statSync(src).isDirectory()) return !rel.startsWith('demo') && existsSync(join(repo, 'src', rel));
+    return rel.endsWith('.js') && (existsSync(join(repo, 'src', rel.replace(/\.js$/, '.ts'))) || rel.includes('/generated/'));
+  };
+  cpSync(dist, join(lib, 'dist/src'), { recursive: true, filter: compiled });
+  const shipped = { name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, type: pkg.type, engines: pkg.engines };
+  writeFileSync(join(lib, 'package.json'), JSON.stringify(shipped, null, 2) + '\n');
+  copyModules(lib);
+  for (const svc of SERVICES) {
+    const binary = `ctl-mqtt-${svc}`;
+    const share = join(root, 'usr/share', binary);
+    install(join(here, 'bin', binary), join(root, 'usr/bin', binary), 0o755);
+    install(join(repo, 'schemas', `${binary}.schema.json`), join(share, `${binary}.schema.json`));
+    install(join(repo, 'examples', `${binary}.conf`), join(share, `${binary}.conf.example`));
+    install(join(repo, 'examples/board', binary, 'conf.d/system.conf'), join(share, 'boards/example.conf'));
+    mkdirSync(join(lib, 'schemas'), { recursive: true });
+    symlinkSync(`../../../share/${binary}/${binary}.schema.json`, join(lib, 'schemas', `${binary}.schema.json`));
+    install(join(here, 'etc', `${binary}.conf`), join(root, 'etc', `${binary}.conf`));
+    install(join(here, 'systemd', `${binary}.service`), join(root, 'lib/systemd/system', `${binary}.service`));
+    mkdirSync(join(root, 'var/lib', binary, 'conf.d'), { recursive: true });
+  }
+  install(join(here, 'udev/60-ctl-mqtt-gpio.rules'), join(root, 'lib/udev/rules.d/60-ctl-mqtt-gpio.rules'));
+  install(join(repo, 'README.md'), join(root, 'usr/share/doc/ctl-mqtt/README.md'));
+  install(join(here, 'debian/copyright'), join(root, 'usr/share/doc/ctl-mqtt/copyright'));
+  normalizeModes(root);
+
+  const control = join(root, 'DEBIAN');
+  mkdirSync(control);
+  for (const script of ['postinst', 'prerm', 'postrm']) install(join(here, 'debian', script), join(control, script), 0o755);
+  install(join(here, 'debian/conffiles'), join(control, 'conffiles'));
+  const files = filesUnder(root).filter((f) => !f.startsWith('DEBIAN/') && !f.startsWith('etc/')).sort();
+  const md5 = files.map((f) => `${createHash('md5').update(readFileSync(join(root, f))).digest('hex')}  ${f}`);
+  writeFileSync(join(control, 'md5sums'), md5.join('\n') + '\n');
+  writeFileSync(join(control, 'control'), controlFile(pkg, duKiB(root)));
+}
+
+function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+  const work = mkdtempSync(join(tmpdir(), 'ctl-mqtt-deb-'));
+  try {
+    const root = join(work, 'root');
+    mkdirSync(root);
+    stage(root, pkg);
+    mkdirSync(options.out, { recursive: true });
+    const deb = join(options.out, `ctl-mqtt_${pkg.version}_all.deb`);
+    const compression = options.fast ? ['-Zgzip', '-z1'] : ['-Zxz'];
+    const r = spawnSync('dpkg-deb', ['--root-owner-group', ...compression, '--build', root, deb], { encoding: 'utf8' });
+    if (r.error) fail(`cannot run dpkg-deb (${r.error.message}): install the dpkg package`);
+    if (r.status !== 0) fail(`dpkg-deb failed: ${(r.stderr || r.stdout).trim()}`);
+    console.log(deb);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Installs a ctl-mqtt .deb into a throw-away root with `dpkg --root` and checks the installed
+# copy: files and conffiles, maintainer scripts, the bins run with this machine's node
+# (`--print-schema`, `-j`, `--version`), every module of both services loads, koffi loads its
+# native binary, the systemd units verify; then purges it and checks nothing is left.
+#
+#   packaging/check-deb.sh path/to/ctl-mqtt_<version>_all.deb
+#
+# nodejs is not in the throw-away root (--force-depends); maintainer scripts run outside it
+# (--force-script-chrootless, with DPKG_ROOT set). Needs dpkg and node (>= 20) on this machine;
+# runs as root or as a user.
+set -euo pipefail
+
+deb=${1:?usage: check-deb.sh DEB}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+root=$(mktemp -d "${TMPDIR:-/tmp}/ctl-mqtt-root.XXXXXX")
+pids=()
+trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done; rm -rf "$root"' EXIT
+
+step() { printf 'check-deb: %s\n' "$*"; }
+fail() { printf 'check-deb: FAILED: %s\n' "$*" >&2; exit 1; }
+expect_file() { [ -e "$root/$1" ] || fail "$1 is not installed"; }
+
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
+: >"$root/var/lib/dpkg/status"
+# As a user: dpkg installs into a root that user owns, and wants ldconfig & co. on its PATH.
+not_root=()
+[ "$(id -u)" = 0 ] || not_root=(--force-not-root)
+export PATH="$PATH:/usr/sbin:/sbin"
+dpkg_root() { dpkg --root="$root" --force-depends --force-script-chrootless "${not_root[@]}" "$@"; }
+
+step "install $(basename "$deb") into $root"
+dpkg_root --install "$deb" >/dev/null
+status=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Status}' ctl-mqtt)
+[ "$status" = "install ok installed" ] || fail "package status: $status"
+
+step "files, conffiles, enabled units"
+for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.json \
+  usr/lib/ctl-mqtt/dist/src/cli/gpio-main.js usr/lib/ctl-mqtt/dist/src/cli/adc-main.js \
+  usr/share/ctl-mqtt-gpio/ctl-mqtt-gpio.schema.json usr/share/ctl-mqtt-adc/ctl-mqtt-adc.schema.json \
+  usr/share/ctl-mqtt-gpio/boards/example.conf usr/share/ctl-mqtt-adc/boards/example.conf \
+  lib/systemd/system/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
+  lib/udev/rules.d/60-ctl-mqtt-gpio.rules etc/ctl-mqtt-gpio.conf etc/ctl-mqtt-adc.conf \
+  var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d; do
+  expect_file "$f"
+done
+# postinst enabled the units (links to /lib/systemd/system/..., inside the root).
+for unit in ctl-mqtt-gpio ctl-mqtt-adc; do
+  [ -L "$root/etc/systemd/system/multi-user.target.wants/$unit.service" ] || fail "$unit.service is not enabled"
+done
+[ -x "$root/usr/bin/ctl-mqtt-gpio" ] || fail "usr/bin/ctl-mqtt-gpio is not executable"
+conffiles=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}' ctl-mqtt | awk '{print $1}' | sort | tr '\n' ' ')
+[ "$conffiles" = "/etc/ctl-mqtt-adc.conf /etc/ctl-mqtt-gpio.conf " ] || fail "conffiles: $conffiles"
+[ ! -e "$root/usr/lib/ctl-mqtt/dist/src/demo" ] || fail "the demo is shipped"
+[ ! -e "$root/usr/lib/ctl-mqtt/node_modules/aedes" ] || fail "aedes (demo only) is shipped"
+koffi_builds=$(ls "$root/usr/lib/ctl-mqtt/node_modules/koffi/build/koffi" | sort | tr '\n' ' ')
+[ "$koffi_builds" = "linux_arm64 linux_armhf linux_x64 " ] || fail "koffi binaries: $koffi_builds"
+
+step "ctl-mqtt-adc --print-schema"
+"$root/usr/bin/ctl-mqtt-adc" --print-schema >"$root/schema.out"
+cmp -s "$root/schema.out" "$repo/schemas/ctl-mqtt-adc.schema.json" || fail "--print-schema differs from schemas/ctl-mqtt-adc.schema.json"
+
+step "ctl-mqtt-gpio -j (installed conffile, no board; then the example board)"
+gpio_j() { "$root/usr/bin/ctl-mqtt-gpio" -j -c "$root/etc/ctl-mqtt-gpio.conf" --system-config-dir "$root/var/lib/ctl-mqtt-gpio/conf.d" </dev/null; }
+out=$(gpio_j)
+[ "$out" = '{"device_name":"Discrete I/O","max_unchanged_interval":-1,"channels":[]}' ] || fail "-j printed: $out"
+cp "$root/usr/share/ctl-mqtt-gpio/boards/example.conf" "$root/var/lib/ctl-mqtt-gpio/conf.d/system.conf"
+out=$(gpio_j)
+case "$out" in *'{"name":"A1_IN","direction":"input"}'*) ;; *) fail "-j with the example board printed: $out" ;; esac
+out=$("$root/usr/bin/ctl-mqtt-adc" -j -c "$root/etc/ctl-mqtt-adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" </dev/null)
+[ "$out" = '{"device_name":"ADCs","max_unchanged_interval":60,"iio_channels":[]}' ] || fail "adc -j printed: $out"
+version=$(node -p "require('$repo/package.json').version")
+[ "$("$root/usr/bin/ctl-mqtt-gpio" --version)" = "ctl-mqtt-gpio $version" ] || fail "--version"
+
+step "every module of both services loads; koffi loads its $(uname -m) binary"
+lib="$root/usr/lib/ctl-mqtt"
+node --input-type=module -e "
+  import { createRequire } from 'node:module';
+  import { readdirSync, statSync } from 'node:fs';
+  import { join } from 'node:path';
+  const walk = (d) => readdirSync(d).flatMap((n) => statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : n.endsWith('.js') && !n.endsWith('-main.js') ? [join(d, n)] : []);
+  for (const file of walk('$lib/dist/src')) await import(file);
+  createRequire('$lib/dist/src/hw/gpio/cdev/ffi.js')('koffi').load('libc.so.6');
+" || fail "a module of the installed copy does not load"
+
+step "the installed services run (no broker yet: they retry) and stop on SIGTERM with exit 0"
+mkdir "$root/sim"
+no_broker=(--broker "unix://$root/sim/no-broker.sock")
+"$root/usr/bin/ctl-mqtt-gpio" -c "$root/etc/ctl-mqtt-gpio.conf" --system-config-dir "$root/var/lib/ctl-mqtt-gpio/conf.d" \
+  --gpio-sim "$root/sim" --state-file "$root/sim/state.json" "${no_broker[@]}" 2>"$root/gpio.log" &
+pids+=($!)
+"$root/usr/bin/ctl-mqtt-adc" -c "$root/etc/ctl-mqtt-adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" \
+  --sysfs-root "$root/sim" "${no_broker[@]}" 2>"$root/adc.log" &
+pids+=($!)
+sleep 2
+for i in 0 1; do
+  name=$([ "$i" = 0 ] && echo gpio || echo adc)
+  kill -TERM "${pids[$i]}" 2>/dev/null || true
+  rc=0
+  wait "${pids[$i]}" || rc=$?
+  [ "$rc" = 0 ] || fail "ctl-mqtt-$name exited $rc: $(tail -n 3 "$root/$name.log")"
+done
+pids=()
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+  step "systemd-analyze verify"
+  # Verified as host units, with ExecStart pointing into the root (verify checks the binary).
+  mkdir "$root/units"
+  for unit in ctl-mqtt-gpio ctl-mqtt-adc; do
+    sed "s#^ExecStart=/#ExecStart=$root/#" "$root/lib/systemd/system/$unit.service" >"$root/units/$unit.service"
+  done
+  # It exits 0 on unknown keys and bad values, but says so: any output is a failure.
+  complaints=$(systemd-analyze verify --man=no "$root/units/ctl-mqtt-gpio.service" "$root/units/ctl-mqtt-adc.service" 2>&1) \
+    || fail "systemd-analyze verify: $complaints"
+  [ -z "$complaints" ] || fail "systemd-analyze verify: $complaints"
+fi
+
+step "purge"
+dpkg_root --purge ctl-mqtt >/dev/null
+for f in usr/lib/ctl-mqtt usr/bin/ctl-mqtt-gpio etc/ctl-mqtt-gpio.conf var/lib/ctl-mqtt-gpio \
+  etc/systemd/system/multi-user.target.wants/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service; do
+  [ ! -e "$root/$f" ] && [ ! -L "$root/$f" ] || fail "$f is left after purge"
+done
+step "ok"
