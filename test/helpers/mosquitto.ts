@@ -9,9 +9,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export const MOSQUITTO_PATH = process.env['CTL_TEST_MOSQUITTO'] ?? '/usr/sbin/mosquitto';
 
@@ -219,17 +220,6 @@ function makeTlsMaterial(dir: string): TlsMaterial {
   return { ca: join(dir, 'ca.pem'), clientCert: join(dir, 'client.pem'), clientKey: join(dir, 'client.key') };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {

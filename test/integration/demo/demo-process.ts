@@ -5,11 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../helpers/free-port.js';
 
 export const DEMO_MAIN = fileURLToPath(new URL('../../../src/demo/main.js', import.meta.url));
 
@@ -29,17 +29,6 @@ export interface DemoProcess {
   leftovers(): string[];
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startDemo(t: TestContext, args: readonly string[] = [], ports?: { port: number; wsPort: number }): Promise<DemoProcess> {
   const port = ports?.port ?? (await freePort());

@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { MqttRecorder, publishOnce, type Recorded } from '../../helpers/mqtt-recorder.js';
-import { freePort, startDemo, type DemoProcess } from './demo-process.js';
+import { freePort } from '../../helpers/free-port.js';
+import { startDemo, type DemoProcess } from './demo-process.js';
 
 const GPIO = '/devices/ctl-gpio';
 const ADC = '/devices/ctl-adc';
