@@ -59,16 +59,7 @@ function closeServer(server: Server | HttpServer): Promise<void> {
 
 /** Starts aedes on both ports; throws CtlError RUNTIME (one line) when a port cannot be had. */
 export async function startEmbeddedBroker(ports: BrokerPorts): Promise<EmbeddedBroker> {
-  const aedes = await Aedes.createBroker({
-    // Every session is clean. aedes 1.2 drops a client with a persistent session (clean=false,
-    // as the services use) when it unsubscribes while QoS 1 deliveries to it are in flight ("no
-    // such packet"), which the services' start-up scan does. A demo broker lives and dies with
-    // the services, so sessions have nothing to outlive anyway.
-    preConnect: (_client, packet, callback) => {
-      packet.clean = true;
-      callback(null, true);
-    },
-  });
+  const aedes = await Aedes.createBroker();
   // Sockets that never finish CONNECT are not aedes clients: close them ourselves at the end.
   const sockets = new Set<Socket>();
   const track = (socket: Socket): void => {

@@ -33,12 +33,16 @@ export class StaleControlScan {
    */
   subscriptions(): ISubscriptionMap {
     const controls = this.topics.control('+');
+    // QoS 0: the replay is read once and a lost connection aborts the scan anyway, so
+    // acknowledgements buy nothing; and a broker may drop a persistent session that unsubscribes
+    // while QoS 1 deliveries are in flight (aedes 1.2 does). The marker shares the QoS so the
+    // replay and the marker travel in one ordered stream.
     // nl (MQTT 5 "no local"): our own publishes need not come back; the marker must.
     return {
-      [controls]: { qos: 1, nl: true },
-      [`${controls}/meta`]: { qos: 1, nl: true },
-      [`${controls}/meta/+`]: { qos: 1, nl: true },
-      [this.markerTopic]: { qos: 1 },
+      [controls]: { qos: 0, nl: true },
+      [`${controls}/meta`]: { qos: 0, nl: true },
+      [`${controls}/meta/+`]: { qos: 0, nl: true },
+      [this.markerTopic]: { qos: 0 },
     };
   }
 

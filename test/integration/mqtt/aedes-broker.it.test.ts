@@ -1,0 +1,56 @@
+/**
+ * The device against aedes, a broker that speaks MQTT 3.1.1 only and (1.2) drops a client with a
+ * persistent session that unsubscribes while QoS 1 deliveries to it are still in flight. The
+ * device's start-up scan of retained topics does exactly that on a broker holding many of them,
+ * so the scan subscribes at QoS 0: the device must come up once and stay up.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
+import { Aedes } from 'aedes';
+import { freePort } from '../../helpers/free-port.js';
+import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
+import { DEVICE, makeDevice, sleep } from './device-fixture.js';
+
+const base = `/devices/${DEVICE.id}`;
+const v311 = { protocolVersion: 4 } as const;
+
+async function startAedes(t: TestContext): Promise<string> {
+  const broker = await Aedes.createBroker();
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    broker.handle(socket);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  t.after(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+  });
+  return `mqtt://127.0.0.1:${port}`;
+}
+
+test('aedes (3.1.1, persistent session): the stale scan over hundreds of retained topics keeps the connection', async (t) => {
+  const url = await startAedes(t);
+  const staleCount = 300;
+  for (let i = 0; i < staleCount; i++) await publishOnce(url, `${base}/controls/OLD${i}`, String(i), { retain: true, client: v311 });
+  const { device, log } = makeDevice(t, url);
+  device.addControl({ id: 'IN1', type: 'switch', readonly: true });
+  device.start();
+  const cleared = async (): Promise<boolean> => {
+    const retained = await retainedSnapshot(url, `${base}/controls/+`, v311);
+    return ![...retained.keys()].some((topic) => topic.includes('/OLD'));
+  };
+  const deadline = performance.now() + 20_000;
+  while (!(await cleared())) {
+    assert.ok(performance.now() < deadline, `stale topics not cleared:\n${log.lines.join('\n')}`);
+    await sleep(100);
+  }
+  await sleep(500); // a dropped connection would show as a reconnect here
+  const connects = log.lines.filter((l) => /connected (again )?to/.test(l));
+  assert.equal(connects.length, 1, log.lines.join('\n'));
+  assert.ok(log.lines.some((l) => l.includes(`removed ${staleCount} stale retained topics`)), log.lines.join('\n'));
+});
