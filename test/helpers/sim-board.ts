@@ -1,6 +1,7 @@
 /**
  * A simulated GPIO board in a temporary directory for one test: the sim backend on it, and the
- * board's files. Everything is removed after the test (backend closed first).
+ * board's files. Everything is removed after the test (backend closed first), after whatever was
+ * set up on the board later (see cleanup.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import type { TestContext } from 'node:test';
 import { SimBackend, type SimBackendOptions } from '../../src/hw/gpio/sim/sim-backend.js';
 import { createSimBoard, type SimBoardLayout } from '../../src/hw/gpio/sim/sim-board.js';
 import { chipNameOf, lineDirOf } from '../../src/hw/gpio/sim/sim-files.js';
+import { deferCleanup } from './cleanup.js';
 
 export { createSimBoard, type SimBoardLayout } from '../../src/hw/gpio/sim/sim-board.js';
 
@@ -28,7 +30,7 @@ export function tempSimBoard(
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-'));
   createSimBoard(dir, layout);
   const backend = new SimBackend({ ...options, dir });
-  t.after(async () => {
+  deferCleanup(t, async () => {
     await backend.close();
     rmSync(dir, { recursive: true, force: true });
   });

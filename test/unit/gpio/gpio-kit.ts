@@ -21,6 +21,7 @@ import type { GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpi
 import { CHIP0 } from '../../helpers/gpio-channels.js';
 import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';
 import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
+import { deferCleanup } from '../../helpers/cleanup.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 import { tempSimBoard, type SimBoardLayout, type TempSimBoard } from '../../helpers/sim-board.js';
 
@@ -104,7 +105,7 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
     await service.stop();
     await state.close();
   };
-  t.after(stop);
+  deferCleanup(t, stop);
   const report = await service.start();
   device.start();
   const kit: Kit = {
