@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errnoOf } from '../core/errors.js';
 import { STDIN_NAME } from '../core/config/config-commands.js';
 
 export interface CliIo {
@@ -42,7 +42,7 @@ async function readProcessStdin(): Promise<string> {
   try {
     return readFileSync(0, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoOf(err);
     if (code === 'EAGAIN') return readStream(process.stdin);
     if (code === 'EBADF') return ''; // no stdin at all (closed): nothing was piped
     throw stdinProblem(err);

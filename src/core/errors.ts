@@ -81,3 +81,9 @@ export function messageOf(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** Node's errno name of a system error ('ENOENT', 'EACCES', ...), or undefined for anything else. */
+export function errnoOf(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

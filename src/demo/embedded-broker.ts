@@ -8,7 +8,7 @@ import { Aedes } from 'aedes';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { WebSocketServer, createWebSocketStream } from 'ws';
-import { CtlError } from '../core/errors.js';
+import { CtlError, errnoOf } from '../core/errors.js';
 import { DEMO_COMMAND } from './demo-args.js';
 
 export const BROKER_HOST = '127.0.0.1';
@@ -31,7 +31,7 @@ export interface BrokerPorts {
 
 /** The one line a user sees when a port cannot be had. */
 function listenError(err: unknown, what: string, port: number, option: string): CtlError {
-  const code = (err as { code?: unknown }).code;
+  const code = errnoOf(err);
   const other = port < 65535 ? port + 1 : port - 1;
   const hint = `choose another port, e.g. '${DEMO_COMMAND} ${option} ${other}'`;
   if (code === 'EADDRINUSE') {

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError, errnoOf } from '../errors.js';
 import { fileProblem } from './problems.js';
 
 /** Words for the errno codes a user meets when a path is wrong. */
@@ -21,7 +21,7 @@ const REASONS: Record<string, string> = {
 };
 
 function reasonOf(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const code = errnoOf(err);
   if (code && REASONS[code]) return REASONS[code];
   return err instanceof Error ? err.message.split('\n')[0]! : String(err);
 }
@@ -44,7 +44,7 @@ export function listBoardFiles(dir: string): string[] {
   try {
     names = readdirSync(dir);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoOf(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw new ConfigError('CONFIG_READ', [
       fileProblem(dir, `cannot read the system channel directory: ${reasonOf(err)}`),

@@ -9,7 +9,7 @@
 import { readFile, rename } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
 import type { Logger } from '../log.js';
-import { messageOf } from '../errors.js';
+import { errnoOf, messageOf } from '../errors.js';
 
 /** Checks a parsed document; returns the typed state or a one-line reason it is not valid. */
 export type StateDecoder<T> = (value: unknown) => T | { invalid: string };
@@ -24,7 +24,7 @@ export async function loadStateFile<T>(
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (errnoOf(err) === 'ENOENT') {
       log.info(`state file ${path} does not exist yet; starting with no saved state`);
       return null;
     }

@@ -12,6 +12,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { iioDevicesDir } from './iio-scan.js';
+import { errnoOf } from '../../core/errors.js';
 
 export interface FakeIioChannel {
   /** The raw reading (default 0). */
@@ -94,7 +95,7 @@ export class FakeIioTree {
     try {
       fd = openSync(path, 'r+');
     } catch (err) {
-      if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
+      if (errnoOf(err) !== 'ENOENT') throw err;
       writeFileSync(path, text);
       return;
     }

@@ -2,13 +2,7 @@
  * File-system errors of IIO sysfs access, classified once here at the hw edge (STYLE 5.8):
  * a device or attribute that is not there (any more) is HW_GONE, anything else HW_IO.
  */
-import { CtlError } from '../../core/errors.js';
-
-/** Node's errno name of a file-system error ('ENOENT', ...), or undefined. */
-export function errnoOf(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
+import { CtlError, errnoOf } from '../../core/errors.js';
 
 /**
  * ENOENT/ENOTDIR: the file is not there; ENODEV/ENXIO: sysfs says the device went away under an

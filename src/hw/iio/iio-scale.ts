@@ -15,7 +15,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
-import { errnoOf, iioError } from './iio-errors.js';
+import { errnoOf } from '../../core/errors.js';
+import { iioError } from './iio-errors.js';
 
 export interface ScaleOption {
   /** The token as the kernel wrote it (written back verbatim). */

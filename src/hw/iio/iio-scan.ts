@@ -12,7 +12,8 @@ import { readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
 import { fnmatch } from './fnmatch.js';
-import { errnoOf, iioError } from './iio-errors.js';
+import { errnoOf } from '../../core/errors.js';
+import { iioError } from './iio-errors.js';
 
 export interface IioDeviceRef {
   /** The device directory through its bus entry: `<root>/sys/bus/iio/devices/iio:deviceN`. */

@@ -10,8 +10,9 @@
  * EBUSY). `remove()` therefore resolves only once no poll in flight still holds the fd.
  *
  * Cost: one pool thread stays parked while any fd is registered, so the process needs
- * UV_THREADPOOL_SIZE >= 2 (default 4; the services set 6), see README "GPIO character device
- * backend". The measurements behind this choice (against a worker thread) are in the README.
+ * UV_THREADPOOL_SIZE >= 2 (default 4; the systemd unit and the packaged wrapper set 6: it must come
+ * from the environment, the module loader starts the pool before any of our code runs), see README
+ * "GPIO character device backend". The measurements behind this choice (against a worker thread) are in the README.
  */
 import { POLL, POLLFD_SIZE, readRevents, writePollFd, type Syscalls } from './syscalls.js';
 

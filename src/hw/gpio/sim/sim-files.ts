@@ -14,7 +14,7 @@
  */
 import { closeSync, ftruncateSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CtlError } from '../../../core/errors.js';
+import { CtlError, errnoOf } from '../../../core/errors.js';
 
 /** What is written to a `pull` file. */
 export type Pull = 'pull-up' | 'pull-down';
@@ -58,12 +58,6 @@ export function parsePull(text: string): boolean | undefined {
   if (t === 'pull-up') return true;
   if (t === 'pull-down') return false;
   return undefined;
-}
-
-/** Node's errno name of a file-system error ('ENOENT', ...), or undefined. */
-export function errnoOf(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /** True for errors meaning "the file or one of its directories is not there". */
