@@ -2,7 +2,7 @@
 // Runs the compiled test files with Node's built-in test runner.
 // Usage: node scripts/run-tests.mjs [substring ...]  (only files whose path contains one of them)
 // HIL files (*.hil.test.js) run only inside the qemu guest (npm run test:hil).
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -21,8 +21,15 @@ if (selected.length === 0) {
   console.error(`no test files under ${root}${filters.length ? ' matching ' + filters.join(', ') : ''}`);
   process.exit(1);
 }
+// The broker tests skip without mosquitto (test/helpers/mosquitto.ts); say so where it is seen.
+const mosquitto = process.env.CTL_TEST_MOSQUITTO ?? '/usr/sbin/mosquitto';
+const noBroker = existsSync(mosquitto)
+  ? null
+  : `note: ${mosquitto} is not installed, so the tests that need a real MQTT broker are skipped (apt-get install mosquitto, or run .ci/run)`;
+if (noBroker) console.error(noBroker);
 const concurrency = process.env.CTL_TEST_CONCURRENCY ?? '2';
 const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...selected], {
   stdio: 'inherit',
 });
+if (noBroker) console.error(noBroker);
 process.exit(r.status ?? 1);
