@@ -9,10 +9,10 @@
  * open (IioRawReader) sees every new value, and never an empty file between a truncate and a
  * write. Replacing a raw file by rename is seen only when the reader next reopens it.
  */
-import { closeSync, mkdirSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { iioDevicesDir } from './iio-scan.js';
-import { errnoOf } from '../../core/errors.js';
+import { rewriteInPlace } from '../rewrite-in-place.js';
 
 export interface FakeIioChannel {
   /** The raw reading (default 0). */
@@ -91,19 +91,7 @@ export class FakeIioTree {
     if (!Number.isSafeInteger(raw)) throw new RangeError(`raw reading must be an integer (got ${raw})`);
     const path = join(this.device(index).dir, `in_${channel}_raw`);
     const text = `${raw}`.padEnd(RAW_WIDTH - 1) + '\n';
-    let fd: number;
-    try {
-      fd = openSync(path, 'r+');
-    } catch (err) {
-      if (errnoOf(err) !== 'ENOENT') throw err;
-      writeFileSync(path, text);
-      return;
-    }
-    try {
-      writeSync(fd, text, 0); // same size, no truncation: a concurrent read sees old or new
-    } finally {
-      closeSync(fd);
-    }
+    rewriteInPlace(path, text); // same size: a concurrent read sees the old or the new value
   }
 
   /** Writes any attribute file of a device (a newline is added). */
