@@ -21,11 +21,12 @@ if (selected.length === 0) {
   console.error(`no test files under ${root}${filters.length ? ' matching ' + filters.join(', ') : ''}`);
   process.exit(1);
 }
-// The broker tests skip without mosquitto (test/helpers/mosquitto.ts); say so where it is seen.
+// Without mosquitto the services' tests run on the embedded aedes and the MQTT layer's protocol
+// tests are skipped (test/helpers/test-broker.ts); say so where it is seen.
 const mosquitto = process.env.CTL_TEST_MOSQUITTO ?? '/usr/sbin/mosquitto';
 const noBroker = existsSync(mosquitto)
   ? null
-  : `note: ${mosquitto} is not installed, so the tests that need a real MQTT broker are skipped (apt-get install mosquitto, or run .ci/run)`;
+  : `note: ${mosquitto} is not installed: the services' tests use the embedded aedes broker and the MQTT layer's protocol tests are skipped (apt-get install mosquitto, or run .ci/run)`;
 if (noBroker) console.error(noBroker);
 const concurrency = process.env.CTL_TEST_CONCURRENCY ?? '2';
 const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...selected], {

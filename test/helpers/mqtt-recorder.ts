@@ -1,10 +1,28 @@
 /**
  * A test subscriber that records what the broker delivers: topic, payload, retain flag, QoS and
  * order. It speaks MQTT 5 and subscribes with "retain as published", so the retain flag is the
- * one the publisher set (live messages included), not only that of retained replays.
+ * one the publisher set (live messages included), not only that of retained replays. On a broker
+ * that speaks only 3.1.1 (aedes, the fallback when mosquitto is not installed) it connects with
+ * 3.1.1, where live messages arrive with the retain flag cleared.
  */
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
+
+/**
+ * Connects with MQTT 5, or with 3.1.1 when the broker refuses 5 (CONNACK "unacceptable protocol
+ * version"); a `protocolVersion` in the options is used as it is.
+ */
+export async function connectTestClient(url: string, options: IClientOptions = {}): Promise<MqttClient> {
+  if (options.protocolVersion !== undefined) return mqtt.connectAsync(url, options, false);
+  try {
+    return await mqtt.connectAsync(url, { ...options, protocolVersion: 5 }, false);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    // 1: the 3.1.1 CONNACK code a 3.1.1 broker answers a version-5 CONNECT with; 132: MQTT 5's.
+    if (code !== 1 && code !== 132) throw err;
+    return mqtt.connectAsync(url, { ...options, protocolVersion: 4 }, false);
+  }
+}
 
 export interface Recorded {
   readonly topic: string;
@@ -26,7 +44,7 @@ export class MqttRecorder {
 
   /** Connects and subscribes (QoS 2, retain as published); resolves after the SUBACK. */
   static async start(url: string, filters: string[] = ['#'], options: IClientOptions = {}): Promise<MqttRecorder> {
-    const client = await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 200, clientId: `rec-${randomBytes(4).toString('hex')}`, ...options });
+    const client = await connectTestClient(url, { reconnectPeriod: 200, clientId: `rec-${randomBytes(4).toString('hex')}`, ...options });
     const recorder = new MqttRecorder(client);
     await client.subscribeAsync(Object.fromEntries(filters.map((f) => [f, { qos: 2 as const, rap: true }])));
     return recorder;
@@ -108,7 +126,7 @@ export async function publishOnce(
   payload: string,
   options: { retain?: boolean; qos?: 0 | 1 | 2; client?: IClientOptions } = {},
 ): Promise<void> {
-  const client = await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0, ...options.client });
+  const client = await connectTestClient(url, { reconnectPeriod: 0, ...options.client });
   try {
     await client.publishAsync(topic, payload, { qos: options.qos ?? 1, retain: options.retain ?? false });
   } finally {

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
-import { adcRig, control, sleep, skipWithoutMosquitto } from './adc-rig.js';
+import { adcRig, control, sleep } from './adc-rig.js';
 
 const fast = { poll_interval: 50, averaging_window: 2, delay_between_measurements: 5 };
 
-test('two IIO devices by match_iio; board channels with overrides, protected keys ignored; a device plugged in later', { skip: skipWithoutMosquitto }, async (t) => {
+test('two IIO devices by match_iio; board channels with overrides, protected keys ignored; a device plugged in later', async (t) => {
   const rig = await adcRig(t, [
     // iio:device0 and iio:device1 both have a voltage1: only match_iio tells them apart.
     { parent: WB_ADC_PARENT, channels: { voltage1: { raw: 100, scale: '1' }, voltage6: { raw: 1000, scale: '1' } } },

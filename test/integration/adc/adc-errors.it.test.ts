@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
-import { adcRig, control, skipWithoutMosquitto } from './adc-rig.js';
+import { adcRig, control } from './adc-rig.js';
 
-test('max_voltage (at the ADC input) and a raw file removed then restored: r, last value kept, recovery', { skip: skipWithoutMosquitto }, async (t) => {
+test('max_voltage (at the ADC input) and a raw file removed then restored: r, last value kept, recovery', async (t) => {
   const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 400, scale: '1' }, voltage2: { raw: 700, scale: '1' } } }]);
   const proc = rig.start({
     device_name: 'ADCs',

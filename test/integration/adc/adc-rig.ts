@@ -1,6 +1,6 @@
 /**
  * The ADC service as a real process for integration tests: `node dist/src/cli/adc-main.js
- * --sysfs-root <fake tree> -c <conf> --system-config-dir <dir> -p <port>` against a real mosquitto,
+ * --sysfs-root <fake tree> -c <conf> --system-config-dir <dir> -p <port>` against a real broker (mosquitto, or aedes without it),
  * with a recorder subscribed to the device's topics. Everything is removed after the test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,11 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { mosquittoAvailable, startMosquitto, type Mosquitto } from '../../helpers/mosquitto.js';
+import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
 import { MqttRecorder, type Recorded } from '../../helpers/mqtt-recorder.js';
 import { tempFakeIio, type FakeIioDeviceSpec, type FakeIioTree } from '../../helpers/fake-iio.js';
 
-export const skipWithoutMosquitto = mosquittoAvailable() ? false : 'mosquitto is not installed (see .ci/run)';
 
 export const BIN = fileURLToPath(new URL('../../../src/cli/adc-main.js', import.meta.url));
 export const DEVICE_TOPIC = '/devices/ctl-adc';
@@ -29,7 +28,7 @@ export interface AdcProcess {
 }
 
 export interface AdcRig {
-  readonly broker: Mosquitto;
+  readonly broker: TestBroker;
   readonly tree: FakeIioTree;
   readonly recorder: MqttRecorder;
   readonly dir: string;
@@ -43,7 +42,7 @@ export interface AdcRig {
 }
 
 export async function adcRig(t: TestContext, devices: readonly FakeIioDeviceSpec[]): Promise<AdcRig> {
-  const broker = await startMosquitto();
+  const broker = await startTestBroker();
   t.after(() => broker.close());
   const tree = tempFakeIio(t, devices);
   const dir = join(tree.root, 'etc');

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
-import { adcRig, control, DEVICE_TOPIC, skipWithoutMosquitto } from './adc-rig.js';
+import { adcRig, control, DEVICE_TOPIC } from './adc-rig.js';
 
 const fast = { poll_interval: 50, averaging_window: 3, delay_between_measurements: 5 };
 
-test('values for both channel_number forms, scale chosen and written, current in A, metas; SIGTERM clears everything', { skip: skipWithoutMosquitto }, async (t) => {
+test('values for both channel_number forms, scale chosen and written, current in A, metas; SIGTERM clears everything', async (t) => {
   const rig = await adcRig(t, [
     {
       parent: WB_ADC_PARENT,
@@ -66,7 +66,7 @@ test('values for both channel_number forms, scale chosen and written, current in
   assert.doesNotMatch(proc.stderr(), /^\s+at /m, 'no stack trace');
 });
 
-test('averaging: a raw that changes during the set gives the mean, negatives included', { skip: skipWithoutMosquitto }, async (t) => {
+test('averaging: a raw that changes during the set gives the mean, negatives included', async (t) => {
   const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage5: { raw: -100, scale: '1' } } }]);
   const proc = rig.start({
     device_name: 'ADCs',

@@ -1,11 +1,9 @@
-/** The GPIO service scenarios "faults" (test/scenarios/gpio) on the sim backend with a real mosquitto. */
+/** The GPIO service scenarios "faults" (test/scenarios/gpio) on the sim backend with a real broker (mosquitto, or aedes without it). */
 import { test } from 'node:test';
-import { mosquittoAvailable } from '../../helpers/mosquitto.js';
 import { gpioScenarios } from '../../scenarios/gpio/index.js';
 import { simRig } from '../../scenarios/gpio/sim-rig.js';
 
-const skip = mosquittoAvailable() ? false : 'mosquitto is not installed (see .ci/run)';
 
 for (const scenario of gpioScenarios.faults) {
-  test(`${scenario.name} (sim)`, { skip }, async (t) => scenario.run(t, await simRig(t)));
+  test(`${scenario.name} (sim)`, async (t) => scenario.run(t, await simRig(t)));
 }

@@ -4,37 +4,19 @@
  * device's start-up scan of retained topics does exactly that on a broker holding many of them,
  * so the scan subscribes at QoS 0: the device must come up once and stay up.
  */
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Socket } from 'node:net';
-import { Aedes } from 'aedes';
-import { freePort } from '../../helpers/free-port.js';
+import { startAedes } from '../../helpers/aedes-broker.js';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { DEVICE, makeDevice, sleep } from './device-fixture.js';
 
 const base = `/devices/${DEVICE.id}`;
 const v311 = { protocolVersion: 4 } as const;
 
-async function startAedes(t: TestContext): Promise<string> {
-  const broker = await Aedes.createBroker();
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-    broker.handle(socket);
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  t.after(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await new Promise<void>((resolve) => broker.close(() => resolve()));
-  });
-  return `mqtt://127.0.0.1:${port}`;
-}
-
 test('aedes (3.1.1, persistent session): the stale scan over hundreds of retained topics keeps the connection', async (t) => {
-  const url = await startAedes(t);
+  const broker = await startAedes();
+  t.after(() => broker.close());
+  const url = broker.url;
   const staleCount = 300;
   for (let i = 0; i < staleCount; i++) await publishOnce(url, `${base}/controls/OLD${i}`, String(i), { retain: true, client: v311 });
   const { device, log } = makeDevice(t, url);

@@ -3,10 +3,16 @@ import type { TestContext } from 'node:test';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
 import type { ControlSpec, MqttDevice } from '../../../src/core/mqtt/device.js';
 import { createMqttDevice, type MqttDeviceOptions } from '../../../src/core/mqtt/mqtt-device.js';
-import { mosquittoAvailable, startMosquitto, type Mosquitto, type MosquittoOptions } from '../../helpers/mosquitto.js';
+import { startMosquitto, type Mosquitto, type MosquittoOptions } from '../../helpers/mosquitto.js';
+import { skipWithoutMosquitto } from '../../helpers/test-broker.js';
 import { MqttRecorder } from '../../helpers/mqtt-recorder.js';
 
-export const skipWithoutMosquitto = mosquittoAvailable() ? false : 'mosquitto is not installed (see .ci/run)';
+/**
+ * These tests pin the MQTT layer's protocol behaviour (MQTT 5 sessions and properties, retain
+ * flags of live messages, the broker's packet log, TLS and unix listeners), which needs mosquitto;
+ * without it they are skipped (the services' tests still run, on aedes).
+ */
+export { skipWithoutMosquitto };
 
 export const DEVICE = { id: 'ctl-test', driver: 'ctl-mqtt-gpio', title: 'Test GPIO', softwareVersion: '0.1.0' } as const;
 

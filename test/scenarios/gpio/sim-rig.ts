@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { createSimBoard, type SimBoardLayout } from '../../../src/hw/gpio/sim/sim-board.js';
-import { startMosquitto } from '../../helpers/mosquitto.js';
+import { startTestBroker } from '../../helpers/test-broker.js';
 import type { GpioServiceRig } from './rig.js';
 
 const LAYOUT: SimBoardLayout = {
@@ -22,7 +22,7 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
   const tmpDir = mkdtempSync(join(tmpdir(), 'ctl-gpio-it-'));
   const simDir = join(tmpDir, 'sim');
   createSimBoard(simDir, LAYOUT);
-  const broker = await startMosquitto();
+  const broker = await startTestBroker();
   t.after(async () => {
     await broker.close();
     rmSync(tmpDir, { recursive: true, force: true });
