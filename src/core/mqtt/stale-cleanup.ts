@@ -67,6 +67,17 @@ export class StaleControlScan {
     return false;
   }
 
+  /**
+   * Ends the scan with the retained messages collected so far, for when the marker does not come
+   * back (a broker whose ACL refuses the marker topic): the replay follows the SUBACK at once, so
+   * it is long over by then. True when the scan was still running.
+   */
+  finishWithCollected(): boolean {
+    const running = this.settle !== undefined;
+    this.finish(this.retained.filter((t) => this.isStale(t)));
+    return running;
+  }
+
   /** Gives up (the connection dropped); `result` resolves undefined. */
   abort(): void {
     this.finish(undefined);
