@@ -36,9 +36,6 @@ export interface MqttDeviceOptions {
  * Creates the device. Reads TLS files and checks ids at once.
  * @throws CtlError USAGE (bad URL, prefix or device id) or RUNTIME (unreadable TLS file).
  */
-/** The stale-control scan's marker normally returns within milliseconds; after this it is not waited for. */
-const STALE_SCAN_TIMEOUT_MS = 3000;
-
 export function createMqttDevice(options: MqttDeviceOptions): MqttDevice {
   return new BrokerDevice(options);
 }
@@ -226,23 +223,18 @@ class BrokerDevice implements MqttDevice, ControlSink {
     const marker = `${this.topics.prefix}/ctl-mqtt/${this.spec.id}/sync-${randomBytes(6).toString('hex')}`;
     const scan = new StaleControlScan(this.topics, marker, (id) => this.controls.has(id));
     this.scan = scan;
-    let timer: NodeJS.Timeout | undefined;
     try {
       // A refused filter (an ACL) is no reason to keep the others: go on, unsubscribe at the end.
       if (await this.connection.subscribe(scan.subscriptions())) void this.connection.publish(marker, 'sync', false);
-      timer = setTimeout(() => {
-        if (scan.finishWithCollected()) {
-          this.log.info(`the broker did not return ${marker} within ${STALE_SCAN_TIMEOUT_MS / 1000} s (an ACL?): stale topics taken from the retained replay`);
-        }
-      }, STALE_SCAN_TIMEOUT_MS).unref();
+      scan.start();
       const stale = await scan.result;
       if (stale === undefined) return;
+      if (scan.markerMissing) this.log.info(`the broker did not return ${marker} (an ACL?): stale topics taken from the retained replay`);
       for (const topic of stale) this.send(topic, '');
       if (stale.length > 0) this.log.info(`removed ${stale.length} stale retained topics: ${stale.join(', ')}`);
       this.staleCleanupDone = true;
       await this.connection.unsubscribe(scan.filters());
     } finally {
-      clearTimeout(timer);
       this.scan = undefined;
     }
   }
