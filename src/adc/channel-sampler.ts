@@ -40,7 +40,7 @@ export interface ChannelSamplerOptions {
   readonly readMode?: ReadMode;
 }
 
-type FailureKind = 'lookup' | 'read' | 'overvoltage';
+type FailureKind = 'lookup' | 'read' | 'overvoltage' | 'range';
 
 export class ChannelSampler {
   readonly timing: SamplingTiming;
@@ -189,6 +189,13 @@ export class ChannelSampler {
         `${this.id}: ${result.millivolts.toFixed(3)} mV at the ADC input is above max_voltage (${result.limitMillivolts} mV): reading discarded`,
         'warn',
       );
+    } else if (result.kind === 'not-finite') {
+      control.setError('r', true);
+      this.report(
+        'range',
+        `${this.id}: ${result.millivolts} mV x voltage_multiplier ${config.voltageMultiplier} is not a finite number: reading discarded`,
+        'error',
+      );
     } else {
       control.setNumber(result.value);
       this.recovered();
@@ -224,7 +231,7 @@ export class ChannelSampler {
     this.lostSinceGood = false;
     if (!this.failing) return;
     this.failing = false;
-    for (const kind of ['lookup', 'read', 'overvoltage'] as const) this.options.limiter.reset(`${this.id}:${kind}`);
+    for (const kind of ['lookup', 'read', 'overvoltage', 'range'] as const) this.options.limiter.reset(`${this.id}:${kind}`);
     this.options.log.info(`${this.id}: reading again`);
   }
 

@@ -12,7 +12,9 @@
 export type SetResult =
   | { readonly kind: 'value'; readonly value: number; readonly millivolts: number }
   /** Above `max_voltage` at the ADC input: the set is discarded. */
-  | { readonly kind: 'overvoltage'; readonly millivolts: number; readonly limitMillivolts: number };
+  | { readonly kind: 'overvoltage'; readonly millivolts: number; readonly limitMillivolts: number }
+  /** The value does not fit in a double (e.g. voltage_multiplier 1e308): the set is discarded. */
+  | { readonly kind: 'not-finite'; readonly millivolts: number };
 
 export interface ConversionParams {
   /** mV per LSB. */
@@ -43,5 +45,7 @@ export function convertSet(rawSum: number, count: number, params: ConversionPara
     const limitMillivolts = params.maxVoltage * 1000;
     if (millivolts > limitMillivolts) return { kind: 'overvoltage', millivolts, limitMillivolts };
   }
-  return { kind: 'value', value: channelValue(millivolts, params.voltageMultiplier), millivolts };
+  const value = channelValue(millivolts, params.voltageMultiplier);
+  if (!Number.isFinite(value)) return { kind: 'not-finite', millivolts };
+  return { kind: 'value', value, millivolts };
 }

@@ -51,10 +51,13 @@ async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: st
 async function serviceLogger<Options extends CliOptions>(cli: Options, debugInConfig: boolean, io: CliIo): Promise<Logger> {
   const { createLogger } = await import('../core/log.js');
   const level = cli.debugLevel;
+  // As in the originals: 1 service debug, 2 MQTT debug, 3 both; -1, -2, -3 silence the info
+  // lines of the service, of MQTT, of both. `debug: true` in the config is level 1.
   return createLogger({
     namespace: `ctl:${cli.driver}`,
     debug: level === 1 || level === 3 || (level === 0 && debugInConfig),
     quietInfo: level === -1 || level === -3,
+    children: { mqtt: { debug: level === 2 || level === 3, quietInfo: level === -2 || level === -3 } },
     write: (line) => io.stderr.write(line + '\n'),
   });
 }

@@ -25,6 +25,11 @@ export interface LoggerOptions {
   quietInfo?: boolean;
   /** Where lines go; stderr by default. */
   write?: (line: string) => void;
+  /**
+   * Other settings for a direct child namespace and everything under it, e.g. `{ mqtt: {...} }`
+   * for `ctl:adc:mqtt` (the originals' -d levels treat the MQTT layer apart from the service).
+   */
+  children?: Readonly<Record<string, { debug?: boolean; quietInfo?: boolean }>>;
 }
 
 const PREFIX: Record<LogLevel, string> = {
@@ -36,9 +41,7 @@ const PREFIX: Record<LogLevel, string> = {
 
 export function createLogger(options: LoggerOptions): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
-  const debugEnabled = options.debug ?? false;
-  const quietInfo = options.quietInfo ?? false;
-  const make = (ns: string): Logger => {
+  const make = (ns: string, debugEnabled: boolean, quietInfo: boolean, top: boolean): Logger => {
     const emit = (level: LogLevel, msg: string) => write(`${PREFIX[level]}: [${ns}] ${msg}`);
     return {
       error: (msg) => emit('error', msg),
@@ -50,10 +53,13 @@ export function createLogger(options: LoggerOptions): Logger {
         if (debugEnabled) emit('debug', msg);
       },
       debugEnabled,
-      child: (sub) => make(`${ns}:${sub}`),
+      child: (sub) => {
+        const own = top ? options.children?.[sub] : undefined;
+        return make(`${ns}:${sub}`, own?.debug ?? debugEnabled, own?.quietInfo ?? quietInfo, false);
+      },
     };
   };
-  return make(options.namespace);
+  return make(options.namespace, options.debug ?? false, options.quietInfo ?? false, true);
 }
 
 /** A logger that keeps its lines in memory (tests). */

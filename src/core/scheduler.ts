@@ -7,6 +7,13 @@
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 
+/**
+ * Longest delay setTimeout takes (2^31 - 1 ms, ~24.8 days); a longer one is turned into 1 ms with
+ * a warning, which for a far task (an ADC poll_interval has no upper bound) would mean a wake-up
+ * and a warning line every millisecond. A far task is reached in steps of at most this.
+ */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
 export interface ScheduledTask {
   /** Cancels the task if it has not run yet. */
   cancel(): void;
@@ -65,7 +72,7 @@ export class Scheduler {
     if (this.timer !== undefined && first.due >= this.armedFor) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.armedFor = first.due;
-    const delay = Math.max(0, first.due - this.clock.now());
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, first.due - this.clock.now()));
     this.timer = setTimeout(() => this.fire(), delay);
   }
 

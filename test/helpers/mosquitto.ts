@@ -28,6 +28,8 @@ export interface MosquittoOptions {
   users?: Record<string, string>;
   /** Add a unix socket listener. */
   unixSocket?: boolean;
+  /** Content of an ACL file for the plain listener (e.g. `topic readwrite /devices/#`). */
+  acl?: string;
 }
 
 export interface TlsMaterial {
@@ -175,6 +177,10 @@ class MosquittoProcess implements Mosquitto {
     const passwords = this.options.users !== undefined ? [`password_file ${join(this.dir, 'passwd')}`, 'allow_anonymous false'] : [];
     lines.push(`listener ${this.port} 127.0.0.1`);
     lines.push(...(this.tls === undefined && passwords.length > 0 ? passwords : ['allow_anonymous true']));
+    if (this.options.acl !== undefined) {
+      writeFileSync(join(this.dir, 'acl'), this.options.acl + '\n');
+      lines.push(`acl_file ${join(this.dir, 'acl')}`);
+    }
     if (this.tls !== undefined && this.tlsPort !== undefined) {
       const requireCert = typeof this.options.tls === 'object' && this.options.tls.requireClientCert === true;
       lines.push(

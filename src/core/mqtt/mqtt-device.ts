@@ -224,10 +224,12 @@ class BrokerDevice implements MqttDevice, ControlSink {
     const scan = new StaleControlScan(this.topics, marker, (id) => this.controls.has(id));
     this.scan = scan;
     try {
-      if (!(await this.connection.subscribe(scan.subscriptions()))) return;
-      void this.connection.publish(marker, 'sync', false);
+      // A refused filter (an ACL) is no reason to keep the others: go on, unsubscribe at the end.
+      if (await this.connection.subscribe(scan.subscriptions())) void this.connection.publish(marker, 'sync', false);
+      scan.start();
       const stale = await scan.result;
       if (stale === undefined) return;
+      if (scan.markerMissing) this.log.info(`the broker did not return ${marker} (an ACL?): stale topics taken from the retained replay`);
       for (const topic of stale) this.send(topic, '');
       if (stale.length > 0) this.log.info(`removed ${stale.length} stale retained topics: ${stale.join(', ')}`);
       this.staleCleanupDone = true;

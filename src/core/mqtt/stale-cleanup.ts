@@ -3,16 +3,34 @@
  * config since the last run), so they can be cleared at start (conventions A.7, RemoveUnusedControls).
  *
  * The broker replays retained messages right after a subscription. To know when that burst is
- * over, the scan also subscribes to a private marker topic and publishes one message to it: the
- * broker keeps the order of messages to one session, so the marker arrives after the replay.
+ * over, the scan also subscribes to a private marker topic and publishes one message to it. With
+ * mosquitto the marker arrives after the replay; aedes streams the replay from its store while
+ * live messages overtake it, and a broker whose ACL refuses the marker topic never returns it. So
+ * the scan ends once the marker is back (or `markerWaitMs` passed without it) AND no retained
+ * message came for `settleMs`.
  */
+
+export interface ScanTiming {
+  /** How long to wait for the marker before relying on the quiet period alone. */
+  readonly markerWaitMs: number;
+  /** The replay is taken as over after this long without a retained message. */
+  readonly settleMs: number;
+}
+
+export const DEFAULT_SCAN_TIMING: ScanTiming = { markerWaitMs: 3000, settleMs: 1000 };
 import type { ISubscriptionMap } from 'mqtt';
 import { CONTROL_LEGACY_METAS, type DeviceTopics } from './topics.js';
 
 export class StaleControlScan {
   private readonly retained: string[] = [];
   private settle: ((stale: string[] | undefined) => void) | undefined;
-  /** The stale topics once the marker came back; undefined if the scan was aborted. */
+  /** The marker came back, or its wait is over: the quiet period decides the end. */
+  private waitingForQuiet = false;
+  private markerTimer: NodeJS.Timeout | undefined;
+  private quietTimer: NodeJS.Timeout | undefined;
+  /** True when the scan ended without its marker (logged by the caller). */
+  markerMissing = false;
+  /** The stale topics once the replay is over; undefined if the scan was aborted. */
   readonly result: Promise<string[] | undefined>;
 
   constructor(
@@ -21,10 +39,20 @@ export class StaleControlScan {
     readonly markerTopic: string,
     /** Whether the device currently has this control. */
     private readonly hasControl: (controlId: string) => boolean,
+    private readonly timing: ScanTiming = DEFAULT_SCAN_TIMING,
   ) {
     this.result = new Promise((resolve) => {
       this.settle = resolve;
     });
+  }
+
+  /** Starts waiting for the marker (call once the subscriptions are made and the marker sent). */
+  start(): void {
+    if (this.settle === undefined || this.markerTimer !== undefined) return;
+    this.markerTimer = setTimeout(() => {
+      this.markerMissing = true;
+      this.awaitQuiet();
+    }, this.timing.markerWaitMs).unref();
   }
 
   /**
@@ -54,7 +82,7 @@ export class StaleControlScan {
   /** Offers an incoming message; true when the scan consumed it. */
   offer(topic: string, retained: boolean): boolean {
     if (topic === this.markerTopic) {
-      this.finish(this.retained.filter((t) => this.isStale(t)));
+      this.awaitQuiet();
       return true;
     }
     const rest = this.topics.parseControlTopic(topic)?.rest;
@@ -62,9 +90,21 @@ export class StaleControlScan {
     // device's own /on subscription is not the scan's.
     if (retained && rest !== undefined && /^(meta(\/[^/]+)?)?$/.test(rest)) {
       this.retained.push(topic);
+      if (this.waitingForQuiet) this.armQuiet();
       return true;
     }
     return false;
+  }
+
+  private awaitQuiet(): void {
+    clearTimeout(this.markerTimer);
+    this.waitingForQuiet = true;
+    this.armQuiet();
+  }
+
+  private armQuiet(): void {
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => this.finish(this.retained.filter((t) => this.isStale(t))), this.timing.settleMs).unref();
   }
 
   /** Gives up (the connection dropped); `result` resolves undefined. */
@@ -73,6 +113,8 @@ export class StaleControlScan {
   }
 
   private finish(stale: string[] | undefined): void {
+    clearTimeout(this.markerTimer);
+    clearTimeout(this.quietTimer);
     const settle = this.settle;
     this.settle = undefined;
     settle?.(stale);

@@ -111,3 +111,24 @@ test('kill -9: the will sets the device meta/error to r (retained); HA availabil
   await recorder.waitForTopic(`${base}/meta/error`, '', { from: mark });
   await recorder.waitForTopic(`${base}/availability`, 'online', { from: mark });
 });
+
+test('stale controls are cleared also when the broker\'s ACL refuses the scan\'s marker topic, and the scan ends', { skip: skipWithoutMosquitto }, async (t) => {
+  // A broker that lets clients use /devices/# only (and the test helpers' ctl-test/#): the
+  // device's marker, outside both, never comes back.
+  const broker = await startBroker(t, { acl: 'topic readwrite /devices/#\ntopic readwrite ctl-test/#' });
+  await publishOnce(broker.url, `${base}/controls/OLD1`, '5', { retain: true });
+  await publishOnce(broker.url, `${base}/controls/OLD1/meta/type`, 'switch', { retain: true });
+  const { device, log } = makeDevice(t, broker.url);
+  device.addControl({ id: 'IN1', type: 'switch', readonly: true });
+  device.start();
+  const recorder = await startRecorder(t, broker.url, [`${base}/controls/OLD1`]);
+  await recorder.waitFor((m) => m.payload === '' && m.topic === `${base}/controls/OLD1`, { what: 'OLD1 cleared', timeoutMs: 10_000 });
+  const retained = await retainedSnapshot(broker.url);
+  assert.equal(retained.has(`${base}/controls/OLD1`), false);
+  assert.equal(retained.has(`${base}/controls/OLD1/meta/type`), false);
+  // The scan's subscriptions are gone: a retained publish to a control topic is not delivered to the device.
+  const unsubscribed = () => /Received UNSUBSCRIBE from ctl-test-/.test(broker.log());
+  for (let i = 0; i < 50 && !unsubscribed(); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(unsubscribed(), 'the scan unsubscribed its filters');
+  assert.ok(log.lines.some((l) => l.includes('removed 2 stale retained topics')), log.lines.join('\n'));
+});

@@ -235,3 +235,16 @@ test('a scale that cannot be set is the channel\'s error, not a crash; the chann
   assert.deepEqual(r.device.valuesOf('a'), ['10.000'], 'scale 1 chosen and written at the next look-up');
   assert.equal(r.control.errors, '');
 });
+
+test('a value too large for a number (voltage_multiplier 1e308) is the channel\'s error, not a crash, and sampling goes on', async (t) => {
+  for (const readMode of ['sync', 'async'] as const) {
+    const r = rig(t, { readMode, channel: { voltageMultiplier: 1e308 } });
+    await r.start();
+    await r.advance(230);
+    assert.equal(r.control.errors, 'r', readMode);
+    assert.equal(r.control.value, undefined, readMode);
+    assert.deepEqual(r.time.ran, [10, 20, 30, 110, 120, 130, 210, 220, 230], `${readMode}: every cycle still runs`);
+    assert.equal(r.log.lines.filter((l) => l.includes('not a finite number')).length, 1, `${readMode}: logged once`);
+    assert.ok(!r.log.lines.some((l) => l.includes('internal error')), r.log.lines.join('\n'));
+  }
+});

@@ -95,3 +95,23 @@ test('tasks that schedule their next run from a wake-up of many do not cost an e
     s.stop();
   }
 });
+
+test('a task due beyond the 32-bit timer range (~24.8 days) does not wake the process every millisecond', async (t) => {
+  // poll_interval has no upper bound in the spec: 3e9 ms is a valid ADC configuration.
+  let reads = 0;
+  const clock = { now: () => (reads++, performance.now()), sleepUntil: async () => {} };
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  const s = new Scheduler(clock);
+  t.after(() => {
+    s.stop();
+    process.off('warning', onWarning);
+  });
+  let ran = false;
+  s.at(performance.now() + 3_000_000_000, () => (ran = true));
+  await tick(60);
+  assert.equal(ran, false);
+  assert.ok(reads <= 2, `the scheduler woke up ${reads} times in 60 ms for a task due in 35 days`);
+  assert.deepEqual(warnings.filter((w) => w === 'TimeoutOverflowWarning'), []);
+});
