@@ -9,6 +9,8 @@
  * the scan ends once the marker is back (or `markerWaitMs` passed without it) AND no retained
  * message came for `settleMs`.
  */
+import type { ISubscriptionMap } from 'mqtt';
+import { CONTROL_LEGACY_METAS, type DeviceTopics } from './topics.js';
 
 export interface ScanTiming {
   /** How long to wait for the marker before relying on the quiet period alone. */
@@ -18,8 +20,6 @@ export interface ScanTiming {
 }
 
 export const DEFAULT_SCAN_TIMING: ScanTiming = { markerWaitMs: 3000, settleMs: 1000 };
-import type { ISubscriptionMap } from 'mqtt';
-import { CONTROL_LEGACY_METAS, type DeviceTopics } from './topics.js';
 
 export class StaleControlScan {
   private readonly retained: string[] = [];
