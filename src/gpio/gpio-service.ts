@@ -99,6 +99,8 @@ export class GpioService {
   async start(): Promise<StartReport> {
     const { config, log } = this.o;
     const planned = await planChannels(config.channels, this.o.mapLegacyNumber ?? noLegacyMapping, log);
+    // Stopped while the lines were being mapped (a signal at start): request nothing.
+    if (this.stopped) return { chips: [] };
     if (planned.length === 0) log.warn('no GPIO channels to publish: the device has no controls');
     const ctx: ChannelContext = {
       device: this.o.device,

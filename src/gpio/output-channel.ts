@@ -25,6 +25,11 @@ export class OutputChannel implements LineChannel {
   private readonly log: Logger;
   /** The level the line has (or gets when it is granted). */
   private level: boolean;
+  /**
+   * The level published: `level` once it is saved. The line takes a command before the save, and
+   * a read cycle in between must not publish what is not on disk yet.
+   */
+  private shown: boolean | undefined;
   private line: LineAccess | undefined;
 
   constructor(
@@ -48,8 +53,10 @@ export class OutputChannel implements LineChannel {
 
   async attach(line: LineAccess): Promise<void> {
     this.line = line;
-    await this.state.setOutput(this.config.name, this.level);
-    this.control.setBoolean(this.level);
+    const level = this.level;
+    await this.state.setOutput(this.config.name, level);
+    this.shown = level;
+    this.control.setBoolean(level);
   }
 
   detach(): void {
@@ -64,7 +71,7 @@ export class OutputChannel implements LineChannel {
   check(): void {}
 
   refresh(): void {
-    if (this.line !== undefined) this.control.setBoolean(this.level);
+    if (this.line !== undefined && this.shown !== undefined) this.control.setBoolean(this.shown);
   }
 
   close(): void {
@@ -90,6 +97,7 @@ export class OutputChannel implements LineChannel {
     this.level = level;
     this.log.debug(`output "${this.config.name}": set to ${payload}`);
     await this.state.setOutput(this.config.name, level);
+    this.shown = level;
     this.control.setBoolean(level);
     this.control.setError('w', false);
   }

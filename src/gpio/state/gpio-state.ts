@@ -37,7 +37,7 @@ export class GpioStateStore {
 
   static async open(options: GpioStateOptions): Promise<GpioStateStore> {
     const loaded = await loadStateFile(options.path, decodeState, options.log);
-    const doc: StateDocument = loaded ?? { version: 1, outputs: {}, counters: {} };
+    const doc: StateDocument = loaded ?? { version: 1, outputs: keyedByName(), counters: keyedByName() };
     const saver = new StateSaver({
       path: options.path,
       intervalMs: options.saveIntervalMs,
@@ -87,8 +87,8 @@ const decodeState: StateDecoder<StateDocument> = (value) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { invalid: 'is not a JSON object' };
   const v = value as Record<string, unknown>;
   if (v.version !== 1) return { invalid: `has unknown version ${JSON.stringify(v.version)} (expected 1)` };
-  const outputs: Record<string, boolean> = {};
-  const counters: Record<string, CounterRecord> = {};
+  const outputs: Record<string, boolean> = keyedByName();
+  const counters: Record<string, CounterRecord> = keyedByName();
   if (!isPlainObject(v.outputs)) return { invalid: '"outputs" is not an object' };
   for (const [name, level] of Object.entries(v.outputs)) {
     if (typeof level !== 'boolean') return { invalid: `outputs.${name} is not true or false` };
@@ -106,6 +106,14 @@ const decodeState: StateDecoder<StateDocument> = (value) => {
   }
   return { version: 1, outputs, counters };
 };
+
+/**
+ * A map from channel names without a prototype: a name is user text, and on a plain object
+ * `__proto__` would set the prototype instead of a key (its level or total silently never saved).
+ */
+function keyedByName<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

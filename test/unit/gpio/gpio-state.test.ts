@@ -45,3 +45,15 @@ test('a state file with a bad counter is set aside and the store starts empty', 
   assert.ok((await readdir(dir)).some((f) => f.startsWith('state.json.corrupt-')));
   assert.match(log.lines.join('\n'), /counters\.m\.pulses is not a count/);
 });
+
+test('any channel name is a key like another: __proto__ is saved and loads again', async (t) => {
+  // Channel names are user text (one MQTT topic level); `__proto__` is one.
+  const path = join(await tempDir(t), 'state.json');
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  await store.setOutput('__proto__', true);
+  store.setCounter('__proto__', { pulses: 7, base: 1, multiplier: 10 });
+  await store.flush();
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  assert.equal(again.outputLevel('__proto__'), true);
+  assert.deepEqual(again.counter('__proto__'), { pulses: 7, base: 1, multiplier: 10 });
+});

@@ -85,3 +85,22 @@ test('a failed write sets w and keeps the value; the next good write clears w', 
   assert.deepEqual(kit.device.errorsOf('OUT'), ['w', '']);
   assert.equal(lastValue(kit.device, 'OUT'), '1');
 });
+
+test('a read cycle during the save of a command does not publish the new level before it is on disk', async (t) => {
+  // The state write (temp file, fsync, rename, fsync) takes file-system round trips; a read cycle
+  // needs none on the sim, so it runs while the command waits for the disk. With
+  // max_unchanged_interval 0 every read cycle re-publishes every control.
+  const kit = await startKit(t, { channels: [output('OUT', 3, { initialState: true })], maxUnchangedInterval: 0 });
+  const valuesBefore = kit.device.valuesOf('OUT').length;
+  const commanded = kit.device.command('OUT', '0');
+  await kit.service.readCycle();
+  const shownEarly = kit.device.valuesOf('OUT').slice(valuesBefore);
+  const onDisk = savedOutputs(kit.statePath).OUT;
+  await commanded;
+  assert.ok(
+    !shownEarly.includes('0') || onDisk === false,
+    `published ${JSON.stringify(shownEarly)} while the state file still said OUT: ${onDisk}`,
+  );
+  assert.equal(lastValue(kit.device, 'OUT'), '0');
+  assert.equal(savedOutputs(kit.statePath).OUT, false);
+});

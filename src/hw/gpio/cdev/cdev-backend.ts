@@ -95,6 +95,8 @@ export class CdevBackend implements GpioBackend {
       log: this.log,
       track: (req) => this.requests.add(req),
       untrack: (req) => this.requests.delete(req),
+      // A closed handle is forgotten: a lost chip is re-opened every 2 s, for as long as it takes.
+      closed: (closedChip) => this.chips.delete(closedChip),
     });
     this.chips.add(chip);
     await this.watchNode(path);
@@ -107,7 +109,7 @@ export class CdevBackend implements GpioBackend {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     await Promise.all([...this.requests].map((req) => req.release()));
-    for (const chip of this.chips) await chip.close();
+    for (const chip of [...this.chips]) await chip.close();
     this.chips.clear();
     await this.waiterImpl?.close();
   }

@@ -29,6 +29,8 @@ export interface ChipContext {
   /** Called for every granted request (the backend tracks them to probe and release them). */
   track(req: CdevLineRequest): void;
   untrack(req: CdevLineRequest): void;
+  /** Called once when the chip handle is closed (the backend forgets it). */
+  closed(chip: CdevChip): void;
 }
 
 export class CdevChip implements GpioChip {
@@ -105,6 +107,7 @@ export class CdevChip implements GpioChip {
     if (this.fd < 0) return;
     this.closeQuietly(this.fd);
     this.fd = -1;
+    this.ctx.closed(this);
   }
 
   /**

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { isCtlError, type CtlError } from '../../../../../src/core/errors.js';
 import type { EdgeEvent } from '../../../../../src/hw/gpio/backend.js';
 import { CdevBackend } from '../../../../../src/hw/gpio/cdev/cdev-backend.js';
@@ -246,4 +248,27 @@ test('a closed chip keeps its requests but refuses new ones; backend close relea
   await assert.rejects(chip.request({ consumer: 'c', lines: [output(2)] }), (e: CtlError) => /closed/.test(e.message));
   await backend.close();
   assert.equal(kernel.openFds, 0);
+});
+
+test('a closed chip handle is let go: re-opening a chip for days does not grow the backend', async (t) => {
+  // The service re-opens a lost chip every 2 s and, while a renamed chip is looked for, opens and
+  // closes every other chip each time. A backend that kept every handle it ever opened would grow
+  // without end on a controller with an unplugged module.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const { backend } = rig(t);
+  const refs: WeakRef<object>[] = [];
+  // In a function of its own, so no frame of the test still points at the last handle.
+  const openAndClose = async () => {
+    const chip = await backend.openChip(CHIP);
+    await chip.close();
+    refs.push(new WeakRef(chip));
+  };
+  for (let i = 0; i < 20; i++) await openAndClose();
+  await sleep(0);
+  gc();
+  await sleep(0);
+  gc();
+  const alive = refs.filter((r) => r.deref() !== undefined).length;
+  assert.equal(alive, 0, `${alive} of 20 closed chip handles are still held`);
 });
