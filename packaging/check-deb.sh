@@ -92,7 +92,15 @@ pids+=($!)
 "$root/usr/bin/ctl-mqtt-adc" -c "$root/etc/ctl-mqtt-adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" \
   --sysfs-root "$root/sim" "${no_broker[@]}" 2>"$root/adc.log" &
 pids+=($!)
-sleep 2
+# SIGTERM only once each service says it runs (its signal handlers are installed by then); a
+# fixed sleep was too short on a loaded machine. At most 30 s.
+for _ in $(seq 300); do
+  grep -q 'started:' "$root/gpio.log" && grep -q 'channel(s), device' "$root/adc.log" && break
+  sleep 0.1
+done
+grep -q 'started:' "$root/gpio.log" || fail "ctl-mqtt-gpio did not start within 30 s: $(tail -n 3 "$root/gpio.log")"
+grep -q 'channel(s), device' "$root/adc.log" || fail "ctl-mqtt-adc did not start within 30 s: $(tail -n 3 "$root/adc.log")"
+sleep 0.2
 for i in 0 1; do
   name=$([ "$i" = 0 ] && echo gpio || echo adc)
   kill -TERM "${pids[$i]}" 2>/dev/null || true

@@ -27,10 +27,10 @@ test('a chip without interrupts: its inputs are polled, debounced and counted', 
   await run.value('IN', '1', { from: mark });
   // Polled at 10 ms with a 10 ms debounce: a level must hold for more than 20 ms to count surely
   // on an idle machine. A sampler cannot see a level that came and went while its timer was held
-  // up (a loaded CI machine stalls timers by tens of ms), so each level is held far longer.
-  const sent = await pulseTrain(rig, 0, 1, 10, { holdMs: 150 });
-  assert.equal(sent.pulses, 10);
-  await run.value('M_total', '1.00', { from: mark });
+  // up (a loaded CI machine stalls a process for 100+ ms), so each level is held far longer.
+  const sent = await pulseTrain(rig, 0, 1, 6, { holdMs: 400 });
+  assert.equal(sent.pulses, 6);
+  await run.value('M_total', '0.60', { from: mark });
   assert.equal(await service.stop(), 0, service.stderr());
 });
 
