@@ -24,6 +24,9 @@ import {
 
 const defaults = facts.channelDefaults;
 
+/** The smallest counter `multiplier` (pulses per kWh or m^3) whose totals and rates stay finite. */
+export const MIN_COUNTER_MULTIPLIER = 1e-9;
+
 interface Collector {
   problems: Problem[];
   warnings: Problem[];
@@ -74,6 +77,11 @@ function counterOf(c: MergedChannel, direction: 'input' | 'output', out: Collect
   const multiplier = typeof c.value.multiplier === 'number' ? c.value.multiplier : defaults.multiplier;
   if (!(multiplier > 0)) {
     const rule = 'must be > 0 for a pulse counter (pulses per unit)';
+    out.problems.push(channelKeyProblem(c, 'multiplier', rule, { value: multiplier }));
+  } else if (multiplier < MIN_COUNTER_MULTIPLIER) {
+    // Below this, totals and rates overflow a double (1e-300 pulses per kWh gives an infinite
+    // total after one pulse); one pulse per TWh is far beyond any real meter.
+    const rule = `must be >= ${MIN_COUNTER_MULTIPLIER} for a pulse counter (pulses per unit)`;
     out.problems.push(channelKeyProblem(c, 'multiplier', rule, { value: multiplier }));
   }
   const edge = c.value.edge;

@@ -103,6 +103,9 @@ test('a pulse counter needs a multiplier > 0 (pulses per unit); a plain input do
   oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: 0 })])), /channels\[0\]\.multiplier: must be > 0 for a pulse counter/);
   oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: -2 })])), /must be > 0/);
   loadGpio(gpioDoc([customGpio({ multiplier: 0 })]));
+  // Small enough to make totals infinite: a config error, not a crash at the first pulse.
+  oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: 1e-300 })])), /multiplier: must be >= 1e-9 for a pulse counter \(pulses per unit\) \(got 1e-300\)/);
+  loadGpio(gpioDoc([customGpio({ type: 'water_meter', multiplier: 0.001 })]));
 });
 
 test('a counter control name must not collide with another channel', () => {
