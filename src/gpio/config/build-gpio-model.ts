@@ -48,11 +48,15 @@ function flag(v: JsonObject, key: keyof typeof defaults): boolean {
   return typeof value === 'boolean' ? value : (defaults[key] as boolean);
 }
 
+/** The kernel's debounce period is a u32 of microseconds (uAPI v2): about 71 minutes. */
+const MAX_DEBOUNCE_US = 0xffff_ffff;
+
 function debounceOf(c: MergedChannel, out: Collector): number {
   if (!Object.hasOwn(c.value, 'debounce')) return DEFAULT_DEBOUNCE_US;
   const d = c.value.debounce;
-  if (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0) return d;
-  out.problems.push(channelKeyProblem(c, 'debounce', 'must be an integer >= 0 (microseconds; 0 = no debounce)', { value: d }));
+  if (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d <= MAX_DEBOUNCE_US) return d;
+  const rule = `must be an integer >= 0 (microseconds; 0 = no debounce)${typeof d === 'number' && d > MAX_DEBOUNCE_US ? ` and <= ${MAX_DEBOUNCE_US}` : ''}`;
+  out.problems.push(channelKeyProblem(c, 'debounce', rule, { value: d }));
   return DEFAULT_DEBOUNCE_US;
 }
 

@@ -76,6 +76,9 @@ test('debounce: integer microseconds >= 0, 0 = no debounce; anything else reject
   for (const bad of [-1, 1.5, '10']) {
     oneProblem(() => loadGpio(gpioDoc([customGpio({ debounce: bad })])), /channels\[0\]\.debounce: must be an integer >= 0 \(microseconds; 0 = no debounce\)/);
   }
+  // The kernel's limit (a u32 of microseconds); beyond it no backend could apply it.
+  assert.equal(loadGpio(gpioDoc([customGpio({ debounce: 4294967295 })])).model.channels[0]!.debounceUs, 4294967295);
+  oneProblem(() => loadGpio(gpioDoc([customGpio({ debounce: 4294967296 })])), /debounce: must be an integer >= 0 \(microseconds; 0 = no debounce\) and <= 4294967295 \(got 4294967296\)/);
 });
 
 test('ADC channel_number written as in_voltage4 or voltage4_raw: rejected with a hint', () => {
