@@ -6,6 +6,6 @@ import { skipOutsideGuest } from './gpio-sim-rig.js';
 
 for (const group of ['io', 'counters', 'faults'] as const) {
   for (const scenario of gpioScenarios[group]) {
-    test(`${scenario.name} (cdev)`, { skip: skipOutsideGuest, timeout: 120_000 }, async (t) => scenario.run(t, await kernelRig(t)));
+    test(`${scenario.name} (cdev)`, { skip: skipOutsideGuest, timeout: 300_000 }, async (t) => scenario.run(t, await kernelRig(t)));
   }
 }

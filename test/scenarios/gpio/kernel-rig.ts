@@ -1,8 +1,9 @@
 /**
  * The scenario rig on the kernel's gpio-sim inside the HIL guest (`npm run test:hil`): chips
  * `pinctrl-bcm2711` (chip 0) and `gpio-expander` (chip 1) made by scripts/hil/guest-init.sh, the
- * service started with `--gpio-backend cdev`, a mosquitto in the guest. Lines are driven and read
- * through /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/{pull,value}; a chip taken away
+ * service started with `--gpio-backend cdev`, a mosquitto in the guest (aedes when it is not
+ * installed). Lines are driven and read through
+ * /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/{pull,value}; a chip taken away
  * (`live` 0) comes back under a new number on Linux 6.1, which the rig follows by label (and the
  * service by label and size).
  */
@@ -10,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { startMosquitto } from '../../helpers/mosquitto.js';
+import { startTestBroker } from '../../helpers/test-broker.js';
 import { level, pull, resetPulls, setLive, simChip, waitForNode } from '../../hil/gpio-sim-rig.js';
 import type { GpioServiceRig } from './rig.js';
 
@@ -18,7 +19,7 @@ const LABELS = ['pinctrl-bcm2711', 'gpio-expander'] as const;
 
 export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
   const tmpDir = mkdtempSync(join(tmpdir(), 'ctl-gpio-hil-'));
-  const broker = await startMosquitto();
+  const broker = await startTestBroker();
   const current = (chip: number) => simChip(LABELS[chip]!);
   for (const label of LABELS) await resetPulls(simChip(label));
   t.after(async () => {
@@ -32,6 +33,8 @@ export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
   });
   return {
     name: 'cdev',
+    // CTL_HIL_TIME_SCALE (passed into the guest by scripts/hil/test-hil.sh) for slower machines.
+    timeScale: Number(process.env.CTL_HIL_TIME_SCALE) || 4,
     brokerUrl: broker.url,
     tmpDir,
     chips: LABELS.map((label) => {

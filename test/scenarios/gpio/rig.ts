@@ -17,6 +17,12 @@ export interface RigChip {
 export interface GpioServiceRig {
   /** Shown in test names (`sim`, `cdev`). */
   readonly name: string;
+  /**
+   * Multiplies every wait of a scenario for something to happen (not the hold times of pulses):
+   * 1 on the host; in the TCG guest a cold start of the service alone takes 3-6 s, more on a
+   * loaded CI machine.
+   */
+  readonly timeScale: number;
   /** The broker the service and the scenario use. */
   readonly brokerUrl: string;
   /** A directory for configs and state files, removed by the rig. */

@@ -22,7 +22,7 @@ export interface ServiceProcess {
   /** Resolves with the exit code (null when killed by a signal). */
   readonly exit: Promise<number | null>;
   stderr(): string;
-  /** Waits until stderr has a line matching `pattern` (it comes through a pipe, apart from MQTT). */
+  /** Waits until stderr has a line matching `pattern` (it comes through a pipe, apart from MQTT); the timeout is scaled by the rig. */
   log(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGTERM and wait for the exit; resolves to the exit code. */
   stop(): Promise<number | null>;
@@ -39,7 +39,7 @@ export interface ScenarioRun {
   readonly recorder: MqttRecorder;
   /** Writes the config and starts the service (extra command-line arguments after the rig's). */
   start(channels: ChannelJson[], extra?: string[]): ServiceProcess;
-  /** Waits for a value of a control (`payload` given: that one), published after `from`. */
+  /** Waits for a value of a control (`payload` given: that one), published after `from`; timeouts are scaled by the rig. */
   value(control: string, payload?: string, options?: { from?: number; timeoutMs?: number }): Promise<Recorded>;
   /** The last non-empty value of a control seen so far. */
   lastValue(control: string): string | undefined;
@@ -82,10 +82,11 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
         ...rig.serviceArgs(),
         ...extra,
       ];
-      return spawnService(t, args);
+      return spawnService(t, args, rig.timeScale);
     },
     value(control, payload, options = {}) {
-      return recorder.waitForTopic(`${controls}${control}`, payload, { timeoutMs: 10_000, ...options });
+      const timeoutMs = (options.timeoutMs ?? 10_000) * rig.timeScale;
+      return recorder.waitForTopic(`${controls}${control}`, payload, { ...options, timeoutMs });
     },
     lastValue(control) {
       const topic = `${controls}${control}`;
@@ -97,7 +98,7 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
   };
 }
 
-function spawnService(t: TestContext, args: string[]): ServiceProcess {
+function spawnService(t: TestContext, args: string[], timeScale: number): ServiceProcess {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -113,7 +114,7 @@ function spawnService(t: TestContext, args: string[]): ServiceProcess {
     exit,
     stderr: () => stderr,
     async log(pattern, timeoutMs = 10_000) {
-      const until = Date.now() + timeoutMs;
+      const until = Date.now() + timeoutMs * timeScale;
       for (;;) {
         const line = stderr.split('\n').find((l) => pattern.test(l));
         if (line !== undefined) return line;
@@ -173,7 +174,7 @@ export async function pulseTrain(
 
 /** Waits until the line shows `level`; false when `stop()` said to give up first. */
 async function waitForLevel(rig: GpioServiceRig, chip: number, offset: number, level: boolean, stop: () => boolean): Promise<boolean> {
-  const until = Date.now() + 5000;
+  const until = Date.now() + 5000 * rig.timeScale;
   while ((await rig.level(chip, offset)) !== level) {
     if (stop()) return false;
     if (Date.now() > until) throw new Error(`chip ${chip} line ${offset} did not go ${level ? 'high' : 'low'}`);

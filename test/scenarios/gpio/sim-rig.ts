@@ -30,6 +30,7 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
   const lineFile = (chip: number, offset: number, file: string) => join(simDir, NAMES[chip]!, `sim_gpio${offset}`, file);
   return {
     name: 'sim',
+    timeScale: 1,
     simDir,
     brokerUrl: broker.url,
     tmpDir,
