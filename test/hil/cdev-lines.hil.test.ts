@@ -5,12 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { isCtlError } from '../../src/core/errors.js';
 import { mapLegacyGpioNumber, readLegacyChipRanges, type LegacyChipRange } from '../../src/hw/gpio/legacy-number.js';
 import { hilChips, level, pull, simChip, skipOutsideGuest } from './gpio-sim-rig.js';
 import { hilBackend } from './hil-backend.js';
+import { holdLine } from './line-holder.js';
 
 const skip = skipOutsideGuest;
 
@@ -123,27 +122,7 @@ test('a request of 72 lines is split over kernel requests and works as one', { s
 
 test('a line held by another process is HW_BUSY naming that consumer', { skip }, async (t) => {
   const sim = simChip('pinctrl-bcm2711');
-  const backendUrl = new URL('../../src/hw/gpio/cdev/cdev-backend.js', import.meta.url);
-  const holder = spawn(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `const { createCdevBackend } = await import(${JSON.stringify(backendUrl.href)});
-       const chip = await createCdevBackend().openChip(${JSON.stringify(sim.path)});
-       await chip.request({ consumer: 'other-daemon', lines: [{ offset: 20, direction: 'output', activeLow: false }] });
-       console.log('held');
-       process.stdin.resume();
-       process.stdin.on('end', () => process.exit(0));`,
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  t.after(() => {
-    holder.stdin.end();
-    holder.kill();
-  });
-  const [chunk] = (await once(holder.stdout, 'data')) as [Buffer];
-  assert.equal(chunk.toString().trim(), 'held');
+  const holder = await holdLine(t, sim.path, 20, 'other-daemon');
   const chip = await hilBackend(t).openChip(sim.path);
   await assert.rejects(
     chip.request({ consumer: 'me', lines: [{ offset: 19, direction: 'input', activeLow: false }, { offset: 20, direction: 'input', activeLow: false }] }),
@@ -155,8 +134,7 @@ test('a line held by another process is HW_BUSY naming that consumer', { skip },
   );
   // Nothing stayed requested: line 19 is free.
   assert.equal((await chip.lineInfo(19)).used, false);
-  holder.stdin.end();
-  await once(holder, 'exit');
+  await holder.release();
   const req = await chip.request({ consumer: 'me', lines: [{ offset: 20, direction: 'input', activeLow: false }] });
   await req.release();
 });

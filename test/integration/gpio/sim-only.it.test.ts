@@ -1,15 +1,14 @@
 /**
  * What only the sim backend can show through the real binary: lines of a chip without
- * interrupts (polled, counters included) and deprecated integer `gpio` numbers mapped through a
- * simulated /sys/class/gpio.
+ * interrupts (polled, counters included). (Deprecated integer `gpio` numbers are a shared
+ * scenario: test/scenarios/gpio/line-scenarios.ts.)
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gpioOf, pulseTrain, scenarioRun } from '../../scenarios/gpio/service-run.js';
 import { simRig } from '../../scenarios/gpio/sim-rig.js';
-
 
 test('a chip without interrupts: its inputs are polled, debounced and counted', async (t) => {
   const rig = await simRig(t);
@@ -31,25 +30,5 @@ test('a chip without interrupts: its inputs are polled, debounced and counted', 
   const sent = await pulseTrain(rig, 0, 1, 6, { holdMs: 400 });
   assert.equal(sent.pulses, 6);
   await run.value('M_total', '0.60', { from: mark });
-  assert.equal(await service.stop(), 0, service.stderr());
-});
-
-test('deprecated integer gpio: mapped through the board\'s sys/class/gpio, or skipped with a warning', async (t) => {
-  const rig = await simRig(t);
-  const classDir = join(rig.simDir, 'sys', 'class', 'gpio', 'gpiochip496');
-  mkdirSync(join(classDir, 'device', 'gpiochip1'), { recursive: true });
-  writeFileSync(join(classDir, 'base'), '496\n');
-  writeFileSync(join(classDir, 'ngpio'), '16\n');
-  writeFileSync(join(classDir, 'label'), 'gpio-expander\n');
-  const run = await scenarioRun(t, rig, 'legacy');
-  const service = run.start([
-    { name: 'OLD', gpio: 501, direction: 'input' },
-    { name: 'NOWHERE', gpio: 7, direction: 'input' },
-  ]);
-  await run.value('OLD', '0');
-  await service.log(/WARNING: .*channel "NOWHERE" skipped: GPIO 7 is out of range of every GPIO chip/);
-  const mark = run.recorder.mark();
-  await rig.setInput(1, 5, true);
-  await run.value('OLD', '1', { from: mark });
   assert.equal(await service.stop(), 0, service.stderr());
 });

@@ -23,15 +23,16 @@ export async function pacedPulsesExact(t: TestContext, rig: GpioServiceRig): Pro
   const service = run.start([meterChannel(rig, 7)]);
   await run.value('M_total', '0.00');
   await run.value('M_current', '0.00');
-  const sent = await pulseTrain(rig, 0, 7, 60);
-  assert.equal(sent.pulses, 60);
-  await run.value('M_total', '0.60');
+  const count = rig.pacedPulses;
+  const sent = await pulseTrain(rig, 0, 7, count);
+  assert.equal(sent.pulses, count);
+  await run.value('M_total', (count / 100).toFixed(2));
   assert.ok(Number(run.lastValue('M_current')) > 0, 'a rate once two pulses were seen');
   const meta = JSON.parse((await run.value('M_total/meta')).payload);
   assert.deepEqual(meta, { order: 1, precision: 0.01, readonly: false, type: 'power_consumption', units: 'kWh' });
   assert.equal(await service.stop(), 0, service.stderr());
   const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
-  assert.deepEqual(saved, { pulses: 60, base: 0, multiplier: 100 }, 'exact pulses on disk after a stop');
+  assert.deepEqual(saved, { pulses: count, base: 0, multiplier: 100 }, 'exact pulses on disk after a stop');
 }
 
 export async function totalOnPersisted(t: TestContext, rig: GpioServiceRig): Promise<void> {

@@ -8,6 +8,7 @@ import type { TestContext } from 'node:test';
 import { kill9LosesAtMostOneSaveWindow, pacedPulsesExact, sigtermDuringPulseTrain, totalOnPersisted } from './counter-scenarios.js';
 import { chipMissingAtStart, chipRemovedAndRestored, corruptStateFile } from './fault-scenarios.js';
 import { inputsAndInverted, outputsThroughOn, startValuesAcrossRestart } from './io-scenarios.js';
+import { busyLineNamesItsConsumer, debounceFiltersSpikes, deprecatedGlobalNumber, openDrainAndSource } from './line-scenarios.js';
 import type { GpioServiceRig } from './rig.js';
 
 export type { GpioServiceRig, RigChip } from './rig.js';
@@ -17,14 +18,20 @@ export interface GpioScenario {
   run(t: TestContext, rig: GpioServiceRig): Promise<void>;
 }
 
-export const gpioScenarios: Readonly<Record<'io' | 'counters' | 'faults', readonly GpioScenario[]>> = {
+export const gpioScenarios: Readonly<Record<'io' | 'lines' | 'counters' | 'faults', readonly GpioScenario[]>> = {
   io: [
     { name: 'inputs publish their level, inverted inputs the opposite', run: inputsAndInverted },
     { name: 'outputs follow /on 0 and 1; anything else is rejected', run: outputsThroughOn },
     { name: 'output start values across a restart, with and without load_previous_state', run: startValuesAcrossRestart },
   ],
+  lines: [
+    { name: 'open drain and open source outputs drive their line', run: openDrainAndSource },
+    { name: 'an input\'s debounce drops spikes and publishes a held level once', run: debounceFiltersSpikes },
+    { name: 'a line held by another process: r, its consumer named, picked up once free', run: busyLineNamesItsConsumer },
+    { name: 'deprecated integer gpio mapped through /sys/class/gpio', run: deprecatedGlobalNumber },
+  ],
   counters: [
-    { name: 'paced pulses give an exact total, saved on stop', run: pacedPulsesExact },
+    { name: 'paced pulses (1,000 on gpio-sim) give an exact total, saved on stop', run: pacedPulsesExact },
     { name: '_total/on sets the reading, on disk at once', run: totalOnPersisted },
     { name: 'SIGTERM during a pulse train: the total after restart is exactly what was counted', run: sigtermDuringPulseTrain },
     { name: 'kill -9: the total after restart is never above the truth and loses at most one save window', run: kill9LosesAtMostOneSaveWindow },

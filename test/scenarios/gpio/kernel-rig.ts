@@ -11,8 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { createCdevBackend } from '../../../src/hw/gpio/cdev/cdev-backend.js';
+import { readLegacyChipRanges } from '../../../src/hw/gpio/legacy-number.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
-import { level, pull, resetPulls, setLive, simChip, waitForNode } from '../../hil/gpio-sim-rig.js';
+import { level, pull, puller, resetPulls, setLive, simChip, waitForNode } from '../../hil/gpio-sim-rig.js';
+import { holdLine } from '../../hil/line-holder.js';
 import type { GpioServiceRig } from './rig.js';
 
 const LABELS = ['pinctrl-bcm2711', 'gpio-expander'] as const;
@@ -54,6 +57,27 @@ export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
     },
     reset: async () => {
       for (const label of LABELS) await resetPulls(simChip(label));
+    },
+    spike: async (chip, offset) => {
+      const line = puller(current(chip), offset);
+      line.set(true);
+      line.set(false);
+      line.close();
+    },
+    pacedPulses: 1000,
+    globalNumber: async (chip, offset) => {
+      const range = (await readLegacyChipRanges())?.find((r) => r.chip === current(chip).path);
+      return range === undefined ? undefined : range.base + offset;
+    },
+    holdLine: (t, chip, offset, consumer) => holdLine(t, current(chip).path, offset, consumer),
+    lineInfo: async (chip, offset) => {
+      const backend = createCdevBackend();
+      try {
+        const info = await (await backend.openChip(current(chip).path)).lineInfo(offset);
+        return { name: info.name, consumer: info.consumer };
+      } finally {
+        await backend.close();
+      }
     },
   };
 }

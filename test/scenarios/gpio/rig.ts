@@ -7,6 +7,7 @@
  *     with `--gpio-backend cdev` inside the qemu guest (test/hil/gpio-sim-rig.ts has the pieces).
  * Scenarios use nothing else, so they must not assume sim-only features.
  */
+import type { TestContext } from 'node:test';
 
 export interface RigChip {
   /** The chip path a config names (`/dev/gpiochip0`). */
@@ -41,4 +42,20 @@ export interface GpioServiceRig {
   restoreChip(chip: number): Promise<void>;
   /** Every line of every chip pulled down again. */
   reset(): Promise<void>;
+  /** A spike on an input: high and at once low again (two writes with nothing in between). */
+  spike(chip: number, offset: number): Promise<void>;
+  /** Pulses of the exact-count scenario: 1,000 on gpio-sim (issue 6), fewer on the sim to keep `npm test` short. */
+  readonly pacedPulses: number;
+  /**
+   * The deprecated global number of a line (`"gpio": N` in a config), as /sys/class/gpio gives it;
+   * undefined when the board has none (a kernel without CONFIG_GPIO_SYSFS).
+   */
+  globalNumber(chip: number, offset: number): Promise<number | undefined>;
+  /**
+   * Another process takes a line under `consumer` until released. Absent on the sim: its line
+   * claims live inside one process.
+   */
+  readonly holdLine?: (t: TestContext, chip: number, offset: number, consumer: string) => Promise<{ release(): Promise<void> }>;
+  /** The kernel's view of a line (absent on the sim, see holdLine). */
+  readonly lineInfo?: (chip: number, offset: number) => Promise<{ name: string; consumer: string }>;
 }

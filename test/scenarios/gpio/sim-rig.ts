@@ -3,7 +3,7 @@
  * `gpiochip0` 8 lines, `gpiochip1` 16 lines labelled `gpio-expander`) and a real mosquitto.
  * Removed after the test.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -47,6 +47,23 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
     },
     reset: async () => {
       createSimBoard(simDir, LAYOUT);
+    },
+    spike: async (chip, offset) => {
+      writeFileSync(lineFile(chip, offset, 'pull'), 'pull-up');
+      writeFileSync(lineFile(chip, offset, 'pull'), 'pull-down');
+    },
+    pacedPulses: 60,
+    globalNumber: async (chip, offset) => {
+      // The board describes its chips in <sim dir>/sys/class/gpio as the kernel does (bases from 496 down).
+      const name = NAMES[chip]!;
+      const spec = LAYOUT[name] as { lines: number; label: string };
+      const base = 512 - 16 * (chip + 1);
+      const classDir = join(simDir, 'sys', 'class', 'gpio', `gpiochip${base}`);
+      mkdirSync(join(classDir, 'device', name), { recursive: true });
+      writeFileSync(join(classDir, 'base'), `${base}\n`);
+      writeFileSync(join(classDir, 'ngpio'), `${spec.lines}\n`);
+      writeFileSync(join(classDir, 'label'), `${spec.label}\n`);
+      return base + offset;
     },
   };
 }
