@@ -64,6 +64,7 @@ export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
       line.set(false);
       line.close();
     },
+    edgeHoldMs: 20,
     pacedPulses: 1000,
     globalNumber: async (chip, offset) => {
       const range = (await readLegacyChipRanges())?.find((r) => r.chip === current(chip).path);

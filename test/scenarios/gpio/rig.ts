@@ -44,6 +44,12 @@ export interface GpioServiceRig {
   reset(): Promise<void>;
   /** A spike on an input: high and at once low again (two writes with nothing in between). */
   spike(chip: number, offset: number): Promise<void>;
+  /**
+   * How long a pulse train holds each level so that a meter with a 1 ms debounce surely sees it:
+   * the sim reads at once; the kernel debounces in jiffies (4 ms at its HZ=250) in a kworker that a
+   * TCG guest on a busy host may run late.
+   */
+  readonly edgeHoldMs: number;
   /** Pulses of the exact-count scenario: 1,000 on gpio-sim (issue 6), fewer on the sim to keep `npm test` short. */
   readonly pacedPulses: number;
   /**

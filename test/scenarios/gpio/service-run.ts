@@ -64,6 +64,7 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
   t.after(() => recorder.close());
   const publisher = await MqttRecorder.start(rig.brokerUrl, [`${controls}none`]);
   t.after(() => publisher.close());
+  let service: ServiceProcess | undefined;
   return {
     rig,
     deviceId,
@@ -82,11 +83,18 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
         ...rig.serviceArgs(),
         ...extra,
       ];
-      return spawnService(t, args, rig.timeScale);
+      service = spawnService(t, args, rig.timeScale);
+      return service;
     },
-    value(control, payload, options = {}) {
+    async value(control, payload, options = {}) {
       const timeoutMs = (options.timeoutMs ?? 10_000) * rig.timeScale;
-      return recorder.waitForTopic(`${controls}${control}`, payload, { ...options, timeoutMs });
+      try {
+        return await recorder.waitForTopic(`${controls}${control}`, payload, { ...options, timeoutMs });
+      } catch (err) {
+        // What the service said explains most timeouts (it crashed, is still starting, lost its broker).
+        if (err instanceof Error && service !== undefined) err.message += `\n${describeService(service)}`;
+        throw err;
+      }
     },
     lastValue(control) {
       const topic = `${controls}${control}`;
@@ -96,6 +104,14 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
       await publisher.client.publishAsync(`${controls}${control}/on`, payload, { qos: 1 });
     },
   };
+}
+
+/** The service's state and the end of its stderr, for a failure message. */
+function describeService(service: ServiceProcess): string {
+  const { exitCode, signalCode } = service.child;
+  const state = exitCode !== null ? `exited ${exitCode}` : signalCode !== null ? `killed by ${signalCode}` : 'running';
+  const tail = service.stderr().trimEnd().split('\n').slice(-15).join('\n  ');
+  return `the service (pid ${service.child.pid}) is ${state}; its stderr ends:\n  ${tail || '(nothing)'}`;
 }
 
 function spawnService(t: TestContext, args: string[], timeScale: number): ServiceProcess {
@@ -144,18 +160,24 @@ export interface TrainResult {
 /**
  * Applies up to `count` pulses to a line, each edge paced by what the line shows (the `value`
  * file: on the sim the service mirrors what it saw there; on gpio-sim the kernel shows it) and
- * held for at least `holdMs` (longer than the channel's debounce). `onPulse` runs after each
- * pulse; `stop()` returning true ends the train at the next edge (also while waiting for one:
- * once the service is gone nobody mirrors the sim's lines).
+ * held for at least `holdMs` (the rig's `edgeHoldMs` unless given). `afterRise` runs after each
+ * rising edge before its hold (a closed loop: e.g. wait until the service counted it); `onPulse`
+ * runs after each pulse; `stop()` returning true ends the train at the next edge (also while
+ * waiting for one: once the service is gone nobody mirrors the sim's lines).
  */
 export async function pulseTrain(
   rig: GpioServiceRig,
   chip: number,
   offset: number,
   count: number,
-  options: { holdMs?: number; onPulse?: (pulses: number) => void; stop?: () => boolean } = {},
+  options: {
+    holdMs?: number;
+    afterRise?: (pulse: number) => Promise<void>;
+    onPulse?: (pulses: number) => void;
+    stop?: () => boolean;
+  } = {},
 ): Promise<TrainResult> {
-  const holdMs = options.holdMs ?? 6;
+  const holdMs = options.holdMs ?? rig.edgeHoldMs;
   const stop = options.stop ?? (() => false);
   const result: TrainResult = { rises: 0, pulses: 0 };
   while (result.pulses < count && !stop()) {
@@ -164,6 +186,7 @@ export async function pulseTrain(
       await rig.setInput(chip, offset, level);
       if (level) result.rises++;
       if (!(await waitForLevel(rig, chip, offset, level, stop))) return result;
+      if (level) await options.afterRise?.(result.pulses + 1);
       await sleep(holdMs);
     }
     result.pulses++;

@@ -52,6 +52,7 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
       writeFileSync(lineFile(chip, offset, 'pull'), 'pull-up');
       writeFileSync(lineFile(chip, offset, 'pull'), 'pull-down');
     },
+    edgeHoldMs: 6,
     pacedPulses: 60,
     globalNumber: async (chip, offset) => {
       // The board describes its chips in <sim dir>/sys/class/gpio as the kernel does (bases from 496 down).
