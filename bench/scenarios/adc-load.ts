@@ -6,81 +6,23 @@
  * The same service with every read forced onto the thread pool (CTL_ADC_READS=async) runs beside
  * it, to show what the per-channel read path choice saves.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeIioTree } from '../../src/hw/iio/fake-tree.js';
 import { mosquittoAvailable, startMosquitto } from '../../test/helpers/mosquitto.js';
 import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
-import type { BenchContext, Measured, Scenario, ScenarioResult } from '../lib/scenario.js';
+import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
+import type { BenchContext, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
 
 const CHANNELS = 64;
 const WINDOW_MS = 5000;
 const SAMPLES_PER_S = (CHANNELS * 10) / 0.7;
 
-/** On-CPU nanoseconds of every thread of `pid`. */
-function cpuNs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // a thread that ended meanwhile
-    }
-  }
-  return total;
-}
-
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-interface Watched {
-  label: string;
-  child: ChildProcess;
-  cpuMsPerS: number[];
-  rss: number[];
-}
-
-function watch(label: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Watched {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.once('exit', (code) => {
-    if (code !== 0 && code !== null) console.error(`${label} exited ${code}: ${stderr.slice(-500)}`);
-  });
-  return { label, child, cpuMsPerS: [], rss: [] };
-}
-
-async function measureWindows(targets: Watched[], windows: number): Promise<void> {
-  for (let w = 0; w < windows; w++) {
-    const start = targets.map((t) => cpuNs(t.child.pid!));
-    const t0 = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
-    const seconds = (performance.now() - t0) / 1000;
-    targets.forEach((t, i) => {
-      t.cpuMsPerS.push((cpuNs(t.child.pid!) - start[i]!) / 1e6 / seconds);
-      t.rss.push(rssMiB(t.child.pid!));
-    });
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const measured = (label: string, unit: string, samples: number[]): Measured => ({ label, unit, samples, summary: summarize(samples) });
-
 async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   if (!mosquittoAvailable()) throw new Error('mosquitto is not installed (see .ci/run)');
-  const dir = await mkdtemp(join(tmpdir(), 'ctl-bench-adc-idle-'));
+  const dir = await mkdtemp(join(tmpdir(), 'ctl-bench-adc-load-'));
   const broker = await startMosquitto();
   try {
     const channels = Object.fromEntries(Array.from({ length: CHANNELS }, (_, i) => [`voltage${i}`, { raw: 1000 + i, scale: '0.805664062' }]));
@@ -95,11 +37,10 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     // Both variants and the baseline run side by side over the same windows: a busy machine
     // weighs on all of them alike.
     const recorder = await MqttRecorder.start(broker.url, ['/devices/+/controls/+']);
-    const baseline = watch('node with a 1 s timer', process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    const baseline = watchBareNode();
     const adaptive = watch(`ctl-mqtt-adc, ${CHANNELS} channels`, process.execPath, args);
     const pool = watch('ctl-mqtt-adc, thread-pool reads', process.execPath, [...args, '--device-id', 'ctl-adc-pool'], {
-      ...process.env,
-      CTL_ADC_READS: 'async',
+      env: { ...process.env, CTL_ADC_READS: 'async' },
     });
     try {
       // Steady state: every channel of both published, then a little more.
@@ -110,9 +51,9 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       await recorder.close();
       await new Promise((resolve) => setTimeout(resolve, 1500));
       ctx.log(`   measuring: ${windows} windows of ${WINDOW_MS} ms`);
-      await measureWindows([adaptive, pool, baseline], windows);
+      await measureWindows([adaptive, pool, baseline], windows, WINDOW_MS);
     } finally {
-      await Promise.all([adaptive, pool, baseline].map((w) => stop(w.child)));
+      await Promise.all([adaptive, pool, baseline].map((w) => stopChild(w.child)));
     }
     const cpu = measured(adaptive.label, 'ms CPU/s', adaptive.cpuMsPerS);
     const cpuBase = measured(baseline.label, 'ms CPU/s', baseline.cpuMsPerS);
@@ -122,7 +63,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const perSampleUs = (cpu.summary.median * 1000) / SAMPLES_PER_S;
     return [
       {
-        name: 'adc-idle-cpu',
+        name: 'adc-load-cpu',
         title: `ADC: CPU of the service, ${CHANNELS} channels at default settings`,
         subject: cpu,
         baseline: cpuBase,
@@ -132,7 +73,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
         extra: { 'thread-pool reads ms CPU/s': poolCpu.median, 'us CPU per sample': perSampleUs },
       },
       {
-        name: 'adc-idle-rss',
+        name: 'adc-load-rss',
         title: `ADC: RSS of the service, ${CHANNELS} channels`,
         subject: rss,
         baseline: rssBase,
@@ -146,8 +87,8 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   }
 }
 
-export const adcIdle: Scenario = {
-  name: 'adc-idle',
+export const adcLoad: Scenario = {
+  name: 'adc-load',
   title: 'steady CPU and RSS of ctl-mqtt-adc with 64 channels',
   run,
 };
