@@ -95,7 +95,8 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
             ? ''
             : ' Not met because of the wake-ups the sampling config asks for (each sample is its own wake-up; the example ' +
               "ADC's A1, 20 samples 5 ms apart every 500 ms, is 40 of them per second): what would fix it is fewer samples " +
-              'per second in the config; the service adds little over a bare timer.'),
+              `per second in the config; the service's own work (reads, averaging, MQTT) is the other ` +
+              `${Math.max(0, 100 - (100 * sameRateCpu) / cpu.summary.median).toFixed(0)} %.`),
         extra: { '% of a core': cpu.summary.median / 10, 'wake-ups/s': wakeups, 'node timer as often ms CPU/s': sameRateCpu },
       },
       {
