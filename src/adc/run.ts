@@ -1,12 +1,14 @@
 /**
  * The ADC service runtime (`ctl-mqtt-adc` without -j/-J/...): the MQTT device, the service, and
- * SIGTERM/SIGINT → stop sampling → clear the device's retained topics → exit 0 within 5 s.
+ * SIGTERM/SIGINT → stop sampling → clear the device's retained topics → exit 0 within 5 s; no
+ * broker within the start-up timeout → the same stop, exit 1.
  * The binary imports it dynamically only when the service runs.
  */
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import type { Logger } from '../core/log.js';
 import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
+import { startupTimeoutOf, watchStartupDeadline } from '../core/mqtt/startup-deadline.js';
 import { AdcService } from './adc-service.js';
 import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import type { AdcConfig } from './config/adc-config-model.js';
@@ -53,20 +55,23 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger)
   device.start();
   return new Promise<number>((resolve) => {
     let exiting = false;
-    onShutdownSignals(
-      async () => {
+    const exit = (code: number): void => {
+      if (exiting) process.exit(code); // a second signal: at once
+      exiting = true;
+      resolve(code);
+      setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
+    };
+    let stopping: Promise<void> | undefined;
+    const stopAll = (): Promise<void> =>
+      (stopping ??= (async () => {
         await service.stop();
         await device.stop();
-      },
-      {
-        log: logger,
-        exit: (code) => {
-          if (exiting) process.exit(code); // a second signal: at once
-          exiting = true;
-          resolve(code);
-          setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
-        },
-      },
-    );
+      })());
+    onShutdownSignals(stopAll, { log: logger, exit });
+    watchStartupDeadline(device, startupTimeoutOf(process.env, logger), (reason) => {
+      if (stopping !== undefined) return; // a signal is already stopping it
+      logger.error(`${reason}; exiting`);
+      void stopAll().finally(() => exit(1));
+    });
   });
 }

@@ -4,10 +4,11 @@
  * them and resolves to exit code 0 (within 5 s). The binary imports this module only when the
  * service runs (never for -j/-J/--help).
  *
- * Exit codes: 1 when every configured chip refuses access (EACCES: the service could never do
- * anything; a missing chip is not that — it may be plugged in later, so the service runs with `r`
- * and retries); bad broker URL or unreadable TLS material: the CtlError goes up to the CLI (one
- * line, exit 2 or 1).
+ * Exit codes: 1 when the broker did not answer within the start-up timeout (30 s, see
+ * core/mqtt/startup-deadline.ts; the lines are released and the state saved first); 1 when every
+ * configured chip refuses access (EACCES: the service could never do anything; a missing chip is
+ * not that — it may be plugged in later, so the service runs with `r` and retries); bad broker
+ * URL or unreadable TLS material: the CtlError goes up to the CLI (one line, exit 2 or 1).
  * Stop order: the lines are released first (no pulse is counted after the last save), then the
  * state is flushed, then the device's retained topics are cleared, then the backend is closed.
  */
@@ -19,6 +20,7 @@ import type { Logger } from '../core/log.js';
 import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
+import { startupTimeoutOf, watchStartupDeadline } from '../core/mqtt/startup-deadline.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { createCdevBackend } from '../hw/gpio/cdev/cdev-backend.js';
 import { mapLegacyGpioNumber } from '../hw/gpio/legacy-number.js';
@@ -132,6 +134,16 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     return 1;
   }
   device.start();
+  watchStartupDeadline(device, startupTimeoutOf(process.env, logger), (reason) => {
+    if (stopping !== undefined) return; // a signal is already stopping it
+    logger.error(`${reason}; exiting`);
+    void stopAll().finally(() => {
+      if (finished) return;
+      finished = true;
+      finish(1);
+      setTimeout(() => process.exit(1), 1000).unref();
+    });
+  });
   const chips = report.chips.length;
   const missing = report.chips.filter((c) => c.error !== undefined).length;
   logger.info(
