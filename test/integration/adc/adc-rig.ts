@@ -3,7 +3,6 @@
  * --sysfs-root <fake tree> -c <conf> --system-config-dir <dir> -p <port>` against a real broker (mosquitto, or aedes without it),
  * with a recorder subscribed to the device's topics. Everything is removed after the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -11,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
 import { MqttRecorder, type Recorded } from '../../helpers/mqtt-recorder.js';
 import { tempFakeIio, type FakeIioDeviceSpec, type FakeIioTree } from '../../helpers/fake-iio.js';
+import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 
 
 export const BIN = fileURLToPath(new URL('../../../src/cli/adc-main.js', import.meta.url));
@@ -18,14 +18,8 @@ export const DEVICE_TOPIC = '/devices/ctl-adc';
 
 export const control = (id: string): string => `${DEVICE_TOPIC}/controls/${id}`;
 
-export interface AdcProcess {
-  readonly child: ChildProcess;
-  /** Resolves with the exit code (null when killed by a signal). */
-  readonly exit: Promise<number | null>;
-  stderr(): string;
-  /** Sends SIGTERM and waits for the exit. */
-  stop(): Promise<number | null>;
-}
+/** The ADC service process (stdout and stderr together in `stderr()`). */
+export type AdcProcess = Spawned;
 
 export interface AdcRig {
   readonly broker: TestBroker;
@@ -79,26 +73,7 @@ export async function adcRig(t: TestContext, devices: readonly FakeIioDeviceSpec
 }
 
 function spawnAdc(t: TestContext, args: string[]): AdcProcess {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  t.after(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exit;
-    }
-  });
-  return {
-    child,
-    exit,
-    stderr: () => stderr,
-    stop: async () => {
-      child.kill('SIGTERM');
-      return exit;
-    },
-  };
+  return spawnNode(t, args, { mergeStdout: true });
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -5,7 +5,6 @@
  * that can refuse connections.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../helpers/free-port.js';
 import { MqttRecorder } from '../../helpers/mqtt-recorder.js';
 import { createSimBoard } from '../../helpers/sim-board.js';
+import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
 import { TcpProxy } from '../mqtt/tcp-proxy.js';
 
@@ -22,36 +22,8 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const GPIO_MAIN = join(ROOT, 'dist/src/cli/gpio-main.js');
 const ADC_MAIN = join(ROOT, 'dist/src/cli/adc-main.js');
 
-interface Started {
-  exit: Promise<number | null>;
-  stderr(): string;
-  running(): boolean;
-  stop(): Promise<number | null>;
-}
-
-function start(t: TestContext, entry: string, args: string[], timeoutS: string): Started {
-  const child = spawn(process.execPath, [entry, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, CTL_MQTT_STARTUP_TIMEOUT: timeoutS },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  t.after(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exit;
-    }
-  });
-  return {
-    exit,
-    stderr: () => stderr,
-    running: () => child.exitCode === null && child.signalCode === null,
-    stop: async () => {
-      child.kill('SIGTERM');
-      return exit;
-    },
-  };
+function start(t: TestContext, entry: string, args: string[], timeoutS: string): Spawned {
+  return spawnNode(t, [entry, ...args], { env: { ...process.env, CTL_MQTT_STARTUP_TIMEOUT: timeoutS } });
 }
 
 function tempDir(t: TestContext): string {

@@ -3,13 +3,13 @@
  * (`dist/src/cli/gpio-main.js`) on the rig, watch its device on the broker, stop it with a signal
  * or kill it, start it again on the same state file. Processes are killed after the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { MqttRecorder, type Recorded } from '../../helpers/mqtt-recorder.js';
+import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import type { GpioServiceRig } from './rig.js';
 
 const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
@@ -17,15 +17,9 @@ const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.
 /** One channel of a config, in the config file's own words. */
 export type ChannelJson = Record<string, unknown>;
 
-export interface ServiceProcess {
-  readonly child: ChildProcess;
-  /** Resolves with the exit code (null when killed by a signal). */
-  readonly exit: Promise<number | null>;
-  stderr(): string;
+export interface ServiceProcess extends Spawned {
   /** Waits until stderr has a line matching `pattern` (it comes through a pipe, apart from MQTT); the timeout is scaled by the rig. */
   log(pattern: RegExp, timeoutMs?: number): Promise<string>;
-  /** SIGTERM and wait for the exit; resolves to the exit code. */
-  stop(): Promise<number | null>;
   /** SIGKILL (a crash or power cut as the state file sees it) and wait. */
   kill9(): Promise<void>;
 }
@@ -115,36 +109,21 @@ function describeService(service: ServiceProcess): string {
 }
 
 function spawnService(t: TestContext, args: string[], timeScale: number): ServiceProcess {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  t.after(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exit;
-    }
-  });
+  const spawned = spawnNode(t, args);
   return {
-    child,
-    exit,
-    stderr: () => stderr,
+    ...spawned,
     async log(pattern, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs * timeScale;
       for (;;) {
-        const line = stderr.split('\n').find((l) => pattern.test(l));
+        const line = spawned.stderr().split('\n').find((l) => pattern.test(l));
         if (line !== undefined) return line;
-        if (Date.now() > until) throw new Error(`no log line matching ${pattern} in:\n${stderr}`);
+        if (Date.now() > until) throw new Error(`no log line matching ${pattern} in:\n${spawned.stderr()}`);
         await sleep(10);
       }
     },
-    async stop() {
-      child.kill('SIGTERM');
-      return exit;
-    },
     async kill9() {
-      child.kill('SIGKILL');
-      await exit;
+      spawned.child.kill('SIGKILL');
+      await spawned.exit;
     },
   };
 }
