@@ -49,7 +49,7 @@ function hardwareOf(cli: GpioCliOptions, log: Logger): Hardware {
     const dir = cli.gpioSimDir;
     if (dir === null) throw new CtlError('USAGE', '--gpio-backend sim needs --gpio-sim DIR');
     return {
-      backend: new SimBackend({ dir }),
+      backend: new SimBackend({ dir, log }),
       // A simulated board may describe global GPIO numbers under <dir>/sys/class/gpio/.
       mapLegacyNumber: (gpio) => mapLegacyGpioNumber(gpio, { sysfsRoot: dir }),
       listChips: () => chipPathsIn(dir),

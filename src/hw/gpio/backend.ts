@@ -42,6 +42,15 @@ export interface LineSettings {
   initialValue?: boolean;
 }
 
+/** What the hw layer logs; the core Logger fits it. */
+export interface HwLog {
+  warn(msg: string): void;
+  debug(msg: string): void;
+}
+
+/** A log that says nothing (a backend created without one). */
+export const SILENT_LOG: HwLog = { warn: () => {}, debug: () => {} };
+
 export interface RequestOptions {
   /** Consumer label shown by the kernel (gpioinfo), at most 31 bytes. */
   consumer: string;
@@ -50,7 +59,7 @@ export interface RequestOptions {
    * Called for every edge event of a line that got edge detection, in kernel order for each line
    * (a backend that splits lines over several kernel requests may interleave different lines out
    * of timestamp order). Called on the main thread, never re-entrantly, never after release() was
-   * called.
+   * called. A handler that throws is logged (warning) and the next events are still delivered.
    */
   onEdge?: (event: EdgeEvent) => void;
   /**

@@ -9,9 +9,9 @@ import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { CtlError } from '../../../core/errors.js';
-import type { GpioBackend, GpioChip } from '../backend.js';
+import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../backend.js';
 import { CdevChip } from './cdev-chip.js';
-import type { CdevLineRequest, HwLog } from './cdev-request.js';
+import type { CdevLineRequest } from './cdev-request.js';
 import { toCtlError } from './errno.js';
 import { EventWaiter } from './event-waiter.js';
 import { createKoffiSyscalls } from './ffi.js';
@@ -27,7 +27,6 @@ export interface CdevBackendOptions {
   watchDevices?: boolean;
 }
 
-const SILENT: HwLog = { warn: () => {}, debug: () => {} };
 
 export function createCdevBackend(options: CdevBackendOptions = {}): GpioBackend {
   return new CdevBackend(options);
@@ -45,7 +44,7 @@ export class CdevBackend implements GpioBackend {
 
   constructor(private readonly options: CdevBackendOptions = {}) {
     this.sysImpl = options.sys;
-    this.log = options.log ?? SILENT;
+    this.log = options.log ?? SILENT_LOG;
   }
 
   private get sys(): Syscalls {

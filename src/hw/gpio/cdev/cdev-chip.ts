@@ -5,8 +5,8 @@
  * consumer that holds it.
  */
 import { CtlError } from '../../../core/errors.js';
-import type { GpioChip, LineInfo, LineRequest, LineSettings, RequestOptions } from '../backend.js';
-import { CdevLineRequest, type HwLog, type KernelPart } from './cdev-request.js';
+import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../backend.js';
+import { CdevLineRequest, type KernelPart } from './cdev-request.js';
 import { toCtlError } from './errno.js';
 import type { EventWaiter } from './event-waiter.js';
 import { planLine, planRequests, type PlannedRequest } from './request-plan.js';

@@ -4,7 +4,7 @@
  * drained from the request fds with non-blocking reads when the EventWaiter says they are ready.
  */
 import { CtlError } from '../../../core/errors.js';
-import type { EdgeEvent, LineRequest, RequestOptions } from '../backend.js';
+import type { EdgeEvent, HwLog, LineRequest, RequestOptions } from '../backend.js';
 import { toCtlError } from './errno.js';
 import { isHangup, type EventWaiter } from './event-waiter.js';
 import type { Syscalls } from './syscalls.js';
@@ -18,12 +18,6 @@ import {
   decodeLineValues,
   encodeLineValues,
 } from './uapi.js';
-
-/** What the hw layer logs; the core Logger fits it. */
-export interface HwLog {
-  warn(msg: string): void;
-  debug(msg: string): void;
-}
 
 /** One granted kernel request: its fd and its lines in request-index order. */
 export interface KernelPart {

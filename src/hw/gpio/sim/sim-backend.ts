@@ -20,7 +20,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError } from '../../../core/errors.js';
-import type { GpioBackend, GpioChip } from '../backend.js';
+import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../backend.js';
 import { SimChip } from './sim-chip.js';
 import { SimChipState } from './sim-chip-state.js';
 import {
@@ -45,6 +45,8 @@ export interface SimBackendOptions {
   dir: string;
   /** Chip names (`gpiochip1`) that have no interrupts, besides those with a `no_irq` file. */
   noIrqChips?: Iterable<string>;
+  /** Where a failing edge handler is reported (as the cdev backend does). */
+  log?: HwLog;
 }
 
 export interface DriveOptions {
@@ -60,12 +62,14 @@ export class SimBackend implements GpioBackend {
   readonly kind = 'sim';
   readonly dir: string;
   private readonly noIrqChips: ReadonlySet<string>;
+  private readonly log: HwLog;
   private readonly chips = new Map<string, SimChipState>();
   private closed = false;
 
   constructor(options: SimBackendOptions) {
     this.dir = options.dir;
     this.noIrqChips = new Set(options.noIrqChips ?? []);
+    this.log = options.log ?? SILENT_LOG;
   }
 
   async openChip(path: string): Promise<GpioChip> {
@@ -94,6 +98,7 @@ export class SimBackend implements GpioBackend {
       lineCount: offsets.length ? Math.max(...offsets) + 1 : 0,
       identity,
       noIrq: this.noIrqChips.has(state.name),
+      log: this.log,
     });
   }
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError } from '../../../core/errors.js';
-import type { GpioChip, LineInfo, LineRequest, LineSettings, RequestOptions } from '../backend.js';
+import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../backend.js';
 import type { ChipIdentity, SimChipState } from './sim-chip-state.js';
 import { isDirectory, lineDirOf, readOptionalText } from './sim-files.js';
 import { type PreparedLine, SimLineRequest } from './sim-request.js';
@@ -21,12 +21,14 @@ export interface SimChipInit {
   identity: ChipIdentity;
   /** The chip has no interrupts because the backend was told so (else a `no_irq` file says it). */
   noIrq: boolean;
+  log: HwLog;
 }
 
 export class SimChip implements GpioChip {
   readonly path: string;
   readonly name: string;
   readonly label: string;
+  private readonly log: HwLog;
   readonly lineCount: number;
   private readonly identity: ChipIdentity;
   private readonly noIrq: boolean;
@@ -39,6 +41,7 @@ export class SimChip implements GpioChip {
     this.path = init.path;
     this.name = state.name;
     this.label = init.label;
+    this.log = init.log;
     this.lineCount = init.lineCount;
     this.identity = init.identity;
     this.noIrq = init.noIrq;
@@ -70,7 +73,7 @@ export class SimChip implements GpioChip {
       return { settings, dir: this.lineDir(settings.offset) };
     });
     const irq = !this.noIrq && !existsSync(join(this.state.dir, 'no_irq'));
-    return new SimLineRequest(this.state, this.path, { ...options, consumer: truncateConsumer(options.consumer) }, lines, irq);
+    return new SimLineRequest(this.state, this.path, { ...options, consumer: truncateConsumer(options.consumer) }, lines, irq, this.log);
   }
 
   async close(): Promise<void> {

@@ -4,8 +4,8 @@
  * same one) never runs nested inside a delivery; nothing is delivered once the request is
  * released or has failed.
  */
-import { CtlError } from '../../../core/errors.js';
-import type { EdgeEvent, LineRequest, LineSettings, RequestOptions } from '../backend.js';
+import { CtlError, messageOf } from '../../../core/errors.js';
+import type { EdgeEvent, HwLog, LineRequest, LineSettings, RequestOptions } from '../backend.js';
 import type { ClaimHolder, SimChipState } from './sim-chip-state.js';
 import { isMissing, simIoError } from './sim-files.js';
 import { SimInput } from './sim-input.js';
@@ -38,6 +38,7 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
     private readonly options: RequestOptions,
     lines: readonly PreparedLine[],
     irq: boolean,
+    private readonly log: HwLog,
   ) {
     this.offsets = lines.map((l) => l.settings.offset);
     const claims = new Map(
@@ -168,7 +169,11 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
     this.delivering = true;
     try {
       for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-        onEdge(next);
+        try {
+          onEdge(next);
+        } catch (err) {
+          this.log.warn(`${this.path}: edge handler of line ${next.offset} failed: ${messageOf(err)}`);
+        }
         if (this.state !== 'active') break;
       }
     } finally {

@@ -397,6 +397,29 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       assert.equal(log.events.length, 1);
     });
 
+    test('an edge handler that throws loses nothing: the next edges still come', async (t) => {
+      const { rig, chip } = await setup(t);
+      const log = new EdgeLog();
+      let calls = 0;
+      await request(chip, [input(2, { edges: true })], {
+        onEdge: (event) => {
+          log.onEdge(event);
+          if (++calls === 1) throw new Error('a bug in the handler');
+        },
+      });
+      await rig.setPull(rig.chip, 2, 'pull-up');
+      await log.waitFor(1, timeoutMs);
+      await rig.setPull(rig.chip, 2, 'pull-down');
+      const events = await log.waitFor(2, timeoutMs);
+      assert.deepEqual(
+        events.map((e) => [e.offset, e.rising]),
+        [
+          [2, true],
+          [2, false],
+        ],
+      );
+    });
+
     test('closing the backend releases its requests; close is idempotent', async (t) => {
       const { rig, chip } = await setup(t);
       const log = new EdgeLog();
