@@ -3,8 +3,7 @@
  * - `-j`: stored config → editor JSON: the board's system channels first (board order), each as
  *   the stored override object or a stub, then the file's other channels in file order.
  * - `-J`: editor JSON → stored config: empty properties removed, protected keys of system
- *   channels stripped, system entries that say nothing (only their name, or exactly the `-j`
- *   stub) dropped.
+ *   channels stripped, system entries left with only their name dropped.
  * Both work on an already validated configuration (see load-config.ts) and return the whole
  * output text, so the caller writes it at once or not at all.
  */
@@ -90,17 +89,6 @@ function withoutKeys(item: JsonObject, keys: readonly string[]): JsonObject {
   return out;
 }
 
-/** Equal as JSON values (object key order does not matter). */
-export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  }
-  if (!isJsonObject(a) || !isJsonObject(b)) return false;
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
-}
-
 /** `-J`: the stored configuration text, indented by 2 spaces, with a final newline. */
 export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig): string {
   const boards = config.merged.boardChannels;
@@ -111,10 +99,11 @@ export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig):
       channels.push(item);
       continue;
     }
+    // DESIGN 4 and 10: only an entry left with nothing but its name goes. One that repeats the
+    // board's own value (an ADC stub's decimal_places) stays: it is what the user saved, it is
+    // equivalent once merged, and the output does not depend on the board directory.
     const stripped = withoutKeys(item, family.protectedKeys);
     if (Object.keys(stripped).every((k) => k === family.idKey)) continue;
-    const board = boards.get(item[family.idKey] as string);
-    if (board && sameJson(stripped, withoutKeys(family.editorStub(board), family.protectedKeys))) continue;
     channels.push(stripped);
   }
   return JSON.stringify(withChannels(config.mainValue, family.channelsKey, channels), null, 2) + '\n';

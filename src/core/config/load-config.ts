@@ -65,15 +65,16 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
     for (const path of doc.duplicateKeys) warnings.push(doc.problem(path, 'key given twice; the last one is used'));
     const validate = board ? spec.validateBoard : spec.validateConfig;
     const found = schemaProblems(doc, value, validate, spec.variants);
-    if (found.length > 0 || !isJsonObject(value)) {
-      // Not the shape the merge relies on: this file stops here.
-      problems.push(...found);
-      return undefined;
-    }
-    // Semantic problems do not stop the file: the merge and the driver checks still run, so
-    // every problem is listed at once.
-    problems.push(...channelProblems(spec, { doc, value }));
-    return { doc, value };
+    problems.push(...found);
+    if (!isJsonObject(value)) return undefined;
+    // The per-file checks (names, duplicates) look only at string names, so they run even when
+    // the schema failed: every problem is listed at once, except a second line for a value the
+    // schema already flagged (an empty name).
+    const flagged = new Set(found.map((p) => p.path));
+    problems.push(...channelProblems(spec, { doc, value }).filter((p) => !flagged.has(p.path)));
+    // Not the shape the merge relies on: this file stops here. Otherwise the merge and the
+    // driver checks still run after semantic problems.
+    return found.length > 0 ? undefined : { doc, value };
   };
 
   const boards: ConfigSource[] = [];

@@ -2,7 +2,7 @@
  * The board merge (DESIGN section 3 and 10). Board files give the hardware of system channels;
  * they are merged in file order, a later file may redefine any key of an earlier one. The main
  * config then overrides the keys of a board channel it names, except the protected ones (ignored
- * with one warning each). A reserved name the board does not define is skipped with a warning.
+ * with one warning line per channel). A reserved name the board does not define is skipped with a warning.
  * Order: board channels (file order), then the main config's other channels in file order.
  *
  * Every key of a merged channel remembers where it was written, so later checks (two channels on
@@ -107,18 +107,20 @@ export function mergeChannels(family: ConfigFamily, boards: readonly ConfigSourc
     const draft = byId.get(id);
     if (draft?.system) {
       draft.at = { doc: main.doc, path };
+      const ignored: string[] = [];
       for (const [key, value] of Object.entries(item)) {
         if (family.protectedKeys.includes(key)) {
-          warnings.push(
-            main.doc.problem(
-              [...path, key],
-              `ignored: "${key}" of system channel "${id}" is set by the board definition`,
-            ),
-          );
+          ignored.push(key);
           continue;
         }
         setKey(draft.value, key, value);
         draft.origins.set(key, { doc: main.doc, path: [...path, key] });
+      }
+      if (ignored.length > 0) {
+        // One line per channel (DESIGN 10), at the first ignored key.
+        const keys = ignored.map((k) => `"${k}"`).join(', ');
+        const verb = ignored.length === 1 ? 'is' : 'are';
+        warnings.push(main.doc.problem([...path, ignored[0]!], `ignored: ${keys} of system channel "${id}" ${verb} set by the board definition`));
       }
     } else if (family.reservedNames.has(id)) {
       warnings.push(

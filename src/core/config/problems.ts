@@ -42,7 +42,9 @@ export function formatValue(value: unknown): string {
   } catch {
     text = String(value);
   }
-  // Control characters would break the one-line rule; JSON.stringify escapes them in strings.
+  // Control characters would break the one-line rule: JSON.stringify escapes U+0000-U+001F in
+  // strings, not DEL, the C1 controls or the Unicode line separators.
+  text = text.replace(/[\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return text.length > 60 ? text.slice(0, 57) + '...' : text;
 }
 

@@ -20,7 +20,7 @@ export type ControlLegacyMeta = (typeof CONTROL_LEGACY_METAS)[number];
 export function topicLevelProblem(value: string): string | undefined {
   if (value.length === 0) return 'must not be empty';
   // eslint-disable-next-line no-control-regex
-  const bad = /[/+#\u0000-\u001f\u007f]/.exec(value);
+  const bad = /[/+#\u0000-\u001f\u007f-\u009f]/.exec(value);
   if (bad !== null) {
     const ch = bad[0];
     const shown = ch === '/' || ch === '+' || ch === '#' ? `"${ch}"` : `U+${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;

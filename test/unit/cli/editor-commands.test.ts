@@ -138,15 +138,18 @@ test('-J strips protected keys of every reserved name even without a board defin
   assert.deepEqual(JSON.parse(r.stdout), { device_name: 'ADCs', iio_channels: [{ id: 'Vin', decimal_places: 1 }] });
 });
 
-test('-J drops a system entry that is exactly the -j stub (ADC: the board decimal_places); a changed one stays', async (t) => {
+test('-J drops only name-only system entries: one equal to the -j stub (the board decimal_places) stays, whatever the board dir', async (t) => {
   const board = adcBoard(t); // decimal_places 2 on Vin, V3_3, V5_0, Vbus_debug, Vbus_network
   const editor = {
     device_name: 'ADCs',
     iio_channels: [{ id: 'Vin', decimal_places: 2 }, { id: 'V3_3', decimal_places: 3 }, { id: 'A1' }, { id: 'A2', decimal_places: 2 }],
   };
-  const r = await runMain('adc', ['-J', '--system-config-dir', board], { stdin: JSON.stringify(editor) });
-  assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout).iio_channels, [{ id: 'V3_3', decimal_places: 3 }, { id: 'A2', decimal_places: 2 }]);
+  const expected = [{ id: 'Vin', decimal_places: 2 }, { id: 'V3_3', decimal_places: 3 }, { id: 'A2', decimal_places: 2 }];
+  for (const dir of [board, join(tempDir(t), 'no-board')]) {
+    const r = await runMain('adc', ['-J', '--system-config-dir', dir], { stdin: JSON.stringify(editor) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).iio_channels, expected, dir);
+  }
 });
 
 test('-J validates: exit 6 with <stdin> problem lines, nothing on stdout; comments are allowed', async (t) => {

@@ -47,7 +47,7 @@ test('an invalid board file is a configuration error naming the file; device_nam
   assert.match(problems[1]!, new RegExp(`^${join(dir, 'b.conf')}:1:15: channels\\[0\\]: invalid JSON: unexpected end of text`));
 });
 
-test('main config overrides non-protected keys of a board channel; protected ones are ignored with one warning each', (t) => {
+test('main config overrides non-protected keys of a board channel; protected ones are ignored with one warning line', (t) => {
   // The original's line_override test: the board says chip22/152/output, the main config tries
   // chip2/15/input/inverted; only the settings take effect.
   const dir = writeDir(tempDir(t), 'conf.d', {
@@ -74,12 +74,16 @@ test('main config overrides non-protected keys of a board channel; protected one
     [ch.line, ch.direction, ch.inverted, ch.openDrain, ch.openSource, ch.initialState, ch.loadPreviousState, ch.debounceUs],
     [{ chip: '/dev/gpiochip22', offset: 152 }, 'output', false, false, false, true, false, 30000],
   );
-  assert.deepEqual(
-    loaded.warnings.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')),
-    ['gpio', 'direction', 'inverted', 'open_drain', 'open_source'].map(
-      (k) => `channels[0].${k}: ignored: "${k}" of system channel "A1_OUT" is set by the board definition`,
-    ),
-  );
+  assert.deepEqual(loaded.warnings.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')), [
+    'channels[0].gpio: ignored: "gpio", "direction", "inverted", "open_drain", "open_source" of system channel "A1_OUT" are set by the board definition',
+  ]);
+});
+
+test('one protected key: one warning line in the singular, at that key', (t) => {
+  const dir = writeDir(tempDir(t), 'conf.d', { 'system.conf': { channels: [{ name: 'A1_OUT', gpio: chip0(3), direction: 'output' }] } });
+  const loaded = loadGpio(gpioDoc([{ name: 'A1_OUT', initial_state: true, inverted: true }]), dir);
+  assert.equal(loaded.warnings.length, 1);
+  assert.match(loaded.warnings[0]!, /^main\.conf:\d+:\d+: channels\[0\]\.inverted: ignored: "inverted" of system channel "A1_OUT" is set by the board definition$/);
 });
 
 test('input settings of a board input come from the main config (counter on A1_IN)', (t) => {
@@ -157,7 +161,8 @@ test('ADC: protected keys of a system channel are ignored with a warning, common
     maxVoltage: null,
     mqttType: 'voltage',
   });
-  assert.equal(loaded.warnings.length, 5);
+  assert.equal(loaded.warnings.length, 1, 'one line for the channel');
+  assert.match(loaded.warnings[0]!, /"match_iio", "channel_number", "mqtt_type", "voltage_multiplier", "max_voltage" of system channel "A1" are set by the board definition$/);
   assert.deepEqual(loaded.model.channels.map((c) => c.id), ['Vin', 'V3_3', 'V5_0', 'Vbus_debug', 'Vbus_network', 'A1', 'A2', 'A3', 'A4']);
 });
 

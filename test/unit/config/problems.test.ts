@@ -13,6 +13,8 @@ test('values are shown as JSON, long ones cut, control characters escaped', () =
   assert.equal(formatValue('x'), '"x"');
   assert.equal(formatValue({ chip: 'c', offset: 1 }), '{"chip":"c","offset":1}');
   assert.equal(formatValue('a\nb'), '"a\\nb"');
+  // JSON.stringify leaves DEL, the C1 controls and the line separators as they are.
+  assert.equal(formatValue('d\u007fe\u0085f\u2028'), '"d\\u007fe\\u0085f\\u2028"');
   assert.equal(formatValue('y'.repeat(100)).length, 60);
 });
 

@@ -59,10 +59,11 @@ test('two channels on the same chip line, board channels included; integer numbe
 });
 
 test('names and ids must be one MQTT topic level', () => {
-  const bad = ['a/b', 'a+', '#', 'x\u0000y', 'tab\there', 'del\u007f'];
+  const bad = ['a/b', 'a+', '#', 'x\u0000y', 'tab\there', 'del\u007f', 'nel\u0085', 'csi\u009b'];
   for (const name of bad) {
     const line = oneProblem(() => loadGpio(gpioDoc([customGpio({ name })])), /channels\[0\]\.name: must not (contain|be)/);
-    assert.ok(!line.includes('\t') && !line.includes('\u0000'), 'the problem stays one printable line');
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f]/, 'the problem stays one printable line');
     oneProblem(() => loadAdc(adcDoc([customAdc({ id: name })])), /iio_channels\[0\]\.id: must not/);
   }
   // The ADC schema has no minLength on id: the semantic check rejects the empty id.
@@ -146,4 +147,24 @@ test('semantic problems are all listed with their positions', () => {
     'main.conf:5:27: channels[1].gpio: line already used by channel "a/b" (got 1)',
     'main.conf:5:64: channels[1].debounce: must be an integer >= 0 (microseconds; 0 = no debounce) (got -5)',
   ]);
+});
+
+test('a schema problem does not hide the name checks: every problem of the file at once', () => {
+  const problems = problemsOf(() =>
+    loadGpio(gpioDoc([customGpio({ name: 'a', direction: 'sideways' }, 0), customGpio({ name: 'a' }, 1), customGpio({ name: 'b/c' }, 2), customGpio({ name: '' }, 3)])),
+  );
+  assert.deepEqual(
+    problems.map((p) => p.replace(/^main\.conf:\d+:\d+: /, '')),
+    [
+      'channels[0].direction: must be one of "input", "output" (got "sideways")',
+      'channels[1].name: duplicate name: already used by channels[0] (got "a")',
+      "channels[2].name: must not contain '/' (it must be one MQTT topic level) (got \"b/c\")",
+      'channels[3].name: must not be empty (got "")', // once: the schema's, not again from the name check
+    ],
+  );
+  const adc = problemsOf(() => loadAdc(adcDoc([customAdc({ id: 'a', averaging_window: 0 }), customAdc({ id: 'a' })])));
+  assert.deepEqual(
+    adc.map((p) => p.replace(/^main\.conf:\d+:\d+: /, '')),
+    ['iio_channels[0].averaging_window: must be >= 1 (got 0)', 'iio_channels[1].id: duplicate id: already used by iio_channels[0] (got "a")'],
+  );
 });
