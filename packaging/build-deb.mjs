@@ -22,6 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -143,7 +144,7 @@ function duKiB(dir) {
 }
 
 function controlFile(pkg, installedKiB) {
-  const maintainer = process.env.DEB_MAINTAINER ?? 'ctl-mqtt developers <ctl-mqtt@localhost>';
+  const maintainer = maintainerOf();
   return [
     'Package: ctl-mqtt',
     `Version: ${pkg.version}`,
@@ -162,6 +163,42 @@ function controlFile(pkg, installedKiB) {
     '  ctl-mqtt-adc:  analog inputs (IIO sysfs), averaged and scaled.',
     '',
   ].join('\n');
+}
+
+/**
+ * When this version was built, for the changelog: SOURCE_DATE_EPOCH (reproducible builds), else
+ * the last commit's time, else now.
+ */
+function buildDate() {
+  const fromEnv = Number(process.env.SOURCE_DATE_EPOCH);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return new Date(fromEnv * 1000);
+  const git = spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: repo, encoding: 'utf8' });
+  const commit = Number(git.stdout?.trim());
+  return git.status === 0 && Number.isInteger(commit) && commit > 0 ? new Date(commit * 1000) : new Date();
+}
+
+/**
+ * The native package's changelog (Debian policy 12.7: /usr/share/doc/<package>/changelog.gz), one
+ * entry for the version built; what changed is told by the project's history and README.
+ */
+export function debianChangelog(pkg, maintainer, date) {
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][date.getUTCDay()];
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][date.getUTCMonth()];
+  const two = (n) => String(n).padStart(2, '0');
+  const time = `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+  const rfc2822 = `${day}, ${two(date.getUTCDate())} ${month} ${date.getUTCFullYear()} ${time} +0000`;
+  return [
+    `ctl-mqtt (${pkg.version}) unstable; urgency=medium`,
+    '',
+    `  * Release ${pkg.version}. See /usr/share/doc/ctl-mqtt/README.md.`,
+    '',
+    ` -- ${maintainer}  ${rfc2822}`,
+    '',
+  ].join('\n');
+}
+
+function maintainerOf() {
+  return process.env.DEB_MAINTAINER ?? 'ctl-mqtt developers <ctl-mqtt@localhost>';
 }
 
 function stage(root, pkg) {
@@ -195,6 +232,8 @@ function stage(root, pkg) {
   install(join(here, 'udev/60-ctl-mqtt-gpio.rules'), join(root, 'lib/udev/rules.d/60-ctl-mqtt-gpio.rules'));
   install(join(repo, 'README.md'), join(root, 'usr/share/doc/ctl-mqtt/README.md'));
   install(join(here, 'debian/copyright'), join(root, 'usr/share/doc/ctl-mqtt/copyright'));
+  // gzip -9n: zlib writes no name and a zero time, so the same version gives the same bytes.
+  writeFileSync(join(root, 'usr/share/doc/ctl-mqtt/changelog.gz'), gzipSync(debianChangelog(pkg, maintainerOf(), buildDate()), { level: 9 }));
   normalizeModes(root);
 
   const control = join(root, 'DEBIAN');

@@ -41,9 +41,13 @@ for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.jso
   usr/share/ctl-mqtt-gpio/boards/example.conf usr/share/ctl-mqtt-adc/boards/example.conf \
   lib/systemd/system/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
   lib/udev/rules.d/60-ctl-mqtt-gpio.rules etc/ctl-mqtt-gpio.conf etc/ctl-mqtt-adc.conf \
+  usr/share/doc/ctl-mqtt/copyright usr/share/doc/ctl-mqtt/changelog.gz \
   var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d; do
   expect_file "$f"
 done
+version=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' ctl-mqtt)
+changelog_head=$(gzip -dc "$root/usr/share/doc/ctl-mqtt/changelog.gz" | head -1)
+[ "$changelog_head" = "ctl-mqtt ($version) unstable; urgency=medium" ] || fail "changelog.gz starts with: $changelog_head"
 # postinst enabled the units (links to /lib/systemd/system/..., inside the root).
 for unit in ctl-mqtt-gpio ctl-mqtt-adc; do
   [ -L "$root/etc/systemd/system/multi-user.target.wants/$unit.service" ] || fail "$unit.service is not enabled"

@@ -23,7 +23,8 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = 
 test('the .deb installs into a throw-away root and its services run from there', { skip }, (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-deb-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const build = run(process.execPath, ['packaging/build-deb.mjs', '--out', dir, '--fast']);
+  // A fixed build time (reproducible builds' variable) pins the changelog's date.
+  const build = run(process.execPath, ['packaging/build-deb.mjs', '--out', dir, '--fast'], { ...process.env, SOURCE_DATE_EPOCH: '1764000000' });
   assert.equal(build.status, 0, build.err);
   const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
   const deb = join(dir, `ctl-mqtt_${version}_all.deb`);
@@ -33,6 +34,12 @@ test('the .deb installs into a throw-away root and its services run from there',
   assert.equal(field('Package'), 'ctl-mqtt');
   assert.equal(field('Architecture'), 'all');
   assert.equal(field('Depends'), 'nodejs (>= 20)');
+
+  const changelog = spawnSync('sh', ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - ./usr/share/doc/ctl-mqtt/changelog.gz | gzip -dc', 'sh', deb], {
+    encoding: 'utf8',
+  }).stdout;
+  assert.match(changelog, new RegExp(`^ctl-mqtt \\(${version.replace(/\./g, '\\.')}\\) unstable; urgency=medium\n`));
+  assert.match(changelog, /\n -- [^\n]+ <[^>\n]+> {2}Mon, 24 Nov 2025 16:00:00 \+0000\n$/);
 
   const check = run('bash', ['packaging/check-deb.sh', deb], { ...process.env, TMPDIR: dir });
   assert.equal(check.status, 0, check.out + check.err);
