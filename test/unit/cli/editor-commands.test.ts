@@ -152,6 +152,26 @@ test('-J drops only name-only system entries: one equal to the -j stub (the boar
   }
 });
 
+test('-J keeps values equal to the schema defaults: they override a board that says otherwise', async (t) => {
+  // The original editor stripped default-valued keys, so a board's 1-sample Vin could not be set
+  // back to the default 10 from the editor (anchor-adc trap).
+  const board = writeDir(tempDir(t), 'conf.d', {
+    'system.conf': {
+      iio_channels: [{ id: 'Vin', match_iio: 'adc', channel_number: 'voltage1', voltage_multiplier: 2, averaging_window: 1, poll_interval: 100, delay_between_measurements: 1, scale: 0.5, decimal_places: 1 }],
+    },
+  });
+  const defaults = { averaging_window: 10, poll_interval: 700, delay_between_measurements: 10, scale: 0, decimal_places: 3 };
+  const r = await runMain('adc', ['-J', '--system-config-dir', board], { stdin: JSON.stringify({ device_name: 'ADCs', iio_channels: [{ id: 'Vin', ...defaults }] }) });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).iio_channels, [{ id: 'Vin', ...defaults }]);
+  const vin = loadAdc(r.stdout, board).model.channels.find((c) => c.id === 'Vin');
+  assert.ok(vin);
+  assert.deepEqual(
+    [vin.averagingWindow, vin.pollIntervalMs, vin.delayBetweenMeasurementsMs, vin.scale, vin.decimalPlaces],
+    [10, 700, 10, 0, 3],
+  );
+});
+
 test('-J validates: exit 6 with <stdin> problem lines, nothing on stdout; comments are allowed', async (t) => {
   const board = adcBoard(t);
   const bad = await runMain('adc', ['-J', '--system-config-dir', board], {
@@ -211,7 +231,7 @@ test('round trip -j | -J (ADC): an equivalent stored file, equal once defaults a
   const stored = JSON.stringify({
     device_name: 'ADCs',
     iio_channels: [
-      { id: 'Vin', decimal_places: 2 }, // equal to the -j stub: -J drops it, still equivalent
+      { id: 'Vin', decimal_places: 2 }, // equal to the -j stub: -J keeps it (only name-only entries go)
       { id: 'A1', averaging_window: 5, match_iio: '' }, // a protected key, ignored and stripped
       { id: 'x', channel_number: 4, voltage_multiplier: 0.5, mqtt_type: 'current' },
     ],
