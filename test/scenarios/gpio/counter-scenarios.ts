@@ -4,12 +4,15 @@
  * was counted, a kill -9 never restores more than the truth and loses at most one save window.
  * Meters are rising-edge watt meters with 100 pulses/kWh and 2 decimals, so every pulse changes
  * the published total by 0.01; lines debounce 1 ms so pulses can be paced fast.
+ * A meter on a chattering contact (a line that never holds a level for the debounce period)
+ * counts nothing, even though its raw level differs from the counted one at every read cycle.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { GpioServiceRig } from './rig.js';
-import { gpioOf, pulseTrain, scenarioRun, type ChannelJson } from './service-run.js';
+import { gpioOf, pulseTrain, scenarioRun, waitForLevel, type ChannelJson } from './service-run.js';
 
 function meterChannel(rig: GpioServiceRig, offset: number): ChannelJson {
   return { name: 'M', gpio: gpioOf(rig, 0, offset), direction: 'input', type: 'watt_meter', multiplier: 100, edge: 'rising', debounce: 1000 };
@@ -41,6 +44,45 @@ export async function pacedPulsesExact(t: TestContext, rig: GpioServiceRig): Pro
   assert.equal(await service.stop(), 0, service.stderr());
   const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
   assert.deepEqual(saved, { pulses: count, base: 0, multiplier: 100 }, 'exact pulses on disk after a stop');
+}
+
+/** Debounce of the chatter scenario: 100 times the chatter's spacing, so a slow guest cannot fake a held level. */
+const CHATTER_DEBOUNCE_US = 1_000_000;
+/** Chatter for six read cycles (500 ms each) of the service. */
+const CHATTER_MS = 3000;
+
+export async function chatterNeverCounts(t: TestContext, rig: GpioServiceRig): Promise<void> {
+  const run = await scenarioRun(t, rig, 'chatter');
+  const service = run.start([{ ...meterChannel(rig, 6), debounce: CHATTER_DEBOUNCE_US }]);
+  await run.value('M_total', '0.00');
+  const mark = run.recorder.mark();
+  // The line is high nearly all the time, with a dip (low until the line shows it, then high
+  // again) every 10 ms: never stable for the debounce period, so no edge may count. Every read
+  // cycle of the service reads the line while the dips go on: it must see the debounced level
+  // (the kernel's for a line it debounces), or it would take the raw high over as a lost edge
+  // and count it. (A dip of two back-to-back writes would be invisible to the sim backend, which
+  // reads the pull file when it is told it changed.)
+  await rig.setInput(0, 6, true);
+  await waitForLevel(rig, 0, 6, true);
+  let dips = 0;
+  for (const until = Date.now() + CHATTER_MS; Date.now() < until; dips++) {
+    await rig.setInput(0, 6, false);
+    await waitForLevel(rig, 0, 6, false);
+    await rig.setInput(0, 6, true);
+    await waitForLevel(rig, 0, 6, true);
+    await sleep(10);
+  }
+  t.diagnostic(`${dips} dips over ${CHATTER_MS} ms`);
+  const duringChatter = run.recorder.since(mark).filter((m) => m.topic === `${run.controls}M_total`).map((m) => m.payload);
+  assert.deepEqual([...new Set(duringChatter)].filter((p) => p !== '0.00'), [], `${dips} dips over ${CHATTER_MS} ms counted nothing`);
+  // Left high: it holds now, and that rise is the one pulse.
+  await run.value('M_total', '0.01', { from: mark, timeoutMs: 10_000 + CHATTER_DEBOUNCE_US / 1000 });
+  await rig.setInput(0, 6, false);
+  await sleep((2 * CHATTER_DEBOUNCE_US) / 1000);
+  assert.equal(run.lastValue('M_total'), '0.01', 'the fall after the held level is not a pulse');
+  assert.equal(await service.stop(), 0, service.stderr());
+  const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
+  assert.equal(saved.pulses, 1, 'one pulse on disk');
 }
 
 export async function totalOnPersisted(t: TestContext, rig: GpioServiceRig): Promise<void> {

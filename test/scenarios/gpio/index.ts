@@ -5,7 +5,7 @@
  *   for (const s of gpioScenarios.io) test(`${s.name} (${rig})`, async (t) => s.run(t, await makeRig(t)));
  */
 import type { TestContext } from 'node:test';
-import { kill9LosesAtMostOneSaveWindow, pacedPulsesExact, sigtermDuringPulseTrain, totalOnPersisted } from './counter-scenarios.js';
+import { chatterNeverCounts, kill9LosesAtMostOneSaveWindow, pacedPulsesExact, sigtermDuringPulseTrain, totalOnPersisted } from './counter-scenarios.js';
 import { chipMissingAtStart, chipRemovedAndRestored, corruptStateFile } from './fault-scenarios.js';
 import { inputsAndInverted, outputsThroughOn, startValuesAcrossRestart } from './io-scenarios.js';
 import { busyLineNamesItsConsumer, debounceFiltersSpikes, deprecatedGlobalNumber, openDrainAndSource } from './line-scenarios.js';
@@ -32,6 +32,7 @@ export const gpioScenarios: Readonly<Record<'io' | 'lines' | 'counters' | 'fault
   ],
   counters: [
     { name: 'paced pulses (1,000 on gpio-sim) give an exact total, saved on stop', run: pacedPulsesExact },
+    { name: 'a chattering contact counts nothing; the level it then holds counts once', run: chatterNeverCounts },
     { name: '_total/on sets the reading, on disk at once', run: totalOnPersisted },
     { name: 'SIGTERM during a pulse train: the total after restart is exactly what was counted', run: sigtermDuringPulseTrain },
     { name: 'kill -9: the total after restart is never above the truth and loses at most one save window', run: kill9LosesAtMostOneSaveWindow },

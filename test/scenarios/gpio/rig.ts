@@ -42,7 +42,10 @@ export interface GpioServiceRig {
   restoreChip(chip: number): Promise<void>;
   /** Every line of every chip pulled down again. */
   reset(): Promise<void>;
-  /** A spike on an input: high and at once low again (two writes with nothing in between). */
+  /**
+   * A spike on an input: high and at once low again (two writes with nothing in between; on the
+   * sim, the second waits until the sim has seen the first).
+   */
   spike(chip: number, offset: number): Promise<void>;
   /**
    * How long a pulse train holds each level so that a meter with a 1 ms debounce surely sees it:

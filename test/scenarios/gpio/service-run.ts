@@ -175,7 +175,7 @@ export async function pulseTrain(
 }
 
 /** Waits until the line shows `level`; false when `stop()` said to give up first. */
-async function waitForLevel(rig: GpioServiceRig, chip: number, offset: number, level: boolean, stop: () => boolean): Promise<boolean> {
+export async function waitForLevel(rig: GpioServiceRig, chip: number, offset: number, level: boolean, stop: () => boolean = () => false): Promise<boolean> {
   const until = Date.now() + 5000 * rig.timeScale;
   while ((await rig.level(chip, offset)) !== level) {
     if (stop()) return false;

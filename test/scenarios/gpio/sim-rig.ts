@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createSimBoard, type SimBoardLayout } from '../../../src/hw/gpio/sim/sim-board.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
 import type { GpioServiceRig } from './rig.js';
@@ -49,7 +50,14 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
       createSimBoard(simDir, LAYOUT);
     },
     spike: async (chip, offset) => {
+      // The sim reads the pull file when it is told the file changed: two back-to-back writes can
+      // reach it as one read of the second, a spike it never saw. So the spike lasts until the
+      // line's value shows it (a few ms), still far shorter than any debounce a scenario sets.
       writeFileSync(lineFile(chip, offset, 'pull'), 'pull-up');
+      for (const until = Date.now() + 5000; readFileSync(lineFile(chip, offset, 'value'), 'latin1').trim() !== '1'; ) {
+        if (Date.now() > until) throw new Error(`chip ${chip} line ${offset} did not go high`);
+        await sleep(1);
+      }
       writeFileSync(lineFile(chip, offset, 'pull'), 'pull-down');
     },
     edgeHoldMs: 6,
