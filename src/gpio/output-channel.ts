@@ -98,7 +98,9 @@ export class OutputChannel implements LineChannel {
     this.log.debug(`output "${this.config.name}": set to ${payload}`);
     await this.state.setOutput(this.config.name, level);
     this.shown = level;
-    this.control.setBoolean(level);
+    // As with `r`: the error goes before the value, so no subscriber sees the new level still
+    // marked as not written.
     this.control.setError('w', false);
+    this.control.setBoolean(level);
   }
 }

@@ -84,6 +84,11 @@ test('a failed write sets w and keeps the value; the next good write clears w', 
   await kit.device.command('OUT', '1');
   assert.deepEqual(kit.device.errorsOf('OUT'), ['w', '']);
   assert.equal(lastValue(kit.device, 'OUT'), '1');
+  const last = kit.device.events.filter((e) => 'control' in e && e.control === 'OUT').slice(-2);
+  assert.deepEqual(last, [
+    { kind: 'error', control: 'OUT', flags: '' },
+    { kind: 'value', control: 'OUT', text: '1' },
+  ], 'w is cleared before the new value is published');
 });
 
 test('a read cycle during the save of a command does not publish the new level before it is on disk', async (t) => {
