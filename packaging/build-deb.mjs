@@ -181,7 +181,7 @@ function buildDate() {
  * The native package's changelog (Debian policy 12.7: /usr/share/doc/<package>/changelog.gz), one
  * entry for the version built; what changed is told by the project's history and README.
  */
-export function debianChangelog(pkg, maintainer, date) {
+function debianChangelog(pkg, maintainer, date) {
   const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][date.getUTCDay()];
   const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][date.getUTCMonth()];
   const two = (n) => String(n).padStart(2, '0');
