@@ -115,16 +115,14 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
   let finish: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => (finish = resolve));
   let finished = false;
-  onShutdownSignals(stopAll, {
-    log: logger,
-    exit: (code) => {
-      if (finished) process.exit(code); // a second signal, or the stop deadline after the first
-      finished = true;
-      finish(code);
-      // Everything is closed; should a handle still hold the event loop, do not hang.
-      setTimeout(() => process.exit(code), 1000).unref();
-    },
-  });
+  const exit = (code: number): void => {
+    if (finished) process.exit(code); // a second signal, or the stop deadline after the first
+    finished = true;
+    finish(code);
+    // Everything is closed; should a handle still hold the event loop, do not hang.
+    setTimeout(() => process.exit(code), 1000).unref();
+  };
+  onShutdownSignals(stopAll, { log: logger, exit });
 
   const report = await service.start();
   if (stopping !== undefined) return exited; // a signal came while the chips were being opened
@@ -138,10 +136,7 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     if (stopping !== undefined) return; // a signal is already stopping it
     logger.error(`${reason}; exiting`);
     void stopAll().finally(() => {
-      if (finished) return;
-      finished = true;
-      finish(1);
-      setTimeout(() => process.exit(1), 1000).unref();
+      if (!finished) exit(1);
     });
   });
   const chips = report.chips.length;
