@@ -92,6 +92,7 @@ async function dispatch<Options extends CliOptions, Model>(
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
       const logger = await serviceLogger(cli, (loaded.model as { debug?: boolean }).debug === true, io);
       for (const w of loaded.warnings) logger.warn(w);
+      for (const n of loaded.notices) logger.info(n);
       const runtime = await entry.loadRuntime();
       return await runtime.run(cli, loaded.model, logger);
     }

@@ -19,6 +19,11 @@ export interface ConfigFamily {
   readonly reservedNames: ReadonlySet<string>;
   /** Keys of a system channel that only the board may set. */
   readonly protectedKeys: readonly string[];
+  /**
+   * The key that gives a channel its hardware (`gpio`, `channel_number`): a reserved name the
+   * board does not define but the main config gives this key is used with it.
+   */
+  readonly hardwareKey: string;
 }
 
 /** A driver's configuration, complete: validators, semantics, model and editor stub. */

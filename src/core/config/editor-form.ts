@@ -1,5 +1,5 @@
 /**
- * The two conversions the config editor calls (DESIGN section 4):
+ * The two conversions the config editor calls:
  * - `-j`: stored config → editor JSON: the board's system channels first (board order), each as
  *   the stored override object or a stub, then the file's other channels in file order.
  * - `-J`: editor JSON → stored config: empty properties removed, protected keys of system
@@ -92,14 +92,21 @@ function withoutKeys(item: JsonObject, keys: readonly string[]): JsonObject {
 /** `-J`: the stored configuration text, indented by 2 spaces, with a final newline. */
 export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig): string {
   const boards = config.merged.boardChannels;
-  const isSystem = (id: unknown) => typeof id === 'string' && (family.reservedNames.has(id) || boards.has(id));
+  // A reserved name that the board does not define but that carries its own hardware is a whole
+  // channel of the file (an older controller's single config): nothing of it is stripped.
+  const isSystem = (item: JsonObject) => {
+    const id = item[family.idKey];
+    if (typeof id !== 'string') return false;
+    if (boards.has(id)) return true;
+    return family.reservedNames.has(id) && !Object.hasOwn(item, family.hardwareKey);
+  };
   const channels: JsonValue[] = [];
   for (const item of channelItems(family, config.mainValue)) {
-    if (!isJsonObject(item) || !isSystem(item[family.idKey])) {
+    if (!isJsonObject(item) || !isSystem(item)) {
       channels.push(item);
       continue;
     }
-    // DESIGN 4 and 10: only an entry left with nothing but its name goes. One that repeats the
+    // Only an entry left with nothing but its name goes. One that repeats the
     // board's own value (an ADC stub's decimal_places) stays: it is what the user saved, it is
     // equivalent once merged, and the output does not depend on the board directory.
     const stripped = withoutKeys(item, family.protectedKeys);

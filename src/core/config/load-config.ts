@@ -32,6 +32,8 @@ export interface Loaded<Model> {
   readonly model: Model;
   /** Warning lines (`FILE:LINE:COL: path: message`), for the caller to log. */
   readonly warnings: readonly string[];
+  /** Information lines of the same shape (a reserved name used with its own hardware). */
+  readonly notices: readonly string[];
   /** The main config's value as validated. */
   readonly mainValue: Readonly<Record<string, JsonValue>>;
   readonly merged: MergedConfig;
@@ -97,6 +99,7 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
   return {
     model: deepFreeze(built.model),
     warnings: problemLines(warnings, Number.POSITIVE_INFINITY),
+    notices: problemLines(merged.notices, Number.POSITIVE_INFINITY),
     mainValue: main.value,
     merged,
   };

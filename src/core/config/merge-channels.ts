@@ -1,8 +1,10 @@
 /**
- * The board merge (DESIGN section 3 and 10). Board files give the hardware of system channels;
- * they are merged in file order, a later file may redefine any key of an earlier one. The main
- * config then overrides the keys of a board channel it names, except the protected ones (ignored
- * with one warning line per channel). A reserved name the board does not define is skipped with a warning.
+ * The board merge. Board files give the hardware of system channels; they are merged in file
+ * order, a later file may redefine any key of an earlier one. The main config then overrides the
+ * keys of a board channel it names, except the protected ones (ignored with one warning line per
+ * channel). A reserved name the board does not define is used with the hardware the main config
+ * gives it (the single-file configs of older controllers: one info line), and skipped with a
+ * warning when it gives none.
  * Order: board channels (file order), then the main config's other channels in file order.
  *
  * Every key of a merged channel remembers where it was written, so later checks (two channels on
@@ -29,8 +31,13 @@ export interface ConfigSource {
 export interface MergedChannel {
   /** The channel's name / id. */
   readonly id: string;
-  /** True when a board file defines this channel (a system channel). */
+  /**
+   * True for the controller's own channels: defined by a board file, or a reserved name that
+   * the main config gives its own hardware.
+   */
   readonly system: boolean;
+  /** True when a board file defines this channel (its protected keys come from there). */
+  readonly fromBoard: boolean;
   /** The effective keys. */
   readonly value: JsonObject;
   /** Where each key of `value` was written. */
@@ -49,11 +56,14 @@ export interface MergedConfig {
   readonly boardChannels: ReadonlyMap<string, JsonObject>;
   /** Ignored protected keys, skipped reserved names. */
   readonly warnings: readonly Problem[];
+  /** Reserved names used with the main config's own hardware. */
+  readonly notices: readonly Problem[];
 }
 
 interface Draft {
   id: string;
   system: boolean;
+  fromBoard: boolean;
   value: JsonObject;
   origins: Map<string, Located>;
   at: Located;
@@ -72,6 +82,7 @@ function itemsOf(family: ConfigFamily, source: ConfigSource): { item: JsonObject
 /** Merges schema-valid board sources (in order) and the main source. */
 export function mergeChannels(family: ConfigFamily, boards: readonly ConfigSource[], main: ConfigSource): MergedConfig {
   const warnings: Problem[] = [];
+  const notices: Problem[] = [];
   const top: JsonObject = {};
   const topOrigins = new Map<string, Located>();
   const byId = new Map<string, Draft>();
@@ -90,7 +101,7 @@ export function mergeChannels(family: ConfigFamily, boards: readonly ConfigSourc
       const id = item[family.idKey] as string;
       let draft = byId.get(id);
       if (!draft) {
-        draft = { id, system: true, value: {}, origins: new Map(), at: { doc: board.doc, path } };
+        draft = { id, system: true, fromBoard: true, value: {}, origins: new Map(), at: { doc: board.doc, path } };
         byId.set(id, draft);
         order.push(draft);
       }
@@ -105,7 +116,7 @@ export function mergeChannels(family: ConfigFamily, boards: readonly ConfigSourc
   for (const { item, path } of itemsOf(family, main)) {
     const id = item[family.idKey] as string;
     const draft = byId.get(id);
-    if (draft?.system) {
+    if (draft?.fromBoard) {
       draft.at = { doc: main.doc, path };
       const ignored: string[] = [];
       for (const [key, value] of Object.entries(item)) {
@@ -117,25 +128,32 @@ export function mergeChannels(family: ConfigFamily, boards: readonly ConfigSourc
         draft.origins.set(key, { doc: main.doc, path: [...path, key] });
       }
       if (ignored.length > 0) {
-        // One line per channel (DESIGN 10), at the first ignored key.
+        // One line per channel, at the first ignored key.
         const keys = ignored.map((k) => `"${k}"`).join(', ');
         const verb = ignored.length === 1 ? 'is' : 'are';
         warnings.push(main.doc.problem([...path, ignored[0]!], `ignored: ${keys} of system channel "${id}" ${verb} set by the board definition`));
       }
-    } else if (family.reservedNames.has(id)) {
+    } else if (draft) {
+      // A second main item with the same id is a duplicate; channel checks report it.
+    } else if (family.reservedNames.has(id) && !Object.hasOwn(item, family.hardwareKey)) {
       warnings.push(
         main.doc.problem(path, `skipped: system channel "${id}" has no board definition (see --system-config-dir)`),
       );
-    } else if (!draft) {
+    } else {
+      const system = family.reservedNames.has(id);
+      if (system) {
+        notices.push(
+          main.doc.problem(path, `system channel "${id}" has no board definition: using the ${family.hardwareKey} given here`),
+        );
+      }
       const origins = new Map<string, Located>(Object.keys(item).map((k) => [k, { doc: main.doc, path: [...path, k] }]));
-      const fresh: Draft = { id, system: false, value: { ...item }, origins, at: { doc: main.doc, path } };
+      const fresh: Draft = { id, system, fromBoard: false, value: { ...item }, origins, at: { doc: main.doc, path } };
       byId.set(id, fresh);
       order.push(fresh);
     }
-    // A second main item with the same id is a duplicate; channel checks report it.
   }
 
-  return { top, topOrigins, channels: order, boardChannels, warnings };
+  return { top, topOrigins, channels: order, boardChannels, warnings, notices };
 }
 
 /** A problem (or warning) about one key of a merged channel, where that key was written. */

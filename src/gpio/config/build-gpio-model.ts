@@ -13,6 +13,7 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { facts } from './generated/gpio-schema.js';
+import { directionOf } from './gpio-direction.js';
 import {
   DEFAULT_DEBOUNCE_US,
   MAX_DECIMAL_POINTS,
@@ -111,7 +112,7 @@ function channelOf(c: MergedChannel, out: Collector): GpioChannelConfig | null {
     );
     return null;
   }
-  const direction = v.direction === 'output' ? 'output' : 'input';
+  const direction = directionOf(c.id, v.direction);
   return {
     name: c.id,
     system: c.system,

@@ -9,6 +9,7 @@ import type { StandaloneValidator } from '../../core/config/schema-problems.js';
 import { buildGpioModel } from './build-gpio-model.js';
 import * as generated from './generated/gpio-schema.js';
 import type { GpioConfig } from './gpio-config-model.js';
+import { directionOf } from './gpio-direction.js';
 
 const { facts } = generated;
 const inputNames = new Set(facts.nameEnums.system_input);
@@ -33,11 +34,12 @@ export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
   idKey: facts.idKey,
   reservedNames: new Set(facts.reservedNames),
   protectedKeys: ['gpio', 'direction', 'inverted', 'open_drain', 'open_source'],
+  hardwareKey: 'gpio',
   validateConfig: generated.config,
   validateBoard: generated.board,
   variants: { channelsKey: facts.channelsKey, choose: chooseGpioVariant },
   build: buildGpioModel,
   editorStub(board: JsonObject): JsonObject {
-    return { name: board.name!, direction: board.direction ?? facts.channelDefaults.direction };
+    return { name: board.name!, direction: directionOf(board.name as string, board.direction) };
   },
 };

@@ -66,3 +66,18 @@ test('two IIO devices by match_iio; board channels with overrides, protected key
   await sleep(50);
   assert.equal(await proc.stop(), 0);
 });
+
+test('an older controller\'s single config: reserved ids on their own channel_number are published, with an empty board directory', async (t) => {
+  const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage4: { raw: 1000, scale: '1' }, voltage8: { raw: 2000, scale: '1' } } }]);
+  const proc = rig.start({
+    device_name: 'ADCs',
+    iio_channels: [
+      { id: 'A1', channel_number: 4, voltage_multiplier: 2, decimal_places: 2, ...fast },
+      { id: 'Vin', channel_number: 8, voltage_multiplier: 10, decimal_places: 1, ...fast },
+    ],
+  });
+  await rig.waitValue('A1', (p) => p === '2.00');
+  await rig.waitValue('Vin', (p) => p === '20.0');
+  assert.match(proc.stderr(), /INFO: .*iio_channels\[0\]: system channel "A1" has no board definition: using the channel_number given here/);
+  assert.doesNotMatch(proc.stderr(), /skipped/);
+});

@@ -30,9 +30,14 @@ export interface ScenarioRun {
   /** `/devices/<deviceId>/controls/`. */
   readonly controls: string;
   readonly stateFile: string;
+  /** The board directory the service reads (`--system-config-dir`), empty at first. */
+  readonly boardDir: string;
   readonly recorder: MqttRecorder;
-  /** Writes the config and starts the service (extra command-line arguments after the rig's). */
-  start(channels: ChannelJson[], extra?: string[]): ServiceProcess;
+  /**
+   * Writes the config and starts the service (extra command-line arguments after the rig's).
+   * `channels` is the channel list, or the whole config file as text (written as it is).
+   */
+  start(channels: ChannelJson[] | string, extra?: string[]): ServiceProcess;
   /** Waits for a value of a control (`payload` given: that one), published after `from`; timeouts are scaled by the rig. */
   value(control: string, payload?: string, options?: { from?: number; timeoutMs?: number }): Promise<Recorded>;
   /** The last non-empty value of a control seen so far. */
@@ -50,7 +55,8 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
   const deviceId = `gpio-${name}`;
   const dir = join(rig.tmpDir, name);
   mkdirSync(dir, { recursive: true });
-  mkdirSync(join(dir, 'board'), { recursive: true });
+  const boardDir = join(dir, 'board');
+  mkdirSync(boardDir, { recursive: true });
   const stateFile = join(dir, 'state.json');
   const configFile = join(dir, 'ctl-mqtt-gpio.conf');
   const controls = `/devices/${deviceId}/controls/`;
@@ -64,13 +70,15 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
     deviceId,
     controls,
     stateFile,
+    boardDir,
     recorder,
     start(channels, extra = []) {
-      writeFileSync(configFile, JSON.stringify({ device_name: `Scenario ${name}`, channels }, null, 2));
+      const text = typeof channels === 'string' ? channels : JSON.stringify({ device_name: `Scenario ${name}`, channels }, null, 2);
+      writeFileSync(configFile, text);
       const args = [
         GPIO_MAIN,
         '-c', configFile,
-        '--system-config-dir', join(dir, 'board'),
+        '--system-config-dir', boardDir,
         '--state-file', stateFile,
         '--broker', rig.brokerUrl,
         '--device-id', deviceId,

@@ -130,9 +130,24 @@ test('-J: empty properties removed, protected keys of system channels stripped, 
   assert.equal(r.stdout, JSON.stringify(expected, null, 2) + '\n');
 });
 
-test('-J strips protected keys of every reserved name even without a board definition', async () => {
+test('-J without a board definition: a reserved id with its own hardware is kept whole, the others lose their protected keys', async () => {
   const r = await runMain('adc', ['-J', '--system-config-dir', '/nonexistent'], {
-    stdin: '{"device_name": "ADCs", "iio_channels": [{"id": "Vin", "match_iio": "x", "channel_number": 1, "voltage_multiplier": 2, "decimal_places": 1}, {"id": "A2", "mqtt_type": "current", "max_voltage": 3}]}',
+    stdin: '{"device_name": "ADCs", "iio_channels": [{"id": "Vin", "match_iio": "x", "channel_number": 1, "voltage_multiplier": 2, "decimal_places": 1}, {"id": "A2", "mqtt_type": "current", "max_voltage": 3}, {"id": "A3", "voltage_multiplier": 2, "decimal_places": 2}]}',
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    device_name: 'ADCs',
+    iio_channels: [
+      { id: 'Vin', match_iio: 'x', channel_number: 1, voltage_multiplier: 2, decimal_places: 1 },
+      { id: 'A3', decimal_places: 2 },
+    ],
+  });
+});
+
+test('-J strips the protected keys of a board-defined channel even when it names its own hardware', async (t) => {
+  const board = adcBoard(t);
+  const r = await runMain('adc', ['-J', '--system-config-dir', board], {
+    stdin: '{"device_name": "ADCs", "iio_channels": [{"id": "Vin", "match_iio": "x", "channel_number": 1, "decimal_places": 1}]}',
   });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { device_name: 'ADCs', iio_channels: [{ id: 'Vin', decimal_places: 1 }] });

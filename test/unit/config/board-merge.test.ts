@@ -190,3 +190,24 @@ test('the services load their configuration through loadGpioConfig / loadAdcConf
   const a = parseAdcConfig('{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}');
   assert.deepEqual([a.config.channels[0]!.channel, a.warnings], ['voltage1', []]);
 });
+
+test('a reserved name without a board definition that gives its own hardware is used with it, with one information line', () => {
+  const g = loadGpio(gpioDoc([{ name: 'V_OUT', gpio: 73, initial_state: true }, { name: 'A1_IN', gpio: chip0(1), inverted: true }]));
+  assert.deepEqual(
+    g.model.channels.map((c) => [c.name, c.system, c.line, c.direction, c.inverted, c.initialState]),
+    [
+      ['V_OUT', true, { legacyNumber: 73 }, 'output', false, true],
+      ['A1_IN', true, { chip: '/dev/gpiochip0', offset: 1 }, 'input', true, false],
+    ],
+  );
+  assert.deepEqual(g.warnings, []);
+  assert.deepEqual(g.notices.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')), [
+    'channels[0]: system channel "V_OUT" has no board definition: using the gpio given here',
+    'channels[1]: system channel "A1_IN" has no board definition: using the gpio given here',
+  ]);
+  const a = loadAdc(adcDoc([{ id: 'Vin', channel_number: 8, voltage_multiplier: 8.4, match_iio: 'x' }, { id: 'A1', decimal_places: 1 }]));
+  assert.deepEqual(a.model.channels.map((c) => [c.id, c.system, c.channel, c.voltageMultiplier, c.matchIio]), [['Vin', true, 'voltage8', 8.4, 'x']]);
+  assert.equal(a.notices.length, 1);
+  assert.match(a.notices[0]!, /iio_channels\[0\]: system channel "Vin" has no board definition: using the channel_number given here$/);
+  assert.match(a.warnings.join('\n'), /iio_channels\[1\]: skipped: system channel "A1" has no board definition/);
+});

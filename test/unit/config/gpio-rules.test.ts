@@ -152,10 +152,20 @@ test('defaults: counter edge autodetect, multiplier 1, decimal points 2 and 2', 
   assert.deepEqual(ch.counter, { type: 'watt_meter', edge: 'auto', multiplier: 1, decimalPointsCurrent: 2, decimalPointsTotal: 2 });
 });
 
-test('defaults: direction input for a board channel that does not say (never drive a line by accident)', (t) => {
+test('defaults: a channel that does not say is an output, except the reserved inputs A1_IN..A4_IN', (t) => {
   const board = writeDir(tempDir(t), 'conf.d', {
-    'system.conf': { channels: [{ name: 'A1_OUT', gpio: { chip: '/dev/gpiochip2', offset: 0 } }] },
+    'system.conf': {
+      channels: [
+        { name: 'A1_OUT', gpio: { chip: '/dev/gpiochip2', offset: 0 } },
+        { name: 'A2_IN', gpio: { chip: '/dev/gpiochip2', offset: 1 } },
+        { name: 'V_OUT', gpio: { chip: '/dev/gpiochip2', offset: 2 }, direction: 'input' },
+        { name: 'A3_IN', gpio: { chip: '/dev/gpiochip2', offset: 3 }, direction: 'output' },
+      ],
+    },
   });
-  const ch = accepts(gpioDoc([]), board).channels[0]!;
-  assert.deepEqual([ch.name, ch.direction], ['A1_OUT', 'input']);
+  const channels = accepts(gpioDoc([]), board).channels;
+  assert.deepEqual(
+    channels.map((ch) => [ch.name, ch.direction]),
+    [['A1_OUT', 'output'], ['A2_IN', 'input'], ['V_OUT', 'input'], ['A3_IN', 'output']],
+  );
 });

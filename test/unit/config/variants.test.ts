@@ -24,10 +24,14 @@ test('a custom channel using a reserved name is the system channel: the board li
   const ch = loaded.model.channels.find((c) => c.name === 'A1_IN')!;
   assert.deepEqual([ch.system, ch.line, ch.inverted], [true, { chip: '/dev/gpiochip0', offset: 100 }, false]);
   assert.equal(loaded.warnings.filter((w) => /ignored: "gpio", "direction", "inverted" of system channel "A1_IN" are set/.test(w)).length, 1);
-  // Without a board definition it is skipped (a warning), never a custom channel on the user's line.
-  const alone = loadGpio(gpioDoc([customGpio({ name: 'A1_IN' })]));
-  assert.deepEqual(alone.model.channels, []);
-  assert.match(alone.warnings.join('\n'), /channels\[0\]: skipped: system channel "A1_IN" has no board definition/);
+  // Without a board definition it is the controller's own channel on the line the file gives
+  // (an older controller's single config), with one information line and no warning.
+  const alone = loadGpio(gpioDoc([customGpio({ name: 'A1_IN', gpio: { chip: '/dev/gpiochip7', offset: 9 }, inverted: true })]));
+  const own = alone.model.channels[0]!;
+  assert.deepEqual([own.name, own.system, own.line, own.inverted], ['A1_IN', true, { chip: '/dev/gpiochip7', offset: 9 }, true]);
+  assert.deepEqual(alone.warnings, []);
+  assert.equal(alone.notices.length, 1);
+  assert.match(alone.notices[0]!, /channels\[0\]: system channel "A1_IN" has no board definition: using the gpio given here$/);
 });
 
 test('a channel with gpio or direction is never an undefined channel: it must be a complete custom GPIO', () => {
