@@ -71,6 +71,11 @@ export class ChannelSampler {
     this.timing = samplingTimingOf(options.config);
   }
 
+  /** The channel's settings. */
+  get config(): AdcChannelConfig {
+    return this.options.config;
+  }
+
   /** Starts the first look-up. */
   start(): void {
     this.lookUp();

@@ -6,6 +6,8 @@
  * only on the paths that need them.
  */
 import { readFileSync } from 'node:fs';
+import type { ConfigReloader } from '../core/service/config-reloader.js';
+import { packageVersion } from '../core/service/package-version.js';
 import type { CliOptions } from '../core/config/cli-options.js';
 import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/config-commands.js';
 import type { DriverConfigSpec } from '../core/config/config-family.js';
@@ -15,9 +17,12 @@ import type { Logger } from '../core/log.js';
 import { parseCliArgs } from './args.js';
 import type { CliIo } from './cli-io.js';
 
-/** A service runtime: runs until stopped, returns the exit code. */
+/**
+ * A service runtime: runs until stopped, returns the exit code. `reloader` reads the
+ * configuration again on a reload, reporting it as at start-up.
+ */
 export interface ServiceRuntime<Options extends CliOptions, Model> {
-  run(cli: Options, config: Model, logger: Logger): Promise<number>;
+  run(cli: Options, config: Model, logger: Logger, reloader: ConfigReloader<Model>): Promise<number>;
 }
 
 export interface DriverEntry<Options extends CliOptions, Model> {
@@ -29,11 +34,6 @@ export interface DriverEntry<Options extends CliOptions, Model> {
 
 /** The package root, seen from dist/src/cli/. */
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version?: string };
-  return pkg.version ?? 'unknown';
-}
 
 function writeLines(stream: CliIo['stderr'], lines: readonly string[]): void {
   if (lines.length > 0) stream.write(lines.join('\n') + '\n');
@@ -48,14 +48,19 @@ async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: st
   return { name: cli.configFile, text: readConfigText(cli.configFile) };
 }
 
-async function serviceLogger<Options extends CliOptions>(cli: Options, debugInConfig: boolean, io: CliIo): Promise<Logger> {
+/** `debug` of the config; a reload changes it. */
+interface ConfigDebug {
+  on: boolean;
+}
+
+async function serviceLogger<Options extends CliOptions>(cli: Options, debugInConfig: ConfigDebug, io: CliIo): Promise<Logger> {
   const { createLogger } = await import('../core/log.js');
   const level = cli.debugLevel;
   // As in the originals: 1 service debug, 2 MQTT debug, 3 both; -1, -2, -3 silence the info
   // lines of the service, of MQTT, of both. `debug: true` in the config is level 1.
   return createLogger({
     namespace: `ctl:${cli.driver}`,
-    debug: level === 1 || level === 3 || (level === 0 && debugInConfig),
+    debug: level === 1 || level === 3 || (level === 0 ? () => debugInConfig.on : false),
     quietInfo: level === -1 || level === -3,
     children: { mqtt: { debug: level === 2 || level === 3, quietInfo: level === -2 || level === -3 } },
     write: (line) => io.stderr.write(line + '\n'),
@@ -73,7 +78,7 @@ async function dispatch<Options extends CliOptions, Model>(
       io.stdout.write((await import('./usage.js')).usageText(entry.driver));
       return 0;
     case 'version':
-      io.stdout.write(`${cli.binary} ${packageVersion()}\n`);
+      io.stdout.write(`${cli.binary} ${packageVersion() ?? 'unknown'}\n`);
       return 0;
     case 'print-schema':
       io.stdout.write(readFileSync(new URL(`schemas/${cli.binary}.schema.json`, PACKAGE_ROOT), 'utf8'));
@@ -90,13 +95,36 @@ async function dispatch<Options extends CliOptions, Model>(
     }
     case 'run': {
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
-      const logger = await serviceLogger(cli, (loaded.model as { debug?: boolean }).debug === true, io);
-      for (const w of loaded.warnings) logger.warn(w);
-      for (const n of loaded.notices) logger.info(n);
+      const configDebug: ConfigDebug = { on: debugOf(loaded.model) };
+      const logger = await serviceLogger(cli, configDebug, io);
+      reportLoaded(loaded, logger);
+      const reloader = (): Model | undefined => {
+        try {
+          const next = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
+          reportLoaded(next, logger);
+          configDebug.on = debugOf(next.model);
+          return next.model;
+        } catch (err) {
+          if (!(err instanceof ConfigError)) throw err;
+          // The same lines as at start-up, then what it means for the running service.
+          writeLines(io.stderr, err.problems);
+          logger.error(`${cli.configFile}: invalid configuration, not applied; the service goes on with the one it has`);
+          return undefined;
+        }
+      };
       const runtime = await entry.loadRuntime();
-      return await runtime.run(cli, loaded.model, logger);
+      return await runtime.run(cli, loaded.model, logger, reloader);
     }
   }
+}
+
+function debugOf(model: unknown): boolean {
+  return (model as { debug?: boolean }).debug === true;
+}
+
+function reportLoaded(loaded: { warnings: readonly string[]; notices: readonly string[] }, logger: Logger): void {
+  for (const w of loaded.warnings) logger.warn(w);
+  for (const n of loaded.notices) logger.info(n);
 }
 
 /** Runs one invocation of a binary; returns its exit code. */

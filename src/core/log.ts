@@ -19,8 +19,8 @@ export interface Logger {
 
 export interface LoggerOptions {
   namespace: string;
-  /** Print debug messages. */
-  debug?: boolean;
+  /** Print debug messages; a function is asked at each message (a reload may switch it). */
+  debug?: boolean | (() => boolean);
   /** Silence info messages (the originals' negative -d levels). */
   quietInfo?: boolean;
   /** Where lines go; stderr by default. */
@@ -29,7 +29,7 @@ export interface LoggerOptions {
    * Other settings for a direct child namespace and everything under it, e.g. `{ mqtt: {...} }`
    * for `ctl:adc:mqtt` (the originals' -d levels treat the MQTT layer apart from the service).
    */
-  children?: Readonly<Record<string, { debug?: boolean; quietInfo?: boolean }>>;
+  children?: Readonly<Record<string, { debug?: boolean | (() => boolean); quietInfo?: boolean }>>;
 }
 
 const PREFIX: Record<LogLevel, string> = {
@@ -41,7 +41,8 @@ const PREFIX: Record<LogLevel, string> = {
 
 export function createLogger(options: LoggerOptions): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
-  const make = (ns: string, debugEnabled: boolean, quietInfo: boolean, top: boolean): Logger => {
+  const asFunction = (d: boolean | (() => boolean)) => (typeof d === 'function' ? d : () => d);
+  const make = (ns: string, debugOn: () => boolean, quietInfo: boolean, top: boolean): Logger => {
     const emit = (level: LogLevel, msg: string) => write(`${PREFIX[level]}: [${ns}] ${msg}`);
     return {
       error: (msg) => emit('error', msg),
@@ -50,16 +51,18 @@ export function createLogger(options: LoggerOptions): Logger {
         if (!quietInfo) emit('info', msg);
       },
       debug: (msg) => {
-        if (debugEnabled) emit('debug', msg);
+        if (debugOn()) emit('debug', msg);
       },
-      debugEnabled,
+      get debugEnabled() {
+        return debugOn();
+      },
       child: (sub) => {
         const own = top ? options.children?.[sub] : undefined;
-        return make(`${ns}:${sub}`, own?.debug ?? debugEnabled, own?.quietInfo ?? quietInfo, false);
+        return make(`${ns}:${sub}`, own?.debug !== undefined ? asFunction(own.debug) : debugOn, own?.quietInfo ?? quietInfo, false);
       },
     };
   };
-  return make(options.namespace, options.debug ?? false, options.quietInfo ?? false, true);
+  return make(options.namespace, asFunction(options.debug ?? false), options.quietInfo ?? false, true);
 }
 
 /** A logger that keeps its lines in memory (tests). */

@@ -1,8 +1,11 @@
 /**
- * One configured GPIO chip and the channels on it (DESIGN 7, issue item 6): opens the chip,
- * requests the lines, routes edges and samples to the channels, and recovers from faults.
- * - All waiting lines of the chip are requested in one request; when that is refused, line by
- *   line, so one bad line (busy: the error names its consumer) gets `r` and the others work.
+ * One configured GPIO chip and the channels on it: opens the chip, requests the lines, routes
+ * edges and samples to the channels, and recovers from faults.
+ * - Each line is requested on its own: one bad line (busy: the error names its consumer) gets
+ *   `r` and the others work, and a reload can release or re-request one line while every other
+ *   line of the chip stays requested (an output held, a counter counting). The price is one file
+ *   descriptor per line, and lines without interrupt are read one by one.
+ * - Channels come and go with a reload (`add`, `remove`).
  * - A chip that is missing, or disappears (request failure HW_GONE, a read that fails with it),
  *   gives `r` on every control of the chip; the chip is re-opened every `retryMs` and the lines
  *   requested again (outputs at their level), the inputs read again. Lines that failed on their
@@ -52,6 +55,7 @@ export class ChipSession {
   private readonly o: ChipSessionOptions;
   private chip: GpioChip | undefined;
   private identity: ChipIdentity | undefined;
+  private readonly channels: LineChannel[];
   private readonly granted = new Map<LineRequest, Granted>();
   private readonly waiting = new Set<LineChannel>();
   private queue: Promise<void> = Promise.resolve();
@@ -69,7 +73,50 @@ export class ChipSession {
     this.o = options;
     this.path = options.path;
     this.faults = new FaultLog(options.log);
-    for (const channel of options.channels) this.waiting.add(channel);
+    this.channels = [...options.channels];
+    for (const channel of this.channels) this.waiting.add(channel);
+  }
+
+  /** True when the session has no channel left (a reload moved or removed them all). */
+  get empty(): boolean {
+    return this.channels.length === 0;
+  }
+
+  /** Adds channels (a reload): their lines are requested at once when the chip is open. */
+  add(channels: readonly LineChannel[]): Promise<void> {
+    return this.enqueue(async () => {
+      for (const channel of channels) {
+        this.channels.push(channel);
+        this.waiting.add(channel);
+      }
+      await this.connect();
+    });
+  }
+
+  /**
+   * Removes channels (a reload): their lines are released and the channels closed; every other
+   * line of the chip stays as it is.
+   */
+  remove(channels: readonly LineChannel[]): Promise<void> {
+    const leaving = new Set(channels);
+    return this.enqueue(async () => {
+      for (const [req, g] of [...this.granted]) {
+        if (!g.channels.some((c) => leaving.has(c))) continue;
+        this.granted.delete(req);
+        await req.release();
+        // A request holds one line; should it hold more, the others wait for the next attempt.
+        for (const channel of g.channels) if (!leaving.has(channel)) this.waiting.add(channel);
+      }
+      for (const channel of leaving) {
+        this.waiting.delete(channel);
+        this.announcedPolled.delete(channel);
+        this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} is no longer configured`);
+        channel.close();
+      }
+      this.channels.splice(0, this.channels.length, ...this.channels.filter((c) => !leaving.has(c)));
+      this.updatePolling();
+      if (this.waiting.size > 0) this.scheduleRetry();
+    });
   }
 
   /** The path the chip is open under now (differs from `path` when it came back renamed). */
@@ -116,7 +163,7 @@ export class ChipSession {
     await this.queue;
     for (const req of this.granted.keys()) await req.release();
     this.granted.clear();
-    for (const channel of this.o.channels) channel.close();
+    for (const channel of this.channels) channel.close();
     await this.closeChip();
   }
 
@@ -160,17 +207,9 @@ export class ChipSession {
     this.scheduleRetry();
   }
 
-  /** Requests the waiting lines: all in one request, else one by one. Ends early if the chip is lost. */
+  /** Requests the waiting lines, one request per line. Ends early if the chip is lost. */
   private async requestWaiting(): Promise<void> {
-    const channels = this.o.channels.filter((c) => this.waiting.has(c));
-    if (channels.length === 0) return;
-    try {
-      await this.grant(channels);
-      return;
-    } catch (err) {
-      if (isCtlError(err, 'HW_GONE')) return this.chipLost(err);
-      if (channels.length === 1) return this.lineFailed(channels[0]!, toCtlError(err));
-    }
+    const channels = this.channels.filter((c) => this.waiting.has(c));
     for (const channel of channels) {
       try {
         await this.grant([channel]);

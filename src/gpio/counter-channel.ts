@@ -16,7 +16,7 @@ import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edg
 import { PulseCounter } from './counting/pulse-counter.js';
 import { InputLevel } from './input-level.js';
 import { InputLineChannel } from './input-line-channel.js';
-import type { ChannelContext, LineAccess, LineChannel } from './line-channel.js';
+import type { ChannelContext, Handover, LineAccess, LineChannel } from './line-channel.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
@@ -33,17 +33,22 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
   private mode: EdgeMode | undefined;
   private attached = false;
 
-  constructor(config: GpioChannelConfig & { readonly counter: CounterConfig }, offset: number, ctx: ChannelContext) {
+  constructor(
+    config: GpioChannelConfig & { readonly counter: CounterConfig },
+    offset: number,
+    ctx: ChannelContext,
+    handover: Handover = {},
+  ) {
     super(config, offset);
     const { name, counter } = config;
     this.state = ctx.state;
     this.log = ctx.log;
     this.counter = new PulseCounter(counter.type, counter.multiplier, ctx.state.counter(name));
-    this.mode = counter.edge === 'auto' ? undefined : counter.edge;
-    this.total = ctx.device.addControl(
+    this.mode = counter.edge === 'auto' ? handover.edgeMode : counter.edge;
+    this.total = ctx.addControl(
       meterTotalSpec(name, counter, ctx.maxUnchangedInterval, (payload) => this.setTotal(payload)),
     );
-    this.current = ctx.device.addControl(meterCurrentSpec(name, counter, ctx.maxUnchangedInterval));
+    this.current = ctx.addControl(meterCurrentSpec(name, counter, ctx.maxUnchangedInterval));
     this.total.setNumber(this.counter.total());
     this.current.setNumber(0);
     this.level = new InputLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => this.changed(level, atNs, resync));
@@ -86,6 +91,11 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
   close(): void {
     this.attached = false;
     this.level.end();
+  }
+
+  handover(): Handover {
+    // Only an autodetected edge is handed over: one the config named was the config's choice.
+    return this.config.counter?.edge === 'auto' && this.mode !== undefined ? { edgeMode: this.mode } : {};
   }
 
   private changed(level: boolean, atNs: bigint, resync: boolean): void {

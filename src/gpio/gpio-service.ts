@@ -1,29 +1,32 @@
 /**
- * The GPIO service (issue items 4-6): channels → MQTT controls, chips → sessions, and the read
- * cycle. Wiring only; each concern lives in its own file:
+ * The GPIO service: channels → MQTT controls, chips → sessions, and the read cycle. Wiring only;
+ * each concern lives in its own file:
  *   channel-plan (lines, deprecated numbers) → input/output/counter channels (controls, logic)
- *   → chip sessions (requests, faults, polling).
+ *   → chip sessions (requests, faults, polling); reload-plan decides what a reload touches.
  * Lifecycle: `start()` adds the controls in config order (MQTT `order`), opens the chips and
- * requests the lines, and starts the read cycle; `stop()` stops the cycle and releases the lines
- * in reverse order. The MQTT device, the state store and the backend belong to the caller.
+ * requests the lines, and starts the read cycle; `reload()` applies a new configuration channel
+ * by channel; `stop()` stops the cycle and releases the lines in reverse order. The MQTT device,
+ * the state store and the backend belong to the caller.
  *
- * The read cycle (every 500 ms, DESIGN 10) reads every granted line (a chip that failed silently
- * shows up as a read error → `r`), re-evaluates the decay of `_current`, and lets the publish
- * policy re-publish (`max_unchanged_interval` 0: every control at every cycle).
+ * The read cycle (every 500 ms) reads every granted line (a chip that failed silently shows up as
+ * a read error → `r`), re-evaluates the decay of `_current`, and lets the publish policy
+ * re-publish (`max_unchanged_interval` 0: every control at every cycle).
  */
 import { systemClock, monotonicNs, type Clock } from '../core/clock.js';
 import type { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { MqttDevice } from '../core/mqtt/device.js';
+import type { ControlSpec, DeviceControl, MqttDevice } from '../core/mqtt/device.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } from './channel-plan.js';
 import { ChipSession } from './chip-session.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
+import { controlIdsOf } from './control-specs.js';
 import { CounterChannel } from './counter-channel.js';
 import { InputChannel } from './input-channel.js';
-import type { ChannelContext, LineChannel } from './line-channel.js';
+import type { ChannelContext, Handover, LineChannel } from './line-channel.js';
 import { OutputChannel } from './output-channel.js';
+import { planReload } from './reload-plan.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
 export interface ServiceTiming {
@@ -71,10 +74,17 @@ function hasCounter(config: GpioChannelConfig): config is GpioChannelConfig & { 
   return config.counter !== null;
 }
 
-function createChannel(p: PlannedChannel, ctx: ChannelContext): LineChannel {
-  if (p.config.direction === 'output') return new OutputChannel(p.config, p.offset, ctx);
-  if (hasCounter(p.config)) return new CounterChannel(p.config, p.offset, ctx);
+function createChannel(p: PlannedChannel, ctx: ChannelContext, handover?: Handover): LineChannel {
+  if (p.config.direction === 'output') return new OutputChannel(p.config, p.offset, ctx, handover);
+  if (hasCounter(p.config)) return new CounterChannel(p.config, p.offset, ctx, handover);
   return new InputChannel(p.config, p.offset, ctx);
+}
+
+/** A channel as it runs: where its line is, the channel, and the session of its chip. */
+interface LiveChannel {
+  readonly planned: PlannedChannel;
+  readonly channel: LineChannel;
+  readonly session: ChipSession;
 }
 
 export class GpioService {
@@ -82,57 +92,97 @@ export class GpioService {
   private readonly nowNs: () => bigint;
   private readonly scheduler: Scheduler;
   private readonly clock: Clock;
-  private channels: LineChannel[] = [];
+  private config: GpioConfig;
+  /** The running channels by name, in config order. */
+  private live = new Map<string, LiveChannel>();
   private sessions: ChipSession[] = [];
   private readTimer: NodeJS.Timeout | undefined;
   private cycling = false;
   private stopped = false;
 
-  constructor(private readonly o: GpioServiceOptions) {
-    this.timing = { ...DEFAULT_TIMING, ...o.timing };
-    this.nowNs = o.nowNs ?? monotonicNs;
-    this.clock = o.clock ?? systemClock;
+  constructor(private readonly options: GpioServiceOptions) {
+    this.timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.nowNs = options.nowNs ?? monotonicNs;
+    this.clock = options.clock ?? systemClock;
     this.scheduler = new Scheduler(this.clock);
+    this.config = options.config;
+  }
+
+  /** Number of channels running (lines mapped). */
+  get channelCount(): number {
+    return this.live.size;
   }
 
   /** Adds the controls, opens the chips and requests the lines. Hardware faults never reject. */
   async start(): Promise<StartReport> {
-    const { config, log } = this.o;
-    const planned = await planChannels(config.channels, this.o.mapLegacyNumber ?? noLegacyMapping, log);
+    const planned = await this.plan(this.config);
     // Stopped while the lines were being mapped (a signal at start): request nothing.
     if (this.stopped) return { chips: [] };
-    if (planned.length === 0) log.warn('no GPIO channels to publish: the device has no controls');
-    const ctx: ChannelContext = {
-      device: this.o.device,
-      state: this.o.state,
-      log,
-      maxUnchangedInterval: config.maxUnchangedInterval,
-      timing: { scheduler: this.scheduler, clock: this.clock, nowNs: this.nowNs },
-    };
-    const byPlan = new Map<PlannedChannel, LineChannel>();
-    for (const p of planned) byPlan.set(p, createChannel(p, ctx));
-    this.channels = [...byPlan.values()];
-    for (const [path, group] of groupByChip(planned)) {
-      const session: ChipSession = new ChipSession({
-        path,
-        channels: group.map((p) => byPlan.get(p)!),
-        backend: this.o.backend,
-        log,
-        consumer: GPIO_CONSUMER,
-        retryMs: this.timing.retryMs,
-        pollMs: this.timing.pollMs,
-        nowNs: this.nowNs,
-        ...(this.o.listChips !== undefined
-          ? { locator: { list: this.o.listChips, inUse: (candidate) => this.pathInUse(candidate, session) } }
-          : {}),
-      });
-      this.sessions.push(session);
-    }
-    for (const session of this.sessions) await session.start();
+    if (planned.length === 0) this.options.log.warn('no GPIO channels to publish: the device has no controls');
+    const ctx = this.context(this.config, (spec) => this.options.device.addControl(spec));
+    await this.addChannels(planned.map((p) => ({ planned: p, channel: createChannel(p, ctx) })));
     if (this.timing.readCycleMs > 0 && !this.stopped) {
       this.readTimer = setInterval(() => void this.readCycle(), this.timing.readCycleMs);
     }
     return { chips: this.sessions.map((s) => ({ path: s.path, error: s.openError })) };
+  }
+
+  /**
+   * Applies a new configuration in place: unchanged channels are not touched (their lines stay
+   * requested, outputs hold, counters count); removed ones are released and their controls
+   * removed; changed ones are released and created again (an output keeps its level, a counter
+   * its total and its autodetected edge); added ones are requested and published. Then the
+   * device-level settings and the controls' order.
+   */
+  async reload(next: GpioConfig): Promise<void> {
+    if (this.stopped) return;
+    const { device, log } = this.options;
+    const planned = await this.plan(next);
+    if (this.stopped) return;
+    const plan = planReload(this.live, planned);
+    const leaving = [...plan.removed, ...plan.changed.map((c) => c.old)];
+    const handovers = new Map(plan.changed.map((c) => [c.next.config.name, handoverOf(c.old, c.next)]));
+
+    // Lines first: a line that moves to another channel must be free before it is requested.
+    for (const session of this.sessions) {
+      const mine = leaving.filter((l) => l.session === session).map((l) => l.channel);
+      if (mine.length > 0) await session.remove(mine);
+    }
+    const nextControls = new Set(planned.flatMap((p) => controlIdsOf(p.config)));
+    for (const l of leaving) {
+      this.live.delete(l.planned.config.name);
+      for (const id of controlIdsOf(l.planned.config)) if (!nextControls.has(id)) device.removeControl(id);
+    }
+    await this.dropEmptySessions();
+
+    device.setTitle(next.deviceName);
+    if (next.maxUnchangedInterval !== this.config.maxUnchangedInterval) {
+      for (const l of plan.unchanged) {
+        for (const id of controlIdsOf(l.planned.config)) {
+          const control = device.control(id);
+          if (control) device.updateControl({ ...control.spec, maxUnchangedInterval: next.maxUnchangedInterval });
+        }
+      }
+    }
+    this.config = next;
+
+    const takeOver = (spec: ControlSpec): DeviceControl => (device.control(spec.id) ? device.updateControl(spec) : device.addControl(spec));
+    const ctx = this.context(next, takeOver);
+    const arriving = [...plan.changed.map((c) => c.next), ...plan.added].map((p) => ({
+      planned: p,
+      channel: createChannel(p, ctx, handovers.get(p.config.name)),
+    }));
+    await this.addChannels(arriving);
+    // Config order again (the map and the controls' `order`).
+    this.live = new Map(planned.flatMap((p) => {
+      const l = this.live.get(p.config.name);
+      return l ? [[p.config.name, l] as const] : [];
+    }));
+    device.setControlOrder(planned.flatMap((p) => controlIdsOf(p.config)));
+    log.info(
+      `configuration reloaded: ${plan.unchanged.length} channel(s) unchanged, ${plan.changed.length} changed, ` +
+        `${plan.added.length} added, ${plan.removed.length} removed`,
+    );
   }
 
   /** One read cycle (the timer runs it every 500 ms). */
@@ -142,7 +192,7 @@ export class GpioService {
     try {
       for (const session of this.sessions) await session.readCycle();
       const now = this.nowNs();
-      for (const channel of this.channels) channel.refresh(now);
+      for (const l of this.live.values()) l.channel.refresh(now);
     } finally {
       this.cycling = false;
     }
@@ -163,7 +213,68 @@ export class GpioService {
     this.scheduler.stop();
   }
 
+  private plan(config: GpioConfig): Promise<PlannedChannel[]> {
+    return planChannels(config.channels, this.options.mapLegacyNumber ?? noLegacyMapping, this.options.log);
+  }
+
+  private context(config: GpioConfig, addControl: ChannelContext['addControl']): ChannelContext {
+    return {
+      addControl,
+      state: this.options.state,
+      log: this.options.log,
+      maxUnchangedInterval: config.maxUnchangedInterval,
+      timing: { scheduler: this.scheduler, clock: this.clock, nowNs: this.nowNs },
+    };
+  }
+
+  /** Hands channels to the sessions of their chips (new sessions for new chips) and requests their lines. */
+  private async addChannels(arriving: ReadonlyArray<{ planned: PlannedChannel; channel: LineChannel }>): Promise<void> {
+    for (const [path, group] of groupByChip(arriving.map((a) => ({ ...a, chip: a.planned.chip })))) {
+      let session = this.sessions.find((s) => s.path === path);
+      const fresh = session === undefined;
+      session ??= this.createSession(path, group.map((a) => a.channel));
+      for (const a of group) this.live.set(a.planned.config.name, { planned: a.planned, channel: a.channel, session });
+      if (fresh) {
+        this.sessions.push(session);
+        await session.start();
+      } else {
+        await session.add(group.map((a) => a.channel));
+      }
+    }
+  }
+
+  private createSession(path: string, channels: readonly LineChannel[]): ChipSession {
+    const { options } = this;
+    const session: ChipSession = new ChipSession({
+      path,
+      channels,
+      backend: options.backend,
+      log: options.log,
+      consumer: GPIO_CONSUMER,
+      retryMs: this.timing.retryMs,
+      pollMs: this.timing.pollMs,
+      nowNs: this.nowNs,
+      ...(options.listChips !== undefined
+        ? { locator: { list: options.listChips, inUse: (candidate) => this.pathInUse(candidate, session) } }
+        : {}),
+    });
+    return session;
+  }
+
+  /** Sessions left without channels release their chip. */
+  private async dropEmptySessions(): Promise<void> {
+    for (const session of this.sessions.filter((s) => s.empty)) await session.stop();
+    this.sessions = this.sessions.filter((s) => !s.empty);
+  }
+
   private pathInUse(path: string, asking: ChipSession): boolean {
     return this.sessions.some((s) => s !== asking && (s.path === path || s.openPath === path));
   }
+}
+
+/** What a re-created channel takes over; a counter's edge only while the line's inversion is the same. */
+function handoverOf(old: LiveChannel, next: PlannedChannel): Handover {
+  const handover = old.channel.handover();
+  if (handover.edgeMode !== undefined && old.planned.config.inverted !== next.config.inverted) return { ...handover, edgeMode: undefined };
+  return handover;
 }

@@ -7,7 +7,7 @@ import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import { inputSwitchSpec } from './control-specs.js';
 import { InputLevel } from './input-level.js';
 import { InputLineChannel } from './input-line-channel.js';
-import type { ChannelContext, LineAccess, LineChannel } from './line-channel.js';
+import type { ChannelContext, Handover, LineAccess, LineChannel } from './line-channel.js';
 
 export class InputChannel extends InputLineChannel implements LineChannel {
   private readonly control: DeviceControl;
@@ -15,7 +15,7 @@ export class InputChannel extends InputLineChannel implements LineChannel {
 
   constructor(config: GpioChannelConfig, offset: number, ctx: ChannelContext) {
     super(config, offset);
-    this.control = ctx.device.addControl(inputSwitchSpec(config.name, ctx.maxUnchangedInterval));
+    this.control = ctx.addControl(inputSwitchSpec(config.name, ctx.maxUnchangedInterval));
     const log = ctx.log;
     this.level = new InputLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => {
       if (log.debugEnabled) log.debug(`input "${config.name}": ${level ? 1 : 0}${resync ? ' (read, its edge was lost)' : ''} at ${atNs} ns`);
@@ -41,5 +41,9 @@ export class InputChannel extends InputLineChannel implements LineChannel {
 
   close(): void {
     this.level.end();
+  }
+
+  handover(): Handover {
+    return {};
   }
 }

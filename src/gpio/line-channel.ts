@@ -3,9 +3,10 @@
  * session owns the chip and the line requests, the channel owns its controls and its logic.
  */
 import type { Logger } from '../core/log.js';
-import type { MqttDevice } from '../core/mqtt/device.js';
+import type { ControlSpec, DeviceControl } from '../core/mqtt/device.js';
 import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import type { EdgeMode } from './counting/edge-mode.js';
 import type { GrantedInput, InputTiming } from './input-level.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
@@ -40,11 +41,22 @@ export interface LineChannel {
   refresh(nowNs: bigint): void;
   /** Stops timers; the service is stopping (no `r`: the device is removed anyway). */
   close(): void;
+  /** What a channel re-created from this one by a reload takes over. */
+  handover(): Handover;
+}
+
+/** What a re-created channel (a reload changed its config) takes over from the one it replaces. */
+export interface Handover {
+  /** An output's logical level: a reload never moves an output. */
+  readonly outputLevel?: boolean;
+  /** A counter's autodetected edge: decided once, never again from a level that may be mid-pulse. */
+  readonly edgeMode?: EdgeMode;
 }
 
 /** What every channel is built with. */
 export interface ChannelContext {
-  readonly device: MqttDevice;
+  /** Publishes a control of the channel (at a reload: takes over the control of that id, if any). */
+  readonly addControl: (spec: ControlSpec) => DeviceControl;
   readonly state: GpioStateStore;
   readonly log: Logger;
   /** The config's `max_unchanged_interval` (s), on every control. */

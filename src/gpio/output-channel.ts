@@ -16,7 +16,7 @@ import type { CommandResult, DeviceControl } from '../core/mqtt/device.js';
 import type { Drive, EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';
-import type { ChannelContext, LineAccess, LineChannel } from './line-channel.js';
+import type { ChannelContext, Handover, LineAccess, LineChannel } from './line-channel.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
 export class OutputChannel implements LineChannel {
@@ -36,12 +36,13 @@ export class OutputChannel implements LineChannel {
     readonly config: GpioChannelConfig,
     readonly offset: number,
     ctx: ChannelContext,
+    handover: Handover = {},
   ) {
     this.state = ctx.state;
     this.log = ctx.log;
     const saved = config.loadPreviousState ? ctx.state.outputLevel(config.name) : undefined;
-    this.level = saved ?? config.initialState;
-    this.control = ctx.device.addControl(
+    this.level = handover.outputLevel ?? saved ?? config.initialState;
+    this.control = ctx.addControl(
       outputSwitchSpec(config.name, ctx.maxUnchangedInterval, (payload) => this.command(payload)),
     );
   }
@@ -76,6 +77,10 @@ export class OutputChannel implements LineChannel {
 
   close(): void {
     this.line = undefined;
+  }
+
+  handover(): Handover {
+    return { outputLevel: this.level };
   }
 
   private async command(payload: string): Promise<CommandResult> {

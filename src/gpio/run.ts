@@ -1,26 +1,25 @@
 /**
- * The `ctl-mqtt-gpio` service entry (DESIGN 2, 5, 7, 8): builds the MQTT device, the GPIO backend
- * (`cdev` or `sim`), the state store and the service, starts them, and on SIGTERM/SIGINT stops
- * them and resolves to exit code 0 (within 5 s). The binary imports this module only when the
+ * The `ctl-mqtt-gpio` service entry: builds the MQTT device, the GPIO backend (`cdev` or `sim`),
+ * the state store and the service, and hands them to the common lifecycle (core/service/lifecycle.ts:
+ * signals, reload, start-up deadline, exit codes). The binary imports this module only when the
  * service runs (never for -j/-J/--help).
  *
- * Exit codes: 1 when the broker did not answer within the start-up timeout (30 s, see
- * core/mqtt/startup-deadline.ts; the lines are released and the state saved first); 1 when every
- * configured chip refuses access (EACCES: the service could never do anything; a missing chip is
- * not that — it may be plugged in later, so the service runs with `r` and retries); bad broker
- * URL or unreadable TLS material: the CtlError goes up to the CLI (one line, exit 2 or 1).
+ * Besides the lifecycle's exit codes: 1 when every configured chip refuses access (EACCES: the
+ * service could never do anything; a missing chip is not that — it may be plugged in later, so
+ * the service runs with `r` and retries).
  * Stop order: the lines are released first (no pulse is counted after the last save), then the
  * state is flushed, then the device's retained topics are cleared, then the backend is closed.
  */
-import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
-import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
-import { startupTimeoutOf, watchStartupDeadline } from '../core/mqtt/startup-deadline.js';
+import { startupTimeoutOf } from '../core/mqtt/startup-deadline.js';
+import type { ConfigReloader } from '../core/service/config-reloader.js';
+import { runService } from '../core/service/lifecycle.js';
+import { softwareVersionSpec } from '../core/service/package-version.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { createCdevBackend } from '../hw/gpio/cdev/cdev-backend.js';
 import { mapLegacyGpioNumber } from '../hw/gpio/legacy-number.js';
@@ -62,15 +61,6 @@ function hardwareOf(cli: GpioCliOptions, log: Logger): Hardware {
   };
 }
 
-function packageVersion(): string | undefined {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** True when chips were configured and every one of them refused access. */
 export function everyChipDenied(report: StartReport): boolean {
   const denied = (errno: string | undefined) => errno === 'EACCES' || errno === 'EPERM';
@@ -78,10 +68,9 @@ export function everyChipDenied(report: StartReport): boolean {
 }
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
-export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logger): Promise<number> {
-  const version = packageVersion();
+export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logger, reloader?: ConfigReloader<GpioConfig>): Promise<number> {
   const device = createMqttDevice({
-    device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...(version ? { softwareVersion: version } : {}) },
+    device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...softwareVersionSpec() },
     broker: brokerOptionsFromCli(cli.broker, cli.clientId),
     topicPrefix: cli.topicPrefix,
     ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix } : {}),
@@ -102,48 +91,39 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     mapLegacyNumber: hw.mapLegacyNumber,
     listChips: hw.listChips,
   });
-
-  let stopping: Promise<void> | undefined;
-  const stopAll = (): Promise<void> =>
-    (stopping ??= (async () => {
-      await service.stop();
-      await state.close();
-      await device.stop();
-      await hw.backend.close();
-    })());
-
-  let finish: (code: number) => void = () => {};
-  const exited = new Promise<number>((resolve) => (finish = resolve));
-  let finished = false;
-  const exit = (code: number): void => {
-    if (finished) process.exit(code); // a second signal, or the stop deadline after the first
-    finished = true;
-    finish(code);
-    // Everything is closed; should a handle still hold the event loop, do not hang.
-    setTimeout(() => process.exit(code), 1000).unref();
-  };
-  onShutdownSignals(stopAll, { log: logger, exit });
-
-  const report = await service.start();
-  if (stopping !== undefined) return exited; // a signal came while the chips were being opened
-  if (everyChipDenied(report)) {
-    logger.error(`cannot use any GPIO chip: ${report.chips[0]?.error?.message ?? 'access denied'}`);
-    await stopAll();
-    return 1;
-  }
-  device.start();
-  watchStartupDeadline(device, startupTimeoutOf(process.env, logger), (reason) => {
-    if (stopping !== undefined) return; // a signal is already stopping it
-    logger.error(`${reason}; exiting`);
-    void stopAll().finally(() => {
-      if (!finished) exit(1);
-    });
+  let report: StartReport = { chips: [] };
+  return runService({
+    device,
+    log: logger,
+    startupTimeoutS: startupTimeoutOf(process.env, logger),
+    parts: {
+      async start() {
+        report = await service.start();
+        if (!everyChipDenied(report)) return undefined;
+        logger.error(`cannot use any GPIO chip: ${report.chips[0]?.error?.message ?? 'access denied'}`);
+        return 1;
+      },
+      startedMessage() {
+        const chips = report.chips.length;
+        const missing = report.chips.filter((c) => c.error !== undefined).length;
+        return (
+          `started: ${service.channelCount} channel(s) on ${chips} chip(s)${missing ? ` (${missing} not available yet)` : ''}, ` +
+          `backend ${hw.backend.kind}, device ${cli.topicPrefix}/devices/${cli.deviceId}`
+        );
+      },
+      ...(reloader !== undefined
+        ? {
+            async reload() {
+              const next = reloader();
+              if (next !== undefined) await service.reload(next);
+            },
+          }
+        : {}),
+      async stop() {
+        await service.stop();
+        await state.close();
+      },
+      close: () => hw.backend.close(),
+    },
   });
-  const chips = report.chips.length;
-  const missing = report.chips.filter((c) => c.error !== undefined).length;
-  logger.info(
-    `started: ${config.channels.length} channel(s) on ${chips} chip(s)${missing ? ` (${missing} not available yet)` : ''}, ` +
-      `backend ${hw.backend.kind}, device ${cli.topicPrefix}/devices/${cli.deviceId}`,
-  );
-  return exited;
 }

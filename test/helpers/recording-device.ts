@@ -19,11 +19,13 @@ export type DeviceEvent =
   | { readonly kind: 'value'; readonly control: string; readonly text: string }
   | { readonly kind: 'error'; readonly control: string; readonly flags: string }
   | { readonly kind: 'device-error'; readonly flags: string }
+  | { readonly kind: 'removed'; readonly control: string }
+  | { readonly kind: 'title'; readonly title: string }
   | { readonly kind: 'start' }
   | { readonly kind: 'stop' };
 
 export class RecordingDevice implements MqttDevice, ControlSink {
-  readonly spec: DeviceSpec;
+  spec: DeviceSpec;
   /** Every publish decision, in order (as if always connected). */
   readonly events: DeviceEvent[] = [];
   readonly log: Logger & { lines: string[] };
@@ -52,6 +54,34 @@ export class RecordingDevice implements MqttDevice, ControlSink {
     const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
     this.controls.set(spec.id, control);
     return control;
+  }
+
+  updateControl(spec: ControlSpec): DeviceControl {
+    const control = this.controls.get(spec.id);
+    if (control === undefined) throw new CtlError('RUNTIME', `control "${spec.id}" does not exist`);
+    checkNewControl(spec, () => false);
+    control.respec(spec);
+    return control;
+  }
+
+  removeControl(id: string): void {
+    if (!this.controls.delete(id)) return;
+    this.events.push({ kind: 'removed', control: id });
+  }
+
+  setControlOrder(ids: readonly string[]): void {
+    const named = ids.flatMap((id) => (this.controls.has(id) ? [[id, this.controls.get(id)!] as const] : []));
+    const rest = [...this.controls].filter(([id]) => !ids.includes(id));
+    this.controls.clear();
+    for (const [id, control] of [...named, ...rest]) {
+      this.controls.set(id, control);
+      control.reorder(this.controls.size);
+    }
+  }
+
+  setTitle(title: string): void {
+    this.spec = { ...this.spec, title };
+    this.events.push({ kind: 'title', title });
   }
 
   control(id: string): DeviceControl | undefined {

@@ -41,19 +41,41 @@ export interface ControlSink {
 }
 
 export class ControlState implements DeviceControl {
+  private currentSpec: ControlSpec;
+  private currentOrder: number;
   private text: string | undefined;
   private flags = '';
   private readonly history: PublishHistory = { lastText: undefined, lastAt: 0 };
   private commandChain: Promise<void> = Promise.resolve();
 
   constructor(
-    readonly spec: ControlSpec,
-    /** Meta `order`, 1..N in the order controls were added. */
-    readonly order: number,
+    spec: ControlSpec,
+    /** Meta `order`, 1..N in the order controls were added (or as last set). */
+    order: number,
     private readonly sink: ControlSink,
     private readonly clock: Clock,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.currentSpec = spec;
+    this.currentOrder = order;
+  }
+
+  get spec(): ControlSpec {
+    return this.currentSpec;
+  }
+
+  get order(): number {
+    return this.currentOrder;
+  }
+
+  /** A new spec for the same id (a reload); the value, flags and history stay. */
+  respec(spec: ControlSpec): void {
+    this.currentSpec = spec;
+  }
+
+  reorder(order: number): void {
+    this.currentOrder = order;
+  }
 
   get value(): string | undefined {
     return this.text;

@@ -100,6 +100,7 @@ export interface DeviceControl {
 
 /** A device on the broker. */
 export interface MqttDevice {
+  /** The device as it is now (`setTitle` changes the title). */
   readonly spec: DeviceSpec;
   /**
    * Adds a control after the previous ones. Before `start()` it only records it; afterwards its
@@ -108,6 +109,24 @@ export interface MqttDevice {
    *   has no command handler.
    */
   addControl(spec: ControlSpec): DeviceControl;
+  /**
+   * Gives an existing control a new spec (a reloaded configuration): its value, error flags and
+   * publish history stay; its metas are published again only where they changed.
+   * @throws CtlError when no control has this id, or a writable control has no command handler.
+   */
+  updateControl(spec: ControlSpec): DeviceControl;
+  /**
+   * Removes a control: its `/on` is unsubscribed and its retained topics (value, metas, error,
+   * Home Assistant config) are cleared. No-op for an unknown id.
+   */
+  removeControl(id: string): void;
+  /**
+   * Sets the order of the controls (meta `order` 1..N in the order of `ids`, which lists every
+   * control); the metas of the controls whose order changed are published again.
+   */
+  setControlOrder(ids: readonly string[]): void;
+  /** Changes the device title (`device_name`): the device metas are published again. */
+  setTitle(title: string): void;
   /** The control with this id, if added. */
   control(id: string): DeviceControl | undefined;
   /** Device error flags (`meta/error` of the device). */

@@ -41,8 +41,10 @@ export function createMqttDevice(options: MqttDeviceOptions): MqttDevice {
 }
 
 class BrokerDevice implements MqttDevice, ControlSink {
-  readonly spec: DeviceSpec;
+  private deviceSpec: DeviceSpec;
   private readonly topics: DeviceTopics;
+  /** Retained topics of removed controls still to be cleared (they were removed while offline). */
+  private readonly toClear = new Set<string>();
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly controls = new Map<string, ControlState>();
@@ -64,7 +66,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
 
   constructor(private readonly options: MqttDeviceOptions) {
-    this.spec = options.device;
+    this.deviceSpec = options.device;
     this.topics = new DeviceTopics(options.topicPrefix ?? '', options.device.id);
     this.log = options.log;
     this.clock = options.clock ?? systemClock;
@@ -97,6 +99,10 @@ class BrokerDevice implements MqttDevice, ControlSink {
     }
   }
 
+  get spec(): DeviceSpec {
+    return this.deviceSpec;
+  }
+
   get errors(): string {
     return this.deviceFlags;
   }
@@ -112,6 +118,77 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.ha?.addControl(spec);
     if (this.isOnline) this.publishControl(control);
     return control;
+  }
+
+  updateControl(spec: ControlSpec): DeviceControl {
+    const control = this.controls.get(spec.id);
+    if (control === undefined) throw new CtlError('RUNTIME', `control "${spec.id}" does not exist`);
+    checkNewControl(spec, () => false);
+    const before = control.spec;
+    control.respec(spec);
+    this.ha?.addControl(spec);
+    if (!this.isOnline) return control;
+    const { topics } = this;
+    const meta = controlMetaJson(spec, control.order);
+    if (meta !== controlMetaJson(before, control.order)) this.send(topics.controlMeta(spec.id), meta);
+    const old = new Map(controlLegacyMetas(before, control.order));
+    for (const [key, payload] of controlLegacyMetas(spec, control.order)) {
+      if (old.get(key) !== payload) this.send(topics.controlLegacyMeta(spec.id, key), payload);
+    }
+    if (before.readonly !== spec.readonly) {
+      if (spec.readonly) {
+        this.commandsOpen.delete(spec.id);
+        void this.connection.unsubscribe([topics.controlCommand(spec.id)]);
+      } else {
+        this.subscribeCommands(spec.id);
+      }
+    }
+    return control;
+  }
+
+  removeControl(id: string): void {
+    const control = this.controls.get(id);
+    if (control === undefined) return;
+    this.controls.delete(id);
+    this.commandsOpen.delete(id);
+    this.ha?.removeControl(id);
+    const topics = this.topicsOf(control);
+    if (!this.isOnline) {
+      for (const topic of topics) this.toClear.add(topic);
+      return;
+    }
+    if (!control.spec.readonly) void this.connection.unsubscribe([this.topics.controlCommand(id)]);
+    for (const topic of topics) this.send(topic, '');
+  }
+
+  setControlOrder(ids: readonly string[]): void {
+    const reordered = new Map<string, ControlState>();
+    for (const id of ids) {
+      const control = this.controls.get(id);
+      if (control !== undefined && !reordered.has(id)) reordered.set(id, control);
+    }
+    // Anything not named keeps its place after the named ones.
+    for (const [id, control] of this.controls) if (!reordered.has(id)) reordered.set(id, control);
+    this.controls.clear();
+    let order = 0;
+    for (const [id, control] of reordered) {
+      this.controls.set(id, control);
+      order++;
+      if (control.order === order) continue;
+      control.reorder(order);
+      if (!this.isOnline) continue;
+      this.send(this.topics.controlMeta(id), controlMetaJson(control.spec, order));
+      this.send(this.topics.controlLegacyMeta(id, 'order'), String(order));
+    }
+  }
+
+  setTitle(title: string): void {
+    if (title === this.deviceSpec.title) return;
+    this.deviceSpec = { ...this.deviceSpec, title };
+    this.ha?.setDevice(this.deviceSpec);
+    if (!this.isOnline) return;
+    this.send(this.topics.deviceMeta(), deviceMetaJson(this.deviceSpec));
+    this.send(this.topics.deviceLegacyMeta('name'), title);
   }
 
   control(id: string): DeviceControl | undefined {
@@ -167,6 +244,8 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.send(topics.deviceLegacyMeta('name'), spec.title);
     this.send(topics.deviceLegacyMeta('error'), this.deviceFlags);
     for (const control of this.controls.values()) this.publishControl(control);
+    for (const topic of this.toClear) this.send(topic, '');
+    this.toClear.clear();
     this.isOnline = true;
     this.ha?.setAvailable(true);
     if (!first) this.log.info(`device ${spec.id} published again`);
@@ -181,16 +260,28 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.send(topics.controlMeta(spec.id), controlMetaJson(spec, order));
     for (const [key, payload] of controlLegacyMetas(spec, order)) this.send(topics.controlLegacyMeta(spec.id, key), payload);
     this.send(topics.controlLegacyMeta(spec.id, 'error'), control.errors);
-    if (!spec.readonly) {
-      // QoS 2: a command is handed over exactly once, also when the broker re-sends after a reconnect.
-      void this.connection.subscribe({ [topics.controlCommand(spec.id)]: { qos: 2 } }).then((ok) => {
-        if (ok) this.commandsOpen.add(spec.id);
-      });
-    }
+    if (!spec.readonly) this.subscribeCommands(spec.id);
     if (control.value !== undefined) {
       this.send(topics.control(spec.id), control.value);
       control.notePublished();
     }
+  }
+
+  private subscribeCommands(id: string): void {
+    // QoS 2: a command is handed over exactly once, also when the broker re-sends after a reconnect.
+    void this.connection.subscribe({ [this.topics.controlCommand(id)]: { qos: 2 } }).then((ok) => {
+      if (ok && this.controls.has(id)) this.commandsOpen.add(id);
+    });
+  }
+
+  /** The retained topics of one control: value, metas, legacy metas, error. */
+  private topicsOf(control: ControlState): string[] {
+    const { topics } = this;
+    const id = control.spec.id;
+    const out = [topics.control(id), topics.controlMeta(id)];
+    for (const [key] of controlLegacyMetas(control.spec, control.order)) out.push(topics.controlLegacyMeta(id, key));
+    out.push(topics.controlLegacyMeta(id, 'error'));
+    return out;
   }
 
   private onDisconnect(): void {
@@ -243,12 +334,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private allTopics(): string[] {
     const { topics } = this;
     const out: string[] = [];
-    for (const control of this.controls.values()) {
-      const id = control.spec.id;
-      out.push(topics.control(id), topics.controlMeta(id));
-      for (const [key] of controlLegacyMetas(control.spec, control.order)) out.push(topics.controlLegacyMeta(id, key));
-      out.push(topics.controlLegacyMeta(id, 'error'));
-    }
+    for (const control of this.controls.values()) out.push(...this.topicsOf(control));
     out.push(topics.deviceMeta(), topics.deviceLegacyMeta('driver'), topics.deviceLegacyMeta('name'), topics.deviceLegacyMeta('error'));
     return out;
   }

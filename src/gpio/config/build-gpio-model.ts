@@ -13,6 +13,7 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { facts } from './generated/gpio-schema.js';
+import { controlIdsOf } from '../control-specs.js';
 import { directionOf } from './gpio-direction.js';
 import {
   DEFAULT_DEBOUNCE_US,
@@ -128,11 +129,6 @@ function channelOf(c: MergedChannel, out: Collector): GpioChannelConfig | null {
   };
 }
 
-/** Controls a channel publishes: a counter has `<name>_total` and `<name>_current` only. */
-function controlsOf(ch: GpioChannelConfig): string[] {
-  return ch.counter ? [`${ch.name}_total`, `${ch.name}_current`] : [ch.name];
-}
-
 export function buildGpioModel(merged: MergedConfig): { model: GpioConfig; problems: Problem[]; warnings: Problem[] } {
   const out: Collector = { problems: [], warnings: [] };
   const channels: GpioChannelConfig[] = [];
@@ -148,7 +144,7 @@ export function buildGpioModel(merged: MergedConfig): { model: GpioConfig; probl
     } else {
       lines.set(key, ch.name);
     }
-    for (const control of controlsOf(ch)) {
+    for (const control of controlIdsOf(ch)) {
       const owner = controls.get(control);
       if (owner !== undefined && owner !== ch.name) {
         const rule = `its MQTT control "${control}" collides with one of channel "${owner}"`;

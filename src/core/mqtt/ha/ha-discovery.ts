@@ -40,7 +40,8 @@ export interface HaDiscoveryOptions {
 
 export class HaDiscovery {
   /** Config topic and JSON payload per control id, in the order controls were added. */
-  private readonly entities = new Map<string, { topic: string; payload: string }>();
+  private readonly entities = new Map<string, { topic: string; payload: string; control: ControlSpec }>();
+  private device: DeviceSpec;
   private readonly connection: ManagedConnection;
   private available = false;
   readonly availabilityTopic: string;
@@ -48,6 +49,7 @@ export class HaDiscovery {
   private readonly nodeId: string;
 
   constructor(private readonly options: HaDiscoveryOptions) {
+    this.device = options.device;
     this.availabilityTopic = `${options.topics.base}/availability`;
     this.statusTopic = `${options.haPrefix}/status`;
     this.nodeId = haNodeId(options.topics.prefix, options.topics.deviceId);
@@ -72,10 +74,16 @@ export class HaDiscovery {
     return this.entities.get(controlId)?.topic;
   }
 
-  /** Adds the entity of a control with an HA hint (no-op without one); announced at once if connected. */
+  /**
+   * Adds (or updates) the entity of a control with an HA hint; announced at once if connected and
+   * new or changed. A control that lost its hint loses its entity.
+   */
   addControl(control: ControlSpec): void {
     const hint = control.ha;
-    if (hint === undefined) return;
+    if (hint === undefined) {
+      this.removeControl(control.id);
+      return;
+    }
     const { topics, haPrefix } = this.options;
     const objectId = haSafeId(control.id);
     const ctx: HaEntityContext = {
@@ -84,15 +92,32 @@ export class HaDiscovery {
       stateTopic: topics.control(control.id),
       commandTopic: topics.controlCommand(control.id),
       availabilityTopic: this.availabilityTopic,
-      device: this.options.device,
+      device: this.device,
       nodeId: this.nodeId,
     };
     const entity = {
       topic: `${haPrefix}/${hint.component}/${this.nodeId}/${objectId}/config`,
       payload: JSON.stringify(CONFIG_BUILDERS[hint.component](ctx)),
+      control,
     };
+    const before = this.entities.get(control.id);
     this.entities.set(control.id, entity);
-    void this.connection.publish(entity.topic, entity.payload);
+    if (before !== undefined && before.topic !== entity.topic) void this.connection.publish(before.topic, '');
+    if (before?.topic !== entity.topic || before.payload !== entity.payload) void this.connection.publish(entity.topic, entity.payload);
+  }
+
+  /** Removes a control's entity (its config cleared). */
+  removeControl(controlId: string): void {
+    const entity = this.entities.get(controlId);
+    if (entity === undefined) return;
+    this.entities.delete(controlId);
+    void this.connection.publish(entity.topic, '');
+  }
+
+  /** The device changed (its title): every entity is announced again with it. */
+  setDevice(device: DeviceSpec): void {
+    this.device = device;
+    for (const { control } of [...this.entities.values()]) this.addControl(control);
   }
 
   /** Follows the device connection: `online` while it is up. */
