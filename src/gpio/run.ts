@@ -50,14 +50,15 @@ function hardwareOf(cli: GpioCliOptions, log: Logger): Hardware {
     if (dir === null) throw new CtlError('USAGE', '--gpio-backend sim needs --gpio-sim DIR');
     return {
       backend: new SimBackend({ dir, log }),
-      // A simulated board may describe global GPIO numbers under <dir>/sys/class/gpio/.
+      // A simulated board may describe global GPIO numbers under <dir>/sys/class/gpio/: the sim
+      // directory is its own sysfs root.
       mapLegacyNumber: (gpio) => mapLegacyGpioNumber(gpio, { sysfsRoot: dir }),
       listChips: () => chipPathsIn(dir),
     };
   }
   return {
     backend: createCdevBackend({ log }),
-    mapLegacyNumber: (gpio) => mapLegacyGpioNumber(gpio),
+    mapLegacyNumber: (gpio) => mapLegacyGpioNumber(gpio, { sysfsRoot: cli.sysfsRoot }),
     listChips: () => chipPathsIn('/dev'),
   };
 }
