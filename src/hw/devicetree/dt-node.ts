@@ -104,9 +104,8 @@ export class DtNode {
     if (bytes === undefined) return undefined;
     const path = join(this.path, name);
     const end = bytes.indexOf(0);
-    if (end !== bytes.length - 1) {
-      throw malformedProperty(path, end < 0 ? 'expected a NUL-terminated string' : 'expected one string, got a list');
-    }
+    // One string only: a list of strings, or cells, have a NUL before the end (or none at all).
+    if (end !== bytes.length - 1) throw malformedProperty(path, 'expected one NUL-terminated string');
     const text = bytes.subarray(0, end).toString('utf8');
     // Printable text only: anything else is a cell value read as a string.
     // eslint-disable-next-line no-control-regex
