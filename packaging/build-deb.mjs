@@ -15,6 +15,8 @@
 //                                                x64, arm64 and armhf
 //   /usr/lib/ctl-mqtt/schemas/*.schema.json      -> /usr/share/ctl-mqtt-*/ (--print-schema)
 //   /usr/share/ctl-mqtt-{gpio,adc}/              schema, full example config, boards/example.conf
+//   /usr/share/wb-mqtt-confed/schemas/           the schemas again, where Wiren Board's config
+//                                                editor looks for them
 //   /lib/systemd/system/*.service, /lib/udev/rules.d/60-ctl-mqtt-gpio.rules
 //   /etc/ctl-mqtt-{gpio,adc}.conf                conffiles (board channels only)
 //   /var/lib/ctl-mqtt-{gpio,adc}/conf.d/         where a board file is installed
@@ -221,6 +223,8 @@ function stage(root, pkg) {
     const share = join(root, 'usr/share', binary);
     install(join(here, 'bin', binary), join(root, 'usr/bin', binary), 0o755);
     install(join(repo, 'schemas', `${binary}.schema.json`), join(share, `${binary}.schema.json`));
+    // A copy, not a link: the editor may read its directory without following links out of it.
+    install(join(repo, 'schemas', `${binary}.schema.json`), join(root, 'usr/share/wb-mqtt-confed/schemas', `${binary}.schema.json`));
     install(join(repo, 'examples', `${binary}.conf`), join(share, `${binary}.conf.example`));
     install(join(repo, 'examples/board', binary, 'conf.d/system.conf'), join(share, 'boards/example.conf'));
     mkdirSync(join(lib, 'schemas'), { recursive: true });

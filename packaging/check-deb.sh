@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a ctl-mqtt .deb into a throw-away root with `dpkg --root` and checks the installed
 # copy: files and conffiles, maintainer scripts, the bins run with this machine's node
-# (`--print-schema`, `-j`, `--version`), every module of both services loads, koffi loads its
+# (`--print-schema`, `-j`, `--version`, `--generate-board`), every module of both services loads, koffi loads its
 # native binary, the systemd units verify; then purges it and checks nothing is left.
 #
 #   packaging/check-deb.sh path/to/ctl-mqtt_<version>_all.deb
@@ -38,6 +38,7 @@ step "files, conffiles, enabled units"
 for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.json \
   usr/lib/ctl-mqtt/dist/src/cli/gpio-main.js usr/lib/ctl-mqtt/dist/src/cli/adc-main.js \
   usr/share/ctl-mqtt-gpio/ctl-mqtt-gpio.schema.json usr/share/ctl-mqtt-adc/ctl-mqtt-adc.schema.json \
+  usr/share/wb-mqtt-confed/schemas/ctl-mqtt-gpio.schema.json usr/share/wb-mqtt-confed/schemas/ctl-mqtt-adc.schema.json \
   usr/share/ctl-mqtt-gpio/boards/example.conf usr/share/ctl-mqtt-adc/boards/example.conf \
   lib/systemd/system/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
   lib/udev/rules.d/60-ctl-mqtt-gpio.rules etc/ctl-mqtt-gpio.conf etc/ctl-mqtt-adc.conf \
@@ -59,6 +60,14 @@ conffiles=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}' ctl-
 [ ! -e "$root/usr/lib/ctl-mqtt/node_modules/aedes" ] || fail "aedes (demo only) is shipped"
 koffi_builds=$(ls "$root/usr/lib/ctl-mqtt/node_modules/koffi/build/koffi" | sort | tr '\n' ' ')
 [ "$koffi_builds" = "linux_arm64 linux_armhf linux_x64 " ] || fail "koffi binaries: $koffi_builds"
+for svc in gpio adc; do
+  cmp -s "$root/usr/share/wb-mqtt-confed/schemas/ctl-mqtt-$svc.schema.json" "$repo/schemas/ctl-mqtt-$svc.schema.json" \
+    || fail "the config editor's ctl-mqtt-$svc.schema.json differs from schemas/"
+  # The board file from the device tree before every start, with the same paths as the service.
+  unit="$root/lib/systemd/system/ctl-mqtt-$svc.service"
+  grep -qx "ExecStartPre=/usr/bin/ctl-mqtt-$svc --generate-board" "$unit" || fail "ctl-mqtt-$svc.service does not run --generate-board first"
+  grep -qx "ExecStart=/usr/bin/ctl-mqtt-$svc" "$unit" || fail "ctl-mqtt-$svc.service: ExecStart has options --generate-board lacks"
+done
 
 step "ctl-mqtt-adc --print-schema"
 "$root/usr/bin/ctl-mqtt-adc" --print-schema >"$root/schema.out"
@@ -73,6 +82,25 @@ out=$(gpio_j)
 case "$out" in *'{"name":"A1_IN","direction":"input"}'*) ;; *) fail "-j with the example board printed: $out" ;; esac
 out=$("$root/usr/bin/ctl-mqtt-adc" -j -c "$root/etc/ctl-mqtt-adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" </dev/null)
 [ "$out" = '{"device_name":"ADCs","max_unchanged_interval":60,"iio_channels":[]}' ] || fail "adc -j printed: $out"
+
+step "--generate-board: nothing without the device-tree node; the board file and the editor schema from a small tree"
+dt="$root/dt"
+out=$("$root/usr/bin/ctl-mqtt-gpio" --generate-board --sysfs-root "$dt" --system-config-dir "$dt/gpio-conf.d")
+[ "$out" = "ctl-mqtt-gpio: no device-tree node $dt/sys/firmware/devicetree/base/wirenboard/gpios: no board file written" ] || fail "--generate-board without a tree printed: $out"
+[ ! -e "$dt/gpio-conf.d" ] || fail "--generate-board without a tree wrote $dt/gpio-conf.d"
+# A1_IN: line 13 of the chip with phandle 0x10 (gpiochip0), active low; cells are big-endian.
+node_dir="$dt/sys/firmware/devicetree/base/wirenboard/gpios/A1_IN"
+mkdir -p "$node_dir" "$dt/sys/bus/gpio/devices/gpiochip0/of_node" "$dt/confed"
+printf '\0\0\0\020\0\0\0\015\0\0\0\001' >"$node_dir/io-gpios"
+: >"$node_dir/input"
+printf '\0\0\0\020' >"$dt/sys/bus/gpio/devices/gpiochip0/of_node/phandle"
+"$root/usr/bin/ctl-mqtt-gpio" --generate-board --sysfs-root "$dt" --system-config-dir "$dt/gpio-conf.d" --editor-schema-dir "$dt/confed" >/dev/null \
+  || fail "--generate-board on a small tree failed"
+grep -qF '{ "name": "A1_IN", "gpio": { "chip": "/dev/gpiochip0", "offset": 13 }, "direction": "input", "inverted": true }' "$dt/gpio-conf.d/system.conf" \
+  || fail "--generate-board wrote: $(cat "$dt/gpio-conf.d/system.conf")"
+node -e "const s = require('$dt/confed/ctl-mqtt-gpio.schema.json'); if (JSON.stringify(s.definitions.system_input.properties.name.enum) !== '[\"A1_IN\"]') process.exit(1)" \
+  || fail "the editor schema copy does not list the board's input"
+
 version=$(node -p "require('$repo/package.json').version")
 [ "$("$root/usr/bin/ctl-mqtt-gpio" --version)" = "ctl-mqtt-gpio $version" ] || fail "--version"
 
@@ -116,10 +144,10 @@ pids=()
 
 if command -v systemd-analyze >/dev/null 2>&1; then
   step "systemd-analyze verify"
-  # Verified as host units, with ExecStart pointing into the root (verify checks the binary).
+  # Verified as host units, with ExecStart(Pre) pointing into the root (verify checks the binary).
   mkdir "$root/units"
   for unit in ctl-mqtt-gpio ctl-mqtt-adc; do
-    sed "s#^ExecStart=/#ExecStart=$root/#" "$root/lib/systemd/system/$unit.service" >"$root/units/$unit.service"
+    sed -E "s#^(ExecStart|ExecStartPre)=/#\1=$root/#" "$root/lib/systemd/system/$unit.service" >"$root/units/$unit.service"
   done
   # It exits 0 on unknown keys and bad values, but says so: any output is a failure.
   complaints=$(systemd-analyze verify --man=no "$root/units/ctl-mqtt-gpio.service" "$root/units/ctl-mqtt-adc.service" 2>&1) \
@@ -128,8 +156,12 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 fi
 
 step "purge"
+# A copy --generate-board wrote for the config editor goes with the package.
+mkdir -p "$root/var/lib/wb-mqtt-confed/schemas"
+cp "$dt/confed/ctl-mqtt-gpio.schema.json" "$root/var/lib/wb-mqtt-confed/schemas/"
 dpkg_root --purge ctl-mqtt >/dev/null
 for f in usr/lib/ctl-mqtt usr/bin/ctl-mqtt-gpio etc/ctl-mqtt-gpio.conf var/lib/ctl-mqtt-gpio \
+  usr/share/wb-mqtt-confed/schemas/ctl-mqtt-adc.schema.json var/lib/wb-mqtt-confed/schemas/ctl-mqtt-gpio.schema.json \
   etc/systemd/system/multi-user.target.wants/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service; do
   [ ! -e "$root/$f" ] && [ ! -L "$root/$f" ] || fail "$f is left after purge"
 done

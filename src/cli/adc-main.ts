@@ -11,6 +11,7 @@ const entry: DriverEntry<AdcCliOptions, AdcConfig> = {
   driver: 'adc',
   spec: adcConfigSpec,
   loadRuntime: () => import('../adc/run.js'),
+  loadBoardGenerator: async () => (await import('../adc/board/adc-board-from-dt.js')).adcBoardGenerator,
 };
 
 /** Runs `ctl-mqtt-adc` with these arguments; resolves to the exit code. */

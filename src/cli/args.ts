@@ -11,6 +11,7 @@ import { CtlError } from '../core/errors.js';
 import {
   BINARY,
   DEFAULT_DEVICE_ID,
+  DEFAULT_EDITOR_SCHEMA_DIR,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_SAVE_INTERVAL_S,
@@ -83,7 +84,7 @@ function modeOf(draft: ArgsDraft): CliMode {
   if (modes.has('version')) return 'version';
   const actions = [...modes];
   if (actions.length > 1) {
-    const spell = { 'to-json': '-j', 'from-json': '-J', 'print-schema': '--print-schema' } as const;
+    const spell = { 'to-json': '-j', 'from-json': '-J', 'print-schema': '--print-schema', 'generate-board': '--generate-board' } as const;
     throw usageError(`${actions.map((m) => spell[m as keyof typeof spell]).join(' and ')} cannot be used together`);
   }
   return actions[0] ?? 'run';
@@ -123,8 +124,10 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     clientId: d.clientId ?? null,
     debugLevel: d.debugLevel ?? 0,
     haDiscoveryPrefix: d.haDiscoveryPrefix ?? null,
+    sysfsRoot: d.sysfsRoot ?? '/',
+    editorSchemaDir: d.editorSchemaDir ?? DEFAULT_EDITOR_SCHEMA_DIR,
   };
-  if (driver === 'adc') return Object.freeze({ ...common, driver, sysfsRoot: d.sysfsRoot ?? '/' });
+  if (driver === 'adc') return Object.freeze({ ...common, driver });
   if (d.gpioBackend === 'cdev' && d.gpioSimDir !== undefined) {
     throw usageError('--gpio-sim needs --gpio-backend sim (or no --gpio-backend)');
   }

@@ -6,6 +6,7 @@
  * only on the paths that need them.
  */
 import { readFileSync } from 'node:fs';
+import type { BoardGenerator } from '../core/board/board-generator.js';
 import type { ConfigReloader } from '../core/service/config-reloader.js';
 import { packageVersion } from '../core/service/package-version.js';
 import type { CliOptions } from '../core/config/cli-options.js';
@@ -30,10 +31,16 @@ export interface DriverEntry<Options extends CliOptions, Model> {
   readonly spec: DriverConfigSpec<Model>;
   /** Imports the service runtime (only on the run path). */
   loadRuntime(): Promise<ServiceRuntime<Options, Model>>;
+  /** Imports the reader of the board's device tree (only for `--generate-board`). */
+  loadBoardGenerator(): Promise<BoardGenerator>;
 }
 
 /** The package root, seen from dist/src/cli/. */
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
+
+function schemaText(binary: string): string {
+  return readFileSync(new URL(`schemas/${binary}.schema.json`, PACKAGE_ROOT), 'utf8');
+}
 
 function writeLines(stream: CliIo['stderr'], lines: readonly string[]): void {
   if (lines.length > 0) stream.write(lines.join('\n') + '\n');
@@ -81,8 +88,12 @@ async function dispatch<Options extends CliOptions, Model>(
       io.stdout.write(`${cli.binary} ${packageVersion() ?? 'unknown'}\n`);
       return 0;
     case 'print-schema':
-      io.stdout.write(readFileSync(new URL(`schemas/${cli.binary}.schema.json`, PACKAGE_ROOT), 'utf8'));
+      io.stdout.write(schemaText(cli.binary));
       return 0;
+    case 'generate-board': {
+      const { generateBoard } = await import('./generate-board.js');
+      return await generateBoard(await entry.loadBoardGenerator(), cli, schemaText(cli.binary), io);
+    }
     case 'to-json': {
       const input = await storedConfigInput(cli, io);
       io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir));

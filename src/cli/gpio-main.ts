@@ -11,6 +11,7 @@ const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
   driver: 'gpio',
   spec: gpioConfigSpec,
   loadRuntime: () => import('../gpio/run.js'),
+  loadBoardGenerator: async () => (await import('../gpio/board/gpio-board-from-dt.js')).gpioBoardGenerator,
 };
 
 /** Runs `ctl-mqtt-gpio` with these arguments; resolves to the exit code. */

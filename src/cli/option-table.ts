@@ -29,6 +29,7 @@ export interface ArgsDraft {
   stateFile?: string;
   saveIntervalS?: number;
   sysfsRoot?: string;
+  editorSchemaDir?: string;
 }
 
 export interface OptionDef {
@@ -193,6 +194,17 @@ export const OPTIONS: readonly OptionDef[] = [
   action('-j', 'print the configuration as the config editor JSON (the config file, or stdin when piped)', 'to-json'),
   action('-J', 'read the config editor JSON on stdin, print the configuration file', 'from-json'),
   action('--print-schema', 'print the JSON Schema of the configuration', 'print-schema'),
+  action(
+    '--generate-board',
+    'write the board file (system.conf in the system config dir) from the device tree, and exit',
+    'generate-board',
+  ),
+  text(
+    ['--editor-schema-dir'],
+    'DIR',
+    'with --generate-board: the config editor copy of the schema goes there, when DIR exists (default /var/lib/wb-mqtt-confed/schemas)',
+    'editorSchemaDir',
+  ),
   {
     names: ['--ha-discovery'],
     value: 'optional',
@@ -224,7 +236,7 @@ export const OPTIONS: readonly OptionDef[] = [
     only: 'gpio',
     apply: parseSaveInterval,
   },
-  text(['--sysfs-root'], 'DIR', 'prefix of /sys (default /)', 'sysfsRoot', { only: 'adc' }),
+  text(['--sysfs-root'], 'DIR', 'prefix of /sys (default /)', 'sysfsRoot'),
   action('--help', 'print this help and exit', 'help'),
   action('--version', 'print the version and exit', 'version'),
 ];

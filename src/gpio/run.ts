@@ -43,20 +43,29 @@ async function chipPathsIn(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((name) => CHIP_NODE.test(name)).map((name) => `/dev/${name}`);
 }
 
+/**
+ * How global GPIO numbers are mapped: through the sysfs class under `--sysfs-root`, or, on the
+ * simulated backend, under the sim directory (a simulated board may describe its numbers in
+ * `<dir>/sys/class/gpio/`: the sim directory is its own sysfs root).
+ */
+export function legacyMapperOf(cli: GpioCliOptions): LegacyMapper {
+  const sysfsRoot = cli.gpioBackend === 'sim' && cli.gpioSimDir !== null ? cli.gpioSimDir : cli.sysfsRoot;
+  return (gpio) => mapLegacyGpioNumber(gpio, { sysfsRoot });
+}
+
 function hardwareOf(cli: GpioCliOptions, log: Logger): Hardware {
   if (cli.gpioBackend === 'sim') {
     const dir = cli.gpioSimDir;
     if (dir === null) throw new CtlError('USAGE', '--gpio-backend sim needs --gpio-sim DIR');
     return {
       backend: new SimBackend({ dir, log }),
-      // A simulated board may describe global GPIO numbers under <dir>/sys/class/gpio/.
-      mapLegacyNumber: (gpio) => mapLegacyGpioNumber(gpio, { sysfsRoot: dir }),
+      mapLegacyNumber: legacyMapperOf(cli),
       listChips: () => chipPathsIn(dir),
     };
   }
   return {
     backend: createCdevBackend({ log }),
-    mapLegacyNumber: (gpio) => mapLegacyGpioNumber(gpio),
+    mapLegacyNumber: legacyMapperOf(cli),
     listChips: () => chipPathsIn('/dev'),
   };
 }

@@ -7,7 +7,7 @@
 export type DriverKind = 'gpio' | 'adc';
 
 /** What the invocation asks for. */
-export type CliMode = 'run' | 'to-json' | 'from-json' | 'print-schema' | 'help' | 'version';
+export type CliMode = 'run' | 'to-json' | 'from-json' | 'print-schema' | 'generate-board' | 'help' | 'version';
 
 /** `-d`: 1 service debug, 2 MQTT debug, 3 both; -1/-2/-3 silence their info messages. */
 export type DebugLevel = -3 | -2 | -1 | 0 | 1 | 2 | 3;
@@ -44,6 +44,10 @@ export interface CommonCliOptions {
   readonly debugLevel: DebugLevel;
   /** `--ha-discovery[=PREFIX]`: Home Assistant discovery prefix, or null when off. */
   readonly haDiscoveryPrefix: string | null;
+  /** `--sysfs-root`: prefix of `/sys` (tests, containers); `/` on a controller. */
+  readonly sysfsRoot: string;
+  /** `--editor-schema-dir`: where `--generate-board` puts the config editor's copy of the schema, if it exists. */
+  readonly editorSchemaDir: string;
 }
 
 export interface GpioCliOptions extends CommonCliOptions {
@@ -60,8 +64,6 @@ export interface GpioCliOptions extends CommonCliOptions {
 
 export interface AdcCliOptions extends CommonCliOptions {
   readonly driver: 'adc';
-  /** `--sysfs-root`: prefix of `/sys` (tests, containers). */
-  readonly sysfsRoot: string;
 }
 
 export type CliOptions = GpioCliOptions | AdcCliOptions;
@@ -73,6 +75,8 @@ export const DEFAULT_PORT = 1883;
 export const DEFAULT_HA_PREFIX = 'homeassistant';
 export const DEFAULT_STATE_FILE = '/var/lib/ctl-mqtt-gpio/state.json';
 export const DEFAULT_SAVE_INTERVAL_S = 5;
+/** Wiren Board's config editor (wb-mqtt-confed) reads board-specific schemas from here. */
+export const DEFAULT_EDITOR_SCHEMA_DIR = '/var/lib/wb-mqtt-confed/schemas';
 
 export function defaultConfigFile(driver: DriverKind): string {
   return `/etc/${BINARY[driver]}.conf`;

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -106,4 +106,17 @@ test('the conversion paths start lean: the bins statically import no npm package
   assert.deepEqual([...bare], []);
   assert.ok(seen.size > 10, `walked ${seen.size} modules`);
   for (const file of seen) assert.doesNotMatch(file, /\/(run|mqtt|hw)\b/, 'no runtime module on the static path');
+});
+
+test('--generate-board as a real process: exit 0 without the device-tree node, 6 on a malformed property', (t) => {
+  const dir = tempDir(t);
+  const none = run(BIN.gpio, ['--generate-board', '--sysfs-root', dir, '--system-config-dir', join(dir, 'conf.d')]);
+  assert.deepEqual([none.code, none.stderr], [0, '']);
+  assert.match(none.stdout, /^ctl-mqtt-gpio: no device-tree node .*\/wirenboard\/gpios: no board file written\n$/);
+  const node = join(dir, 'sys/firmware/devicetree/base/wirenboard/analog-inputs/Vin');
+  mkdirSync(node, { recursive: true });
+  writeFileSync(join(node, 'iio-device'), 'x');
+  const bad = run(BIN.adc, ['--generate-board', '--sysfs-root', dir, '--system-config-dir', join(dir, 'conf.d')]);
+  assert.deepEqual([bad.code, bad.stdout], [6, '']);
+  assert.equal(bad.stderr, `ctl-mqtt-adc: ${node}/iio-device: expected 32-bit cells, got 1 byte(s)\n`);
 });

@@ -27,6 +27,8 @@ test('defaults of both binaries', () => {
     clientId: null,
     debugLevel: 0,
     haDiscoveryPrefix: null,
+    sysfsRoot: '/',
+    editorSchemaDir: '/var/lib/wb-mqtt-confed/schemas',
     driver: 'gpio',
     gpioBackend: 'cdev',
     gpioSimDir: null,
@@ -57,6 +59,8 @@ test('every option, short and long, separate and attached values', () => {
   assert.deepEqual([g.gpioBackend, g.gpioSimDir, g.stateFile, g.saveIntervalS], ['sim', '/tmp/sim', 's.json', 2.5]);
   const a = parseCliArgs('adc', ['--sysfs-root', '/tmp/sys', '--ha-discovery=ha', '--client-id', 'c1', '--broker', 'mqtts://b:8883', '-d-1']);
   assert.deepEqual([a.sysfsRoot, a.haDiscoveryPrefix, a.clientId, a.broker.url, a.debugLevel], ['/tmp/sys', 'ha', 'c1', 'mqtts://b:8883', -1]);
+  const b = parseCliArgs('gpio', ['--generate-board', '--sysfs-root=/tmp/root', '--editor-schema-dir', '/tmp/confed']);
+  assert.deepEqual([b.mode, b.sysfsRoot, b.editorSchemaDir], ['generate-board', '/tmp/root', '/tmp/confed']);
 });
 
 test('modes: -j, -J, --print-schema, --help, --version; help and version win, two actions conflict', () => {
@@ -108,7 +112,8 @@ test('bad arguments: one line each, saying what is wrong', () => {
     [['--gpio-backend', 'cdev', '--gpio-sim', 'd'], '--gpio-sim needs --gpio-backend sim (or no --gpio-backend)'],
     [['--save-interval', '0'], "invalid save interval '0' for --save-interval: expected seconds, > 0 and <= 86400"],
     [['--save-interval', 'x'], "invalid save interval 'x' for --save-interval: expected seconds, > 0 and <= 86400"],
-    [['--sysfs-root', '/x'], "unknown option '--sysfs-root'"],
+    [['--generate-board', '-j'], '--generate-board and -j cannot be used together'],
+    [['--editor-schema-dir', ''], "option '--editor-schema-dir' needs a non-empty value"],
     [['-c', ''], "option '-c' needs a non-empty value"],
   ];
   for (const [argv, message] of cases) assert.equal(usage('gpio', argv), message, argv.join(' '));
