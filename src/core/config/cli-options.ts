@@ -71,6 +71,8 @@ export const DEFAULT_DEVICE_ID: Readonly<Record<DriverKind, string>> = { gpio: '
 export const DEFAULT_HOST = 'localhost';
 export const DEFAULT_PORT = 1883;
 export const DEFAULT_HA_PREFIX = 'homeassistant';
+/** Home Assistant's own default birth topic, whatever the discovery prefix. */
+export const DEFAULT_HA_STATUS_TOPIC = 'homeassistant/status';
 export const DEFAULT_STATE_FILE = '/var/lib/ctl-mqtt-gpio/state.json';
 export const DEFAULT_SAVE_INTERVAL_S = 5;
 

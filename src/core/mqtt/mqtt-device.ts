@@ -23,6 +23,8 @@ export interface MqttDeviceOptions {
   readonly topicPrefix?: string;
   /** Home Assistant discovery prefix; no discovery when absent. */
   readonly haDiscoveryPrefix?: string;
+  /** Home Assistant's birth topic (with a discovery prefix); default `homeassistant/status`. */
+  readonly haStatusTopic?: string;
   readonly log: Logger;
   readonly clock?: Clock;
   /** Reconnection backoff; default 1 s doubling to 30 s. */
@@ -86,6 +88,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     if (options.haDiscoveryPrefix !== undefined) {
       this.ha = new HaDiscovery({
         haPrefix: options.haDiscoveryPrefix,
+        ...(options.haStatusTopic !== undefined ? { statusTopic: options.haStatusTopic } : {}),
         topics: this.topics,
         device: this.spec,
         broker,

@@ -1,34 +1,56 @@
 /**
  * Home Assistant MQTT discovery (opt-in, `--ha-discovery[=PREFIX]`): one retained config per
- * control that has an HA hint, all under one HA device, re-announced when HA publishes `online`
- * on `<ha-prefix>/status`, removed on a clean stop.
+ * entity, all under one HA device, re-announced when HA publishes `online` on its status topic
+ * (`--ha-status-topic`, `homeassistant/status` by default, whatever the discovery prefix).
+ *
+ * The configs outlive the process: HA removes an entity (and with it the user's names, areas,
+ * dashboards and statistics links) when its config is emptied, so a stop only marks the entities
+ * unavailable. Configs are emptied only for entities this device no longer has, found at start in
+ * the broker's retained replay (as the stale controls are), and by `--ha-remove` (ha-remove.ts).
  *
  * Availability: an MQTT connection has one will, and the device's will must stay `meta/error = r`.
  * So discovery uses a second small connection whose will is `offline` on the retained availability
  * topic `<prefix>/devices/<id>/availability`: a crash (or kill -9) drops both connections and the
- * broker marks the entities unavailable. While the process lives, the topic follows the device
- * connection: `online` while it is up, `offline` when it dropped.
+ * broker marks the entities unavailable; a clean stop publishes `offline` itself. While the process
+ * lives, the topic follows the device connection: `online` while it is up, `offline` when it dropped.
  */
+import { DEFAULT_HA_STATUS_TOPIC } from '../../config/cli-options.js';
 import type { Logger } from '../../log.js';
 import type { ResolvedBroker } from '../broker-options.js';
 import { ManagedConnection } from '../connection.js';
 import type { ControlSpec, DeviceSpec, HaHint } from '../device.js';
+import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
 import type { DeviceTopics } from '../topics.js';
 import { binarySensorConfig } from './binary-sensor.js';
+import { haConfigSelection } from './ha-config-scan.js';
 import { haNodeId, haSafeId } from './ha-ids.js';
 import type { HaConfig, HaEntityContext } from './ha-entity.js';
+import { numberConfig } from './number.js';
 import { sensorConfig } from './sensor.js';
 import { switchConfig } from './switch.js';
 
-const CONFIG_BUILDERS: Record<HaHint['component'], (ctx: HaEntityContext) => HaConfig> = {
+type Component = HaHint['component'] | 'number';
+
+const CONFIG_BUILDERS: Record<Component, (ctx: HaEntityContext) => HaConfig> = {
   binary_sensor: binarySensorConfig,
   switch: switchConfig,
   sensor: sensorConfig,
+  number: numberConfig,
 };
+
+/** Suffix of the unique id of each extra entity of a control (the hinted one has none). */
+const EXTRA_UNIQUE_ID_SUFFIX: Partial<Record<Component, string>> = { number: '_set' };
+
+/** The entities of a control: its hinted one, and a `number` to set a writable sensor (a meter total). */
+function componentsOf(control: ControlSpec, hint: HaHint): Component[] {
+  return hint.component === 'sensor' && !control.readonly ? ['sensor', 'number'] : [hint.component];
+}
 
 export interface HaDiscoveryOptions {
   /** Discovery prefix, `homeassistant` by default on the command line. */
   readonly haPrefix: string;
+  /** Home Assistant's birth topic; default `homeassistant/status`. */
+  readonly statusTopic?: string;
   readonly topics: DeviceTopics;
   readonly device: DeviceSpec;
   readonly broker: ResolvedBroker;
@@ -38,18 +60,27 @@ export interface HaDiscoveryOptions {
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
 }
 
+interface Entity {
+  readonly topic: string;
+  readonly payload: string;
+}
+
 export class HaDiscovery {
-  /** Config topic and JSON payload per control id, in the order controls were added. */
-  private readonly entities = new Map<string, { topic: string; payload: string }>();
+  /** The entities by config topic, in the order controls were added. */
+  private readonly entities = new Map<string, Entity>();
   private readonly connection: ManagedConnection;
   private available = false;
+  private stopping = false;
+  /** Set once stale configs were looked for (once per process, as for stale controls). */
+  private staleScanDone = false;
+  private scan: StaleTopicScan | undefined;
   readonly availabilityTopic: string;
   readonly statusTopic: string;
   private readonly nodeId: string;
 
   constructor(private readonly options: HaDiscoveryOptions) {
     this.availabilityTopic = `${options.topics.base}/availability`;
-    this.statusTopic = `${options.haPrefix}/status`;
+    this.statusTopic = options.statusTopic ?? DEFAULT_HA_STATUS_TOPIC;
     this.nodeId = haNodeId(options.topics.prefix, options.topics.deviceId);
     this.connection = new ManagedConnection(
       {
@@ -62,37 +93,32 @@ export class HaDiscovery {
       },
       {
         onConnect: () => this.onConnect(),
-        onMessage: (topic, payload) => this.onMessage(topic, payload.toString('utf8')),
+        onDisconnect: () => this.scan?.abort(),
+        onMessage: (topic, payload, retained) => this.onMessage(topic, payload.toString('utf8'), retained),
       },
     );
   }
 
-  /** Config topic of a control's entity (undefined without an HA hint). */
-  configTopicOf(controlId: string): string | undefined {
-    return this.entities.get(controlId)?.topic;
-  }
-
-  /** Adds the entity of a control with an HA hint (no-op without one); announced at once if connected. */
+  /** Adds the entities of a control with an HA hint (no-op without one); announced at once if connected. */
   addControl(control: ControlSpec): void {
     const hint = control.ha;
     if (hint === undefined) return;
     const { topics, haPrefix } = this.options;
     const objectId = haSafeId(control.id);
-    const ctx: HaEntityContext = {
-      control,
-      uniqueId: `${this.nodeId}_${objectId}`,
-      stateTopic: topics.control(control.id),
-      commandTopic: topics.controlCommand(control.id),
-      availabilityTopic: this.availabilityTopic,
-      device: this.options.device,
-      nodeId: this.nodeId,
-    };
-    const entity = {
-      topic: `${haPrefix}/${hint.component}/${this.nodeId}/${objectId}/config`,
-      payload: JSON.stringify(CONFIG_BUILDERS[hint.component](ctx)),
-    };
-    this.entities.set(control.id, entity);
-    void this.connection.publish(entity.topic, entity.payload);
+    for (const component of componentsOf(control, hint)) {
+      const ctx: HaEntityContext = {
+        control,
+        uniqueId: `${this.nodeId}_${objectId}${EXTRA_UNIQUE_ID_SUFFIX[component] ?? ''}`,
+        stateTopic: topics.control(control.id),
+        commandTopic: topics.controlCommand(control.id),
+        availabilityTopic: this.availabilityTopic,
+        device: this.options.device,
+        nodeId: this.nodeId,
+      };
+      const entity = { topic: `${haPrefix}/${component}/${this.nodeId}/${objectId}/config`, payload: JSON.stringify(CONFIG_BUILDERS[component](ctx)) };
+      this.entities.set(entity.topic, entity);
+      void this.connection.publish(entity.topic, entity.payload);
+    }
   }
 
   /** Follows the device connection: `online` while it is up. */
@@ -106,12 +132,15 @@ export class HaDiscovery {
     this.connection.start();
   }
 
-  /** Removes every config and the availability topic (empty retained), then disconnects. */
+  /**
+   * Publishes availability `offline` (retained) and disconnects. The configs stay, so Home
+   * Assistant keeps the entities, shown unavailable until the next start.
+   */
   async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    this.scan?.abort();
     if (this.connection.connected) {
-      const cleared = [...this.entities.values()].map((e) => this.connection.publish(e.topic, ''));
-      cleared.push(this.connection.publish(this.availabilityTopic, ''));
-      await Promise.race([Promise.all(cleared), delay(timeoutMs)]);
+      await Promise.race([this.connection.publish(this.availabilityTopic, 'offline'), delay(timeoutMs)]);
     }
     await this.connection.end(this.connection.connected, 500);
   }
@@ -121,12 +150,15 @@ export class HaDiscovery {
   }
 
   private onConnect(): void {
+    if (this.stopping) return;
     void this.connection.publish(this.availabilityTopic, this.availabilityPayload());
     this.announce();
     void this.connection.subscribe({ [this.statusTopic]: { qos: 1 } });
+    if (!this.staleScanDone) void this.removeStaleConfigs();
   }
 
-  private onMessage(topic: string, payload: string): void {
+  private onMessage(topic: string, payload: string, retained: boolean): void {
+    if (this.scan?.offer(topic, retained) === true) return;
     if (topic !== this.statusTopic || payload !== 'online') return;
     this.options.log.info('Home Assistant is online; announcing the entities again');
     this.announce();
@@ -134,6 +166,24 @@ export class HaDiscovery {
 
   private announce(): void {
     for (const entity of this.entities.values()) void this.connection.publish(entity.topic, entity.payload);
+  }
+
+  /** Empties the retained configs of this device's node that are not current entities. */
+  private async removeStaleConfigs(): Promise<void> {
+    if (this.scan !== undefined) return;
+    const selection = haConfigSelection(this.options.haPrefix, this.nodeId, (topic) => this.entities.has(topic));
+    const scan = new StaleTopicScan(selection, scanMarkerTopic(this.options.topics, 'ha-sync'));
+    this.scan = scan;
+    try {
+      const stale = await runStaleScan(this.connection, scan);
+      if (stale === undefined) return;
+      for (const topic of stale) void this.connection.publish(topic, '');
+      if (stale.length > 0) this.options.log.info(`removed ${stale.length} Home Assistant configs of entities this device no longer has: ${stale.join(', ')}`);
+      this.staleScanDone = true;
+      await this.connection.unsubscribe(scan.filters());
+    } finally {
+      this.scan = undefined;
+    }
   }
 }
 
