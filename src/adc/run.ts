@@ -6,6 +6,7 @@
  */
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import type { Logger } from '../core/log.js';
+import { packageVersion } from '../core/package-version.js';
 import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
 import { startupTimeoutOf, watchStartupDeadline } from '../core/mqtt/startup-deadline.js';
@@ -35,11 +36,12 @@ export function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | u
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
 export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger): Promise<number> {
+  const version = packageVersion();
   const device = createMqttDevice({
-    device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName },
+    device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...(version ? { softwareVersion: version } : {}) },
     broker: brokerOptionsFromCli(cli.broker, cli.clientId),
     topicPrefix: cli.topicPrefix,
-    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix } : {}),
+    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
     log: logger.child('mqtt'),
   });
   const readMode = readModeOf(process.env, logger);

@@ -11,6 +11,7 @@ import { CtlError } from '../core/errors.js';
 import {
   BINARY,
   DEFAULT_DEVICE_ID,
+  DEFAULT_HA_STATUS_TOPIC,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_SAVE_INTERVAL_S,
@@ -83,7 +84,7 @@ function modeOf(draft: ArgsDraft): CliMode {
   if (modes.has('version')) return 'version';
   const actions = [...modes];
   if (actions.length > 1) {
-    const spell = { 'to-json': '-j', 'from-json': '-J', 'print-schema': '--print-schema' } as const;
+    const spell = { 'to-json': '-j', 'from-json': '-J', 'print-schema': '--print-schema', 'ha-remove': '--ha-remove' } as const;
     throw usageError(`${actions.map((m) => spell[m as keyof typeof spell]).join(' and ')} cannot be used together`);
   }
   return actions[0] ?? 'run';
@@ -123,6 +124,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     clientId: d.clientId ?? null,
     debugLevel: d.debugLevel ?? 0,
     haDiscoveryPrefix: d.haDiscoveryPrefix ?? null,
+    haStatusTopic: d.haStatusTopic ?? DEFAULT_HA_STATUS_TOPIC,
   };
   if (driver === 'adc') return Object.freeze({ ...common, driver, sysfsRoot: d.sysfsRoot ?? '/' });
   if (d.gpioBackend === 'cdev' && d.gpioSimDir !== undefined) {

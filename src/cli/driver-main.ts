@@ -12,6 +12,7 @@ import type { DriverConfigSpec } from '../core/config/config-family.js';
 import { readConfigText } from '../core/config/config-files.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { packageVersion } from '../core/package-version.js';
 import { parseCliArgs } from './args.js';
 import type { CliIo } from './cli-io.js';
 
@@ -29,11 +30,6 @@ export interface DriverEntry<Options extends CliOptions, Model> {
 
 /** The package root, seen from dist/src/cli/. */
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('package.json', PACKAGE_ROOT), 'utf8')) as { version?: string };
-  return pkg.version ?? 'unknown';
-}
 
 function writeLines(stream: CliIo['stderr'], lines: readonly string[]): void {
   if (lines.length > 0) stream.write(lines.join('\n') + '\n');
@@ -73,7 +69,7 @@ async function dispatch<Options extends CliOptions, Model>(
       io.stdout.write((await import('./usage.js')).usageText(entry.driver));
       return 0;
     case 'version':
-      io.stdout.write(`${cli.binary} ${packageVersion()}\n`);
+      io.stdout.write(`${cli.binary} ${packageVersion() ?? 'unknown'}\n`);
       return 0;
     case 'print-schema':
       io.stdout.write(readFileSync(new URL(`schemas/${cli.binary}.schema.json`, PACKAGE_ROOT), 'utf8'));
@@ -87,6 +83,10 @@ async function dispatch<Options extends CliOptions, Model>(
       const text = await io.readStdin();
       io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir));
       return 0;
+    }
+    case 'ha-remove': {
+      const logger = await serviceLogger(cli, false, io);
+      return await (await import('../core/mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);
     }
     case 'run': {
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);

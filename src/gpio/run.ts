@@ -12,11 +12,11 @@
  * Stop order: the lines are released first (no pulse is counted after the last save), then the
  * state is flushed, then the device's retained topics are cleared, then the backend is closed.
  */
-import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { packageVersion } from '../core/package-version.js';
 import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
@@ -62,15 +62,6 @@ function hardwareOf(cli: GpioCliOptions, log: Logger): Hardware {
   };
 }
 
-function packageVersion(): string | undefined {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** True when chips were configured and every one of them refused access. */
 export function everyChipDenied(report: StartReport): boolean {
   const denied = (errno: string | undefined) => errno === 'EACCES' || errno === 'EPERM';
@@ -84,7 +75,7 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...(version ? { softwareVersion: version } : {}) },
     broker: brokerOptionsFromCli(cli.broker, cli.clientId),
     topicPrefix: cli.topicPrefix,
-    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix } : {}),
+    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
     log: logger.child('mqtt'),
   });
   const hw = hardwareOf(cli, logger.child(cli.gpioBackend));

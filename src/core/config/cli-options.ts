@@ -7,7 +7,7 @@
 export type DriverKind = 'gpio' | 'adc';
 
 /** What the invocation asks for. */
-export type CliMode = 'run' | 'to-json' | 'from-json' | 'print-schema' | 'help' | 'version';
+export type CliMode = 'run' | 'to-json' | 'from-json' | 'print-schema' | 'ha-remove' | 'help' | 'version';
 
 /** `-d`: 1 service debug, 2 MQTT debug, 3 both; -1/-2/-3 silence their info messages. */
 export type DebugLevel = -3 | -2 | -1 | 0 | 1 | 2 | 3;
@@ -44,6 +44,8 @@ export interface CommonCliOptions {
   readonly debugLevel: DebugLevel;
   /** `--ha-discovery[=PREFIX]`: Home Assistant discovery prefix, or null when off. */
   readonly haDiscoveryPrefix: string | null;
+  /** `--ha-status-topic`: where Home Assistant announces itself (`homeassistant/status`). */
+  readonly haStatusTopic: string;
 }
 
 export interface GpioCliOptions extends CommonCliOptions {
