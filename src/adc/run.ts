@@ -37,7 +37,7 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger,
     device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...softwareVersionSpec() },
     broker: brokerOptionsFromCli(cli.broker, cli.clientId),
     topicPrefix: cli.topicPrefix,
-    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix } : {}),
+    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
     log: logger.child('mqtt'),
   });
   const readMode = readModeOf(process.env, logger);

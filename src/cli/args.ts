@@ -12,6 +12,7 @@ import {
   BINARY,
   DEFAULT_DEVICE_ID,
   DEFAULT_EDITOR_SCHEMA_DIR,
+  DEFAULT_HA_STATUS_TOPIC,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_SAVE_INTERVAL_S,
@@ -84,7 +85,13 @@ function modeOf(draft: ArgsDraft): CliMode {
   if (modes.has('version')) return 'version';
   const actions = [...modes];
   if (actions.length > 1) {
-    const spell = { 'to-json': '-j', 'from-json': '-J', 'print-schema': '--print-schema', 'generate-board': '--generate-board' } as const;
+    const spell = {
+      'to-json': '-j',
+      'from-json': '-J',
+      'print-schema': '--print-schema',
+      'generate-board': '--generate-board',
+      'ha-remove': '--ha-remove',
+    } as const;
     throw usageError(`${actions.map((m) => spell[m as keyof typeof spell]).join(' and ')} cannot be used together`);
   }
   return actions[0] ?? 'run';
@@ -126,6 +133,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     haDiscoveryPrefix: d.haDiscoveryPrefix ?? null,
     sysfsRoot: d.sysfsRoot ?? '/',
     editorSchemaDir: d.editorSchemaDir ?? DEFAULT_EDITOR_SCHEMA_DIR,
+    haStatusTopic: d.haStatusTopic ?? DEFAULT_HA_STATUS_TOPIC,
   };
   if (driver === 'adc') return Object.freeze({ ...common, driver });
   if (d.gpioBackend === 'cdev' && d.gpioSimDir !== undefined) {

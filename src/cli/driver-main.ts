@@ -104,6 +104,10 @@ async function dispatch<Options extends CliOptions, Model>(
       io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir));
       return 0;
     }
+    case 'ha-remove': {
+      const logger = await serviceLogger(cli, { on: false }, io);
+      return await (await import('../core/mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);
+    }
     case 'run': {
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
       const configDebug: ConfigDebug = { on: debugOf(loaded.model) };

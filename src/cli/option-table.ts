@@ -24,6 +24,7 @@ export interface ArgsDraft {
   clientId?: string;
   debugLevel?: DebugLevel;
   haDiscoveryPrefix?: string;
+  haStatusTopic?: string;
   gpioBackend?: 'cdev' | 'sim';
   gpioSimDir?: string;
   stateFile?: string;
@@ -136,6 +137,11 @@ function parseHaPrefix(d: ArgsDraft, v: string | undefined, as: string): void {
   d.haDiscoveryPrefix = v ?? 'homeassistant';
 }
 
+function parseHaStatusTopic(d: ArgsDraft, v: string | undefined, as: string): void {
+  if (v === undefined || /[+#\u0000]|^$/.test(v)) throw usageError(`invalid status topic '${v ?? ''}' for ${as}: a topic without '+', '#' or NUL`);
+  d.haStatusTopic = v;
+}
+
 function parseBackend(d: ArgsDraft, v: string | undefined, as: string): void {
   if (v !== 'cdev' && v !== 'sim') throw usageError(`invalid GPIO backend '${v}' for ${as}: expected cdev or sim`);
   d.gpioBackend = v;
@@ -212,6 +218,14 @@ export const OPTIONS: readonly OptionDef[] = [
     help: 'also publish Home Assistant discovery (default prefix homeassistant)',
     apply: parseHaPrefix,
   },
+  {
+    names: ['--ha-status-topic'],
+    value: 'required',
+    metavar: 'TOPIC',
+    help: "Home Assistant's birth topic: announce again when it says online (default homeassistant/status)",
+    apply: parseHaStatusTopic,
+  },
+  action('--ha-remove', "remove this device's Home Assistant discovery configs from the broker and exit", 'ha-remove'),
   {
     names: ['--gpio-backend'],
     value: 'required',

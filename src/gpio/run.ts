@@ -82,7 +82,7 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...softwareVersionSpec() },
     broker: brokerOptionsFromCli(cli.broker, cli.clientId),
     topicPrefix: cli.topicPrefix,
-    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix } : {}),
+    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
     log: logger.child('mqtt'),
   });
   const hw = hardwareOf(cli, logger.child(cli.gpioBackend));

@@ -7,7 +7,7 @@
 export type DriverKind = 'gpio' | 'adc';
 
 /** What the invocation asks for. */
-export type CliMode = 'run' | 'to-json' | 'from-json' | 'print-schema' | 'generate-board' | 'help' | 'version';
+export type CliMode = 'run' | 'to-json' | 'from-json' | 'print-schema' | 'generate-board' | 'ha-remove' | 'help' | 'version';
 
 /** `-d`: 1 service debug, 2 MQTT debug, 3 both; -1/-2/-3 silence their info messages. */
 export type DebugLevel = -3 | -2 | -1 | 0 | 1 | 2 | 3;
@@ -48,6 +48,8 @@ export interface CommonCliOptions {
   readonly sysfsRoot: string;
   /** `--editor-schema-dir`: where `--generate-board` puts the config editor's copy of the schema, if it exists. */
   readonly editorSchemaDir: string;
+  /** `--ha-status-topic`: where Home Assistant announces itself (`homeassistant/status`). */
+  readonly haStatusTopic: string;
 }
 
 export interface GpioCliOptions extends CommonCliOptions {
@@ -73,6 +75,8 @@ export const DEFAULT_DEVICE_ID: Readonly<Record<DriverKind, string>> = { gpio: '
 export const DEFAULT_HOST = 'localhost';
 export const DEFAULT_PORT = 1883;
 export const DEFAULT_HA_PREFIX = 'homeassistant';
+/** Home Assistant's own default birth topic, whatever the discovery prefix. */
+export const DEFAULT_HA_STATUS_TOPIC = 'homeassistant/status';
 export const DEFAULT_STATE_FILE = '/var/lib/ctl-mqtt-gpio/state.json';
 export const DEFAULT_SAVE_INTERVAL_S = 5;
 /** Wiren Board's config editor (wb-mqtt-confed) reads board-specific schemas from here. */

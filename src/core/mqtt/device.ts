@@ -145,8 +145,9 @@ export interface MqttDevice {
   whenOnline(): Promise<void>;
   /**
    * Unsubscribes, publishes empty retained payloads to every topic this device ever published
-   * (values, metas, legacy metas, errors, HA configs and availability), waits for the broker's
-   * acknowledgements and disconnects. Resolves within `stopTimeoutMs` (default 4 s) even if the
+   * (values, metas, legacy metas, errors), sets the HA availability to `offline` (the HA configs
+   * stay, so Home Assistant keeps the entities), waits for the broker's acknowledgements and
+   * disconnects. Resolves within `stopTimeoutMs` (default 4 s) even if the
    * broker is gone. Idempotent.
    */
   stop(): Promise<void>;

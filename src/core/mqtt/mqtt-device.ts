@@ -3,7 +3,6 @@
  * Topic building, the start trace, errors, commands, stale-control removal, the last will, the
  * republish on every reconnect and the cleanup on stop all live here.
  */
-import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
 import { CtlError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -14,7 +13,7 @@ import { checkNewControl, ControlState, shownPayload, type ControlSink } from '.
 import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice } from './device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
-import { StaleControlScan } from './stale-cleanup.js';
+import { runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
 import { DeviceTopics } from './topics.js';
 
 export interface MqttDeviceOptions {
@@ -24,6 +23,8 @@ export interface MqttDeviceOptions {
   readonly topicPrefix?: string;
   /** Home Assistant discovery prefix; no discovery when absent. */
   readonly haDiscoveryPrefix?: string;
+  /** Home Assistant's birth topic (with a discovery prefix); default `homeassistant/status`. */
+  readonly haStatusTopic?: string;
   readonly log: Logger;
   readonly clock?: Clock;
   /** Reconnection backoff; default 1 s doubling to 30 s. */
@@ -62,7 +63,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private started = false;
   private stopping: Promise<void> | undefined;
   private staleCleanupDone = false;
-  private scan: StaleControlScan | undefined;
+  private scan: StaleTopicScan | undefined;
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
 
   constructor(private readonly options: MqttDeviceOptions) {
@@ -89,6 +90,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     if (options.haDiscoveryPrefix !== undefined) {
       this.ha = new HaDiscovery({
         haPrefix: options.haDiscoveryPrefix,
+        ...(options.haStatusTopic !== undefined ? { statusTopic: options.haStatusTopic } : {}),
         topics: this.topics,
         device: this.spec,
         broker,
@@ -311,14 +313,11 @@ class BrokerDevice implements MqttDevice, ControlSink {
   /** Clears retained topics of controls the device no longer has (once per process). */
   private async removeStaleControls(): Promise<void> {
     if (this.scan !== undefined) return;
-    const marker = `${this.topics.prefix}/ctl-mqtt/${this.spec.id}/sync-${randomBytes(6).toString('hex')}`;
-    const scan = new StaleControlScan(this.topics, marker, (id) => this.controls.has(id));
+    const marker = scanMarkerTopic(this.topics, 'sync');
+    const scan = new StaleTopicScan(staleControlSelection(this.topics, (id) => this.controls.has(id)), marker);
     this.scan = scan;
     try {
-      // A refused filter (an ACL) is no reason to keep the others: go on, unsubscribe at the end.
-      if (await this.connection.subscribe(scan.subscriptions())) void this.connection.publish(marker, 'sync', false);
-      scan.start();
-      const stale = await scan.result;
+      const stale = await runStaleScan(this.connection, scan);
       if (stale === undefined) return;
       if (scan.markerMissing) this.log.info(`the broker did not return ${marker} (an ACL?): stale topics taken from the retained replay`);
       for (const topic of stale) this.send(topic, '');

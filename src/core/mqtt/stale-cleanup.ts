@@ -1,6 +1,9 @@
 /**
- * Finding retained topics of controls this device no longer has (a channel removed from the
- * config since the last run), so they can be cleared at start (conventions A.7, RemoveUnusedControls).
+ * Finding retained topics this device no longer publishes, so they can be cleared at start: the
+ * topics of controls removed from the config since the last run (conventions A.7,
+ * RemoveUnusedControls), and the Home Assistant discovery configs of entities it no longer has.
+ * What is looked at and what is stale is a `ScanSelection`; the scan itself knows only when the
+ * broker's replay is over.
  *
  * The broker replays retained messages right after a subscription. To know when that burst is
  * over, the scan also subscribes to a private marker topic and publishes one message to it. With
@@ -9,6 +12,7 @@
  * the scan ends once the marker is back (or `markerWaitMs` passed without it) AND no retained
  * message came for `settleMs`.
  */
+import { randomBytes } from 'node:crypto';
 import type { ISubscriptionMap } from 'mqtt';
 import { CONTROL_LEGACY_METAS, type DeviceTopics } from './topics.js';
 
@@ -21,7 +25,40 @@ export interface ScanTiming {
 
 export const DEFAULT_SCAN_TIMING: ScanTiming = { markerWaitMs: 3000, settleMs: 1000 };
 
-export class StaleControlScan {
+/** Which retained topics a scan reads, and which of those are stale. */
+export interface ScanSelection {
+  /** Filters whose retained replay the scan reads. */
+  readonly filters: readonly string[];
+  /** Whether a message on `topic` is one the filters select (anything else is not the scan's). */
+  covers(topic: string): boolean;
+  /** Whether a retained topic the scan saw is to be cleared. */
+  isStale(topic: string): boolean;
+}
+
+/** A topic only one scan uses (`kind` names what it scans), under the device's `ctl-mqtt/` tree. */
+export function scanMarkerTopic(topics: DeviceTopics, kind: string): string {
+  return `${topics.prefix}/ctl-mqtt/${topics.deviceId}/${kind}-${randomBytes(6).toString('hex')}`;
+}
+
+/** The connection calls a scan needs. */
+export interface ScanConnection {
+  subscribe(filters: ISubscriptionMap): Promise<boolean>;
+  publish(topic: string, payload: string, retain?: boolean): Promise<boolean>;
+}
+
+/**
+ * Subscribes the scan's filters, sends its marker and resolves with the stale topics once the
+ * replay is over (undefined when the scan was aborted). The caller routes incoming messages to
+ * `scan.offer`, clears what it got and unsubscribes `scan.filters()`.
+ */
+export async function runStaleScan(connection: ScanConnection, scan: StaleTopicScan): Promise<string[] | undefined> {
+  // A refused filter (an ACL) is no reason to keep the others: go on, unsubscribe at the end.
+  if (await connection.subscribe(scan.subscriptions())) void connection.publish(scan.markerTopic, 'sync', false);
+  scan.start();
+  return scan.result;
+}
+
+export class StaleTopicScan {
   private readonly retained: string[] = [];
   private settle: ((stale: string[] | undefined) => void) | undefined;
   /** The marker came back, or its wait is over: the quiet period decides the end. */
@@ -34,11 +71,9 @@ export class StaleControlScan {
   readonly result: Promise<string[] | undefined>;
 
   constructor(
-    private readonly topics: DeviceTopics,
+    private readonly selection: ScanSelection,
     /** A topic only this scan uses. */
     readonly markerTopic: string,
-    /** Whether the device currently has this control. */
-    private readonly hasControl: (controlId: string) => boolean,
     private readonly timing: ScanTiming = DEFAULT_SCAN_TIMING,
   ) {
     this.result = new Promise((resolve) => {
@@ -55,23 +90,17 @@ export class StaleControlScan {
     }, this.timing.markerWaitMs).unref();
   }
 
-  /**
-   * What to subscribe: values, JSON metas and legacy metas of all controls of the device (not
-   * `/on`, whose live commands must not arrive twice through overlapping filters), and the marker.
-   */
+  /** What to subscribe: the selection's filters and the marker. */
   subscriptions(): ISubscriptionMap {
-    const controls = this.topics.control('+');
     // QoS 0: the replay is read once and a lost connection aborts the scan anyway, so
     // acknowledgements buy nothing; and a broker may drop a persistent session that unsubscribes
     // while QoS 1 deliveries are in flight (aedes 1.2 does). The marker shares the QoS so the
     // replay and the marker travel in one ordered stream.
     // nl (MQTT 5 "no local"): our own publishes need not come back; the marker must.
-    return {
-      [controls]: { qos: 0, nl: true },
-      [`${controls}/meta`]: { qos: 0, nl: true },
-      [`${controls}/meta/+`]: { qos: 0, nl: true },
-      [this.markerTopic]: { qos: 0 },
-    };
+    const map: ISubscriptionMap = {};
+    for (const filter of this.selection.filters) map[filter] = { qos: 0, nl: true };
+    map[this.markerTopic] = { qos: 0 };
+    return map;
   }
 
   /** Filters to unsubscribe afterwards. */
@@ -85,10 +114,7 @@ export class StaleControlScan {
       this.awaitQuiet();
       return true;
     }
-    const rest = this.topics.parseControlTopic(topic)?.rest;
-    // Only what the filters cover (value, meta, meta/<key>): a retained /on replayed by the
-    // device's own /on subscription is not the scan's.
-    if (retained && rest !== undefined && /^(meta(\/[^/]+)?)?$/.test(rest)) {
+    if (retained && this.selection.covers(topic)) {
       this.retained.push(topic);
       if (this.waitingForQuiet) this.armQuiet();
       return true;
@@ -104,7 +130,7 @@ export class StaleControlScan {
 
   private armQuiet(): void {
     clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.finish(this.retained.filter((t) => this.isStale(t))), this.timing.settleMs).unref();
+    this.quietTimer = setTimeout(() => this.finish(this.retained.filter((t) => this.selection.isStale(t))), this.timing.settleMs).unref();
   }
 
   /** Gives up (the connection dropped); `result` resolves undefined. */
@@ -119,17 +145,31 @@ export class StaleControlScan {
     this.settle = undefined;
     settle?.(stale);
   }
+}
 
-  /**
-   * Stale: any topic of a control the device does not have; for a control it has, a legacy meta
-   * subtopic this layer does not publish (e.g. `meta/units` of an older driver). Values and `/on`
-   * of current controls are never touched.
-   */
-  private isStale(topic: string): boolean {
-    const parsed = this.topics.parseControlTopic(topic);
-    if (parsed === undefined) return false;
-    if (!this.hasControl(parsed.controlId)) return true;
-    if (!parsed.rest.startsWith('meta/')) return false;
-    return !(CONTROL_LEGACY_METAS as readonly string[]).includes(parsed.rest.slice('meta/'.length));
-  }
+/**
+ * The device's control topics: values, JSON metas and legacy metas of all controls (not `/on`,
+ * whose live commands must not arrive twice through overlapping filters). Stale: any topic of a
+ * control the device does not have; for a control it has, a legacy meta subtopic this layer does
+ * not publish (e.g. `meta/units` of an older driver). Values and `/on` of current controls are
+ * never touched.
+ */
+export function staleControlSelection(topics: DeviceTopics, hasControl: (controlId: string) => boolean): ScanSelection {
+  const controls = topics.control('+');
+  return {
+    filters: [controls, `${controls}/meta`, `${controls}/meta/+`],
+    // Only what the filters cover (value, meta, meta/<key>): a retained /on replayed by the
+    // device's own /on subscription is not the scan's.
+    covers: (topic) => {
+      const rest = topics.parseControlTopic(topic)?.rest;
+      return rest !== undefined && /^(meta(\/[^/]+)?)?$/.test(rest);
+    },
+    isStale: (topic) => {
+      const parsed = topics.parseControlTopic(topic);
+      if (parsed === undefined) return false;
+      if (!hasControl(parsed.controlId)) return true;
+      if (!parsed.rest.startsWith('meta/')) return false;
+      return !(CONTROL_LEGACY_METAS as readonly string[]).includes(parsed.rest.slice('meta/'.length));
+    },
+  };
 }

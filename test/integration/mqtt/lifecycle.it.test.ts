@@ -55,7 +55,7 @@ test('stale controls: retained topics of removed controls are cleared at start, 
   assert.ok(log.lines.some((l) => l.includes('removed 5 stale retained topics')), log.lines.join('\n'));
 });
 
-test('SIGTERM clears every retained topic of the device and exits 0 within 5 s', { skip: skipWithoutMosquitto }, async (t) => {
+test('SIGTERM clears every retained topic of the device, keeps the HA configs marked offline, and exits 0 within 5 s', { skip: skipWithoutMosquitto }, async (t) => {
   const broker = await startBroker(t);
   const proc = spawnDevice(t, broker.url, '--ha');
   await proc.online;
@@ -65,14 +65,16 @@ test('SIGTERM clears every retained topic of the device and exits 0 within 5 s',
   // 3 device metas, 5 retained topics per control (errors are empty: no retained message), availability.
   assert.equal([...before.keys()].filter((k) => k.startsWith(`${base}/`)).length, 19);
   assert.equal(before.get(`${base}/availability`), 'online');
-  assert.ok([...before.keys()].some((k) => k.startsWith('homeassistant/')));
+  const configs = new Map([...before].filter(([k]) => k.startsWith('homeassistant/')));
+  assert.equal(configs.size, 3);
 
   const sentAt = Date.now();
   proc.child.kill('SIGTERM');
   assert.equal(await proc.exit, 0, proc.stderr());
   assert.ok(Date.now() - sentAt < 5000);
   const after = await retainedSnapshot(broker.url);
-  assert.deepEqual([...after.keys()], [], 'a fresh subscriber sees nothing of the device');
+  // Home Assistant keeps the entities (an emptied config would delete them), shown unavailable.
+  assert.deepEqual(after, new Map([...configs, [`${base}/availability`, 'offline']]), 'a fresh subscriber sees only the HA configs and availability');
   assert.match(proc.stderr(), /SIGTERM: stopping/);
 });
 

@@ -29,6 +29,7 @@ test('defaults of both binaries', () => {
     haDiscoveryPrefix: null,
     sysfsRoot: '/',
     editorSchemaDir: '/var/lib/wb-mqtt-confed/schemas',
+    haStatusTopic: 'homeassistant/status',
     driver: 'gpio',
     gpioBackend: 'cdev',
     gpioSimDir: null,
@@ -57,8 +58,8 @@ test('every option, short and long, separate and attached values', () => {
   assert.deepEqual([g.broker.tlsCa, g.broker.tlsCert, g.broker.tlsKey], ['ca.pem', 'c.pem', 'k.pem']);
   assert.deepEqual([g.topicPrefix, g.deviceId, g.clientId, g.debugLevel, g.haDiscoveryPrefix], ['site1', 'gpio2', null, -3, 'homeassistant']);
   assert.deepEqual([g.gpioBackend, g.gpioSimDir, g.stateFile, g.saveIntervalS], ['sim', '/tmp/sim', 's.json', 2.5]);
-  const a = parseCliArgs('adc', ['--sysfs-root', '/tmp/sys', '--ha-discovery=ha', '--client-id', 'c1', '--broker', 'mqtts://b:8883', '-d-1']);
-  assert.deepEqual([a.sysfsRoot, a.haDiscoveryPrefix, a.clientId, a.broker.url, a.debugLevel], ['/tmp/sys', 'ha', 'c1', 'mqtts://b:8883', -1]);
+  const a = parseCliArgs('adc', ['--sysfs-root', '/tmp/sys', '--ha-discovery=ha', '--ha-status-topic', 'hass/status', '--client-id', 'c1', '--broker', 'mqtts://b:8883', '-d-1']);
+  assert.deepEqual([a.sysfsRoot, a.haDiscoveryPrefix, a.haStatusTopic, a.clientId, a.broker.url, a.debugLevel], ['/tmp/sys', 'ha', 'hass/status', 'c1', 'mqtts://b:8883', -1]);
   const b = parseCliArgs('gpio', ['--generate-board', '--sysfs-root=/tmp/root', '--editor-schema-dir', '/tmp/confed']);
   assert.deepEqual([b.mode, b.sysfsRoot, b.editorSchemaDir], ['generate-board', '/tmp/root', '/tmp/confed']);
 });
@@ -70,6 +71,8 @@ test('modes: -j, -J, --print-schema, --help, --version; help and version win, tw
   assert.equal(parseCliArgs('adc', ['-j', '--help']).mode, 'help');
   assert.equal(parseCliArgs('adc', ['--version']).mode, 'version');
   assert.equal(usage('gpio', ['-j', '-J']), '-j and -J cannot be used together');
+  assert.equal(parseCliArgs('adc', ['--ha-remove', '--ha-discovery=ha']).mode, 'ha-remove');
+  assert.equal(usage('gpio', ['--ha-remove', '-j']), '--ha-remove and -j cannot be used together');
 });
 
 test('-h is the broker host, not help', () => {
@@ -107,6 +110,8 @@ test('bad arguments: one line each, saying what is wrong', () => {
     [['--', 'extra'], "unexpected argument 'extra'"],
     [['--device-id', 'a/b'], "invalid value 'a/b' for --device-id: must not contain '/' (it must be one MQTT topic level)"],
     [['-T', 'a/#'], "invalid topic prefix 'a/#' for -T: it must not contain '+', '#' or NUL"],
+    [['--ha-status-topic', 'ha/+'], "invalid status topic 'ha/+' for --ha-status-topic: a topic without '+', '#' or NUL"],
+    [['--ha-status-topic='], "invalid status topic '' for --ha-status-topic: a topic without '+', '#' or NUL"],
     [['--gpio-backend', 'mmap'], "invalid GPIO backend 'mmap' for --gpio-backend: expected cdev or sim"],
     [['--gpio-backend', 'sim'], '--gpio-backend sim needs --gpio-sim DIR'],
     [['--gpio-backend', 'cdev', '--gpio-sim', 'd'], '--gpio-sim needs --gpio-backend sim (or no --gpio-backend)'],

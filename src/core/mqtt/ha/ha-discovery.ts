@@ -1,34 +1,56 @@
 /**
  * Home Assistant MQTT discovery (opt-in, `--ha-discovery[=PREFIX]`): one retained config per
- * control that has an HA hint, all under one HA device, re-announced when HA publishes `online`
- * on `<ha-prefix>/status`, removed on a clean stop.
+ * entity, all under one HA device, re-announced when HA publishes `online` on its status topic
+ * (`--ha-status-topic`, `homeassistant/status` by default, whatever the discovery prefix).
+ *
+ * The configs outlive the process: HA removes an entity (and with it the user's names, areas,
+ * dashboards and statistics links) when its config is emptied, so a stop only marks the entities
+ * unavailable. Configs are emptied only for entities this device no longer has, found at start in
+ * the broker's retained replay (as the stale controls are), and by `--ha-remove` (ha-remove.ts).
  *
  * Availability: an MQTT connection has one will, and the device's will must stay `meta/error = r`.
  * So discovery uses a second small connection whose will is `offline` on the retained availability
  * topic `<prefix>/devices/<id>/availability`: a crash (or kill -9) drops both connections and the
- * broker marks the entities unavailable. While the process lives, the topic follows the device
- * connection: `online` while it is up, `offline` when it dropped.
+ * broker marks the entities unavailable; a clean stop publishes `offline` itself. While the process
+ * lives, the topic follows the device connection: `online` while it is up, `offline` when it dropped.
  */
+import { DEFAULT_HA_STATUS_TOPIC } from '../../config/cli-options.js';
 import type { Logger } from '../../log.js';
 import type { ResolvedBroker } from '../broker-options.js';
 import { ManagedConnection } from '../connection.js';
 import type { ControlSpec, DeviceSpec, HaHint } from '../device.js';
+import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
 import type { DeviceTopics } from '../topics.js';
 import { binarySensorConfig } from './binary-sensor.js';
+import { haConfigSelection } from './ha-config-scan.js';
 import { haNodeId, haSafeId } from './ha-ids.js';
 import type { HaConfig, HaEntityContext } from './ha-entity.js';
+import { numberConfig } from './number.js';
 import { sensorConfig } from './sensor.js';
 import { switchConfig } from './switch.js';
 
-const CONFIG_BUILDERS: Record<HaHint['component'], (ctx: HaEntityContext) => HaConfig> = {
+type Component = HaHint['component'] | 'number';
+
+const CONFIG_BUILDERS: Record<Component, (ctx: HaEntityContext) => HaConfig> = {
   binary_sensor: binarySensorConfig,
   switch: switchConfig,
   sensor: sensorConfig,
+  number: numberConfig,
 };
+
+/** Suffix of the unique id of each extra entity of a control (the hinted one has none). */
+const EXTRA_UNIQUE_ID_SUFFIX: Partial<Record<Component, string>> = { number: '_set' };
+
+/** The entities of a control: its hinted one, and a `number` to set a writable sensor (a meter total). */
+function componentsOf(control: ControlSpec, hint: HaHint): Component[] {
+  return hint.component === 'sensor' && !control.readonly ? ['sensor', 'number'] : [hint.component];
+}
 
 export interface HaDiscoveryOptions {
   /** Discovery prefix, `homeassistant` by default on the command line. */
   readonly haPrefix: string;
+  /** Home Assistant's birth topic; default `homeassistant/status`. */
+  readonly statusTopic?: string;
   readonly topics: DeviceTopics;
   readonly device: DeviceSpec;
   readonly broker: ResolvedBroker;
@@ -38,12 +60,25 @@ export interface HaDiscoveryOptions {
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
 }
 
+interface Entity {
+  readonly topic: string;
+  readonly payload: string;
+  /** The control it belongs to. */
+  readonly controlId: string;
+}
+
 export class HaDiscovery {
-  /** Config topic and JSON payload per control id, in the order controls were added. */
-  private readonly entities = new Map<string, { topic: string; payload: string; control: ControlSpec }>();
+  /** The entities by config topic, in the order controls were added. */
+  private readonly entities = new Map<string, Entity>();
+  /** The controls with entities, for announcing them again with another device title. */
+  private readonly controls = new Map<string, ControlSpec>();
   private device: DeviceSpec;
   private readonly connection: ManagedConnection;
   private available = false;
+  private stopping = false;
+  /** Set once stale configs were looked for (once per process, as for stale controls). */
+  private staleScanDone = false;
+  private scan: StaleTopicScan | undefined;
   readonly availabilityTopic: string;
   readonly statusTopic: string;
   private readonly nodeId: string;
@@ -51,7 +86,7 @@ export class HaDiscovery {
   constructor(private readonly options: HaDiscoveryOptions) {
     this.device = options.device;
     this.availabilityTopic = `${options.topics.base}/availability`;
-    this.statusTopic = `${options.haPrefix}/status`;
+    this.statusTopic = options.statusTopic ?? DEFAULT_HA_STATUS_TOPIC;
     this.nodeId = haNodeId(options.topics.prefix, options.topics.deviceId);
     this.connection = new ManagedConnection(
       {
@@ -64,60 +99,66 @@ export class HaDiscovery {
       },
       {
         onConnect: () => this.onConnect(),
-        onMessage: (topic, payload) => this.onMessage(topic, payload.toString('utf8')),
+        onDisconnect: () => this.scan?.abort(),
+        onMessage: (topic, payload, retained) => this.onMessage(topic, payload.toString('utf8'), retained),
       },
     );
   }
 
-  /** Config topic of a control's entity (undefined without an HA hint). */
-  configTopicOf(controlId: string): string | undefined {
-    return this.entities.get(controlId)?.topic;
-  }
-
   /**
-   * Adds (or updates) the entity of a control with an HA hint; announced at once if connected and
-   * new or changed. A control that lost its hint loses its entity.
+   * Adds the entities of a control with an HA hint, or updates them (a reload): a new or changed
+   * config is announced at once if connected, one the control no longer has is emptied. A control
+   * without a hint has no entities.
    */
   addControl(control: ControlSpec): void {
     const hint = control.ha;
+    const before = [...this.entities.values()].filter((e) => e.controlId === control.id);
     if (hint === undefined) {
       this.removeControl(control.id);
       return;
     }
+    this.controls.set(control.id, control);
     const { topics, haPrefix } = this.options;
+    const current = new Set<string>();
     const objectId = haSafeId(control.id);
-    const ctx: HaEntityContext = {
-      control,
-      uniqueId: `${this.nodeId}_${objectId}`,
-      stateTopic: topics.control(control.id),
-      commandTopic: topics.controlCommand(control.id),
-      availabilityTopic: this.availabilityTopic,
-      device: this.device,
-      nodeId: this.nodeId,
-    };
-    const entity = {
-      topic: `${haPrefix}/${hint.component}/${this.nodeId}/${objectId}/config`,
-      payload: JSON.stringify(CONFIG_BUILDERS[hint.component](ctx)),
-      control,
-    };
-    const before = this.entities.get(control.id);
-    this.entities.set(control.id, entity);
-    if (before !== undefined && before.topic !== entity.topic) void this.connection.publish(before.topic, '');
-    if (before?.topic !== entity.topic || before.payload !== entity.payload) void this.connection.publish(entity.topic, entity.payload);
+    for (const component of componentsOf(control, hint)) {
+      const ctx: HaEntityContext = {
+        control,
+        uniqueId: `${this.nodeId}_${objectId}${EXTRA_UNIQUE_ID_SUFFIX[component] ?? ''}`,
+        stateTopic: topics.control(control.id),
+        commandTopic: topics.controlCommand(control.id),
+        availabilityTopic: this.availabilityTopic,
+        device: this.device,
+        nodeId: this.nodeId,
+      };
+      const topic = `${haPrefix}/${component}/${this.nodeId}/${objectId}/config`;
+      const entity: Entity = { topic, payload: JSON.stringify(CONFIG_BUILDERS[component](ctx)), controlId: control.id };
+      current.add(topic);
+      if (this.entities.get(topic)?.payload === entity.payload) continue;
+      this.entities.set(topic, entity);
+      void this.connection.publish(entity.topic, entity.payload);
+    }
+    for (const old of before) {
+      if (current.has(old.topic)) continue;
+      this.entities.delete(old.topic);
+      void this.connection.publish(old.topic, '');
+    }
   }
 
-  /** Removes a control's entity (its config cleared). */
+  /** Removes a control's entities (a reload): their configs are emptied. */
   removeControl(controlId: string): void {
-    const entity = this.entities.get(controlId);
-    if (entity === undefined) return;
-    this.entities.delete(controlId);
-    void this.connection.publish(entity.topic, '');
+    this.controls.delete(controlId);
+    for (const entity of [...this.entities.values()]) {
+      if (entity.controlId !== controlId) continue;
+      this.entities.delete(entity.topic);
+      void this.connection.publish(entity.topic, '');
+    }
   }
 
   /** The device changed (its title): every entity is announced again with it. */
   setDevice(device: DeviceSpec): void {
     this.device = device;
-    for (const { control } of [...this.entities.values()]) this.addControl(control);
+    for (const control of [...this.controls.values()]) this.addControl(control);
   }
 
   /** Follows the device connection: `online` while it is up. */
@@ -131,12 +172,15 @@ export class HaDiscovery {
     this.connection.start();
   }
 
-  /** Removes every config and the availability topic (empty retained), then disconnects. */
+  /**
+   * Publishes availability `offline` (retained) and disconnects. The configs stay, so Home
+   * Assistant keeps the entities, shown unavailable until the next start.
+   */
   async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    this.scan?.abort();
     if (this.connection.connected) {
-      const cleared = [...this.entities.values()].map((e) => this.connection.publish(e.topic, ''));
-      cleared.push(this.connection.publish(this.availabilityTopic, ''));
-      await Promise.race([Promise.all(cleared), delay(timeoutMs)]);
+      await Promise.race([this.connection.publish(this.availabilityTopic, 'offline'), delay(timeoutMs)]);
     }
     await this.connection.end(this.connection.connected, 500);
   }
@@ -146,12 +190,15 @@ export class HaDiscovery {
   }
 
   private onConnect(): void {
+    if (this.stopping) return;
     void this.connection.publish(this.availabilityTopic, this.availabilityPayload());
     this.announce();
     void this.connection.subscribe({ [this.statusTopic]: { qos: 1 } });
+    if (!this.staleScanDone) void this.removeStaleConfigs();
   }
 
-  private onMessage(topic: string, payload: string): void {
+  private onMessage(topic: string, payload: string, retained: boolean): void {
+    if (this.scan?.offer(topic, retained) === true) return;
     if (topic !== this.statusTopic || payload !== 'online') return;
     this.options.log.info('Home Assistant is online; announcing the entities again');
     this.announce();
@@ -159,6 +206,24 @@ export class HaDiscovery {
 
   private announce(): void {
     for (const entity of this.entities.values()) void this.connection.publish(entity.topic, entity.payload);
+  }
+
+  /** Empties the retained configs of this device's node that are not current entities. */
+  private async removeStaleConfigs(): Promise<void> {
+    if (this.scan !== undefined) return;
+    const selection = haConfigSelection(this.options.haPrefix, this.nodeId, (topic) => this.entities.has(topic));
+    const scan = new StaleTopicScan(selection, scanMarkerTopic(this.options.topics, 'ha-sync'));
+    this.scan = scan;
+    try {
+      const stale = await runStaleScan(this.connection, scan);
+      if (stale === undefined) return;
+      for (const topic of stale) void this.connection.publish(topic, '');
+      if (stale.length > 0) this.options.log.info(`removed ${stale.length} Home Assistant configs of entities this device no longer has: ${stale.join(', ')}`);
+      this.staleScanDone = true;
+      await this.connection.unsubscribe(scan.filters());
+    } finally {
+      this.scan = undefined;
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { binarySensorConfig } from '../../../../src/core/mqtt/ha/binary-sensor.js';
 import type { HaEntityContext } from '../../../../src/core/mqtt/ha/ha-entity.js';
 import { haNodeId, haSafeId } from '../../../../src/core/mqtt/ha/ha-ids.js';
+import { numberConfig } from '../../../../src/core/mqtt/ha/number.js';
 import { sensorConfig } from '../../../../src/core/mqtt/ha/sensor.js';
 import { switchConfig } from '../../../../src/core/mqtt/ha/switch.js';
 import type { ControlSpec } from '../../../../src/core/mqtt/device.js';
@@ -79,4 +80,36 @@ test('ids are restricted to [a-zA-Z0-9_-] without collisions', () => {
   assert.equal(haNodeId('', 'ctl-gpio'), 'ctl-gpio');
   assert.equal(haNodeId('site1', 'ctl-gpio'), 'site1_ctl-gpio');
   assert.match(haNodeId('a/b', 'ctl-gpio'), /^a_b_ctl-gpio_[0-9a-f]{6}$/);
+});
+
+test('writable total → number: commands on /on, min 0, a step of its decimals (HA allows 0.001 at the finest), a max every step fits', () => {
+  const total = (decimals: number | undefined): ControlSpec => ({
+    id: 'M_total',
+    type: 'power_consumption',
+    readonly: false,
+    units: 'kWh',
+    ...(decimals !== undefined ? { decimals } : {}),
+    ha: { component: 'sensor', deviceClass: 'energy', unit: 'kWh', stateClass: 'total_increasing' },
+  });
+  const config = numberConfig(ctx(total(2)));
+  assert.deepEqual(config, {
+    ...shared,
+    name: 'M_total set',
+    unique_id: 'ctl-gpio_M_total',
+    state_topic: '/devices/ctl-gpio/controls/M_total',
+    command_topic: '/devices/ctl-gpio/controls/M_total/on',
+    retain: false,
+    min: 0,
+    max: 1e13,
+    step: 0.01,
+    mode: 'box',
+    entity_category: 'config',
+    device_class: 'energy',
+    unit_of_measurement: 'kWh',
+  });
+  for (const [decimals, step, max] of [[undefined, 1, 1e15], [0, 1, 1e15], [3, 0.001, 1e12], [6, 0.001, 1e12]] as const) {
+    const c = numberConfig(ctx(total(decimals)));
+    assert.deepEqual([c['step'], c['max']], [step, max], `decimals ${decimals}`);
+    assert.ok(Number.isSafeInteger((c['max'] as number) / (c['step'] as number)));
+  }
 });
