@@ -67,6 +67,7 @@ for svc in gpio adc; do
   unit="$root/lib/systemd/system/ctl-mqtt-$svc.service"
   grep -qx "ExecStartPre=/usr/bin/ctl-mqtt-$svc --generate-board" "$unit" || fail "ctl-mqtt-$svc.service does not run --generate-board first"
   grep -qx "ExecStart=/usr/bin/ctl-mqtt-$svc" "$unit" || fail "ctl-mqtt-$svc.service: ExecStart has options --generate-board lacks"
+  grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' "$unit" || fail "ctl-mqtt-$svc.service: systemctl reload does not send SIGHUP"
 done
 
 step "ctl-mqtt-adc --print-schema"
@@ -115,7 +116,7 @@ node --input-type=module -e "
   createRequire('$lib/dist/src/hw/gpio/cdev/ffi.js')('koffi').load('libc.so.6');
 " || fail "a module of the installed copy does not load"
 
-step "the installed services run (no broker yet: they retry) and stop on SIGTERM with exit 0"
+step "the installed services run (no broker yet: they retry), reload on SIGHUP and stop on SIGTERM with exit 0"
 mkdir "$root/sim"
 no_broker=(--broker "unix://$root/sim/no-broker.sock")
 "$root/usr/bin/ctl-mqtt-gpio" -c "$root/etc/ctl-mqtt-gpio.conf" --system-config-dir "$root/var/lib/ctl-mqtt-gpio/conf.d" \
@@ -133,6 +134,14 @@ done
 grep -q 'started:' "$root/gpio.log" || fail "ctl-mqtt-gpio did not start within 30 s: $(tail -n 3 "$root/gpio.log")"
 grep -q 'channel(s), device' "$root/adc.log" || fail "ctl-mqtt-adc did not start within 30 s: $(tail -n 3 "$root/adc.log")"
 sleep 0.2
+kill -HUP "${pids[0]}" "${pids[1]}"
+for _ in $(seq 300); do
+  grep -q 'configuration reloaded' "$root/gpio.log" && grep -q 'configuration reloaded' "$root/adc.log" && break
+  sleep 0.1
+done
+for name in gpio adc; do
+  grep -q 'configuration reloaded' "$root/$name.log" || fail "ctl-mqtt-$name did not reload on SIGHUP: $(tail -n 3 "$root/$name.log")"
+done
 for i in 0 1; do
   name=$([ "$i" = 0 ] && echo gpio || echo adc)
   kill -TERM "${pids[$i]}" 2>/dev/null || true

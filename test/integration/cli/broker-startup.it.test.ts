@@ -74,7 +74,10 @@ test('ctl-mqtt-gpio: the state is saved before the exit 1 for a broker that neve
   const port = await freePort();
   const service = start(t, GPIO_MAIN, gpioArgs(dir, `mqtt://127.0.0.1:${port}`), '1.5');
   // Two pulses on the meter while the broker is away: counted, and on disk when the service gives up.
-  await sleep(700);
+  // They come once the lines are requested (the service says it started), whatever the machine's load.
+  for (const until = Date.now() + 10_000; !/INFO: .*started:/.test(service.stderr()); await sleep(10)) {
+    assert.ok(Date.now() < until, `the service did not start:\n${service.stderr()}`);
+  }
   for (const level of ['pull-up', 'pull-down', 'pull-up', 'pull-down']) {
     writeFileSync(join(dir, 'sim', 'gpiochip0', 'sim_gpio0', 'pull'), level);
     await sleep(60);

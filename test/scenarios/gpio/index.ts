@@ -6,6 +6,7 @@
  */
 import type { TestContext } from 'node:test';
 import { chatterNeverCounts, kill9LosesAtMostOneSaveWindow, pacedPulsesExact, sigtermDuringPulseTrain, totalOnPersisted } from './counter-scenarios.js';
+import { reloadInPlace } from './reload-scenarios.js';
 import { boardFileOfARealController, singleConfigOfAnOlderController } from './drop-in-scenarios.js';
 import { chipMissingAtStart, chipRemovedAndRestored, corruptStateFile } from './fault-scenarios.js';
 import { inputsAndInverted, outputsThroughOn, startValuesAcrossRestart } from './io-scenarios.js';
@@ -19,7 +20,7 @@ export interface GpioScenario {
   run(t: TestContext, rig: GpioServiceRig): Promise<void>;
 }
 
-export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'lines' | 'counters' | 'faults', readonly GpioScenario[]>> = {
+export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'reload' | 'lines' | 'counters' | 'faults', readonly GpioScenario[]>> = {
   io: [
     { name: 'inputs publish their level, inverted inputs the opposite', run: inputsAndInverted },
     { name: 'outputs follow /on 0 and 1; anything else is rejected', run: outputsThroughOn },
@@ -28,6 +29,9 @@ export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'lines' | 'counter
   dropIn: [
     { name: 'a board file as real controllers ship it: outputs without direction are writable, inputs follow', run: boardFileOfARealController },
     { name: 'an older controller\'s single config: reserved names on their own integer gpio', run: singleConfigOfAnOlderController },
+  ],
+  reload: [
+    { name: 'SIGHUP during a pulse train: unchanged channels untouched, changed ones re-created with their state, removed ones cleared', run: reloadInPlace },
   ],
   lines: [
     { name: 'open drain and open source outputs drive their line', run: openDrainAndSource },

@@ -38,6 +38,8 @@ export interface ScenarioRun {
    * `channels` is the channel list, or the whole config file as text (written as it is).
    */
   start(channels: ChannelJson[] | string, extra?: string[]): ServiceProcess;
+  /** Writes the config (as `start` does) without starting anything: for a reload. */
+  writeConfig(channels: ChannelJson[] | string): void;
   /** Waits for a value of a control (`payload` given: that one), published after `from`; timeouts are scaled by the rig. */
   value(control: string, payload?: string, options?: { from?: number; timeoutMs?: number }): Promise<Recorded>;
   /** The last non-empty value of a control seen so far. */
@@ -65,6 +67,10 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
   const publisher = await MqttRecorder.start(rig.brokerUrl, [`${controls}none`]);
   t.after(() => publisher.close());
   let service: ServiceProcess | undefined;
+  const writeConfig = (channels: ChannelJson[] | string): void => {
+    const text = typeof channels === 'string' ? channels : JSON.stringify({ device_name: `Scenario ${name}`, channels }, null, 2);
+    writeFileSync(configFile, text);
+  };
   return {
     rig,
     deviceId,
@@ -72,9 +78,9 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
     stateFile,
     boardDir,
     recorder,
+    writeConfig,
     start(channels, extra = []) {
-      const text = typeof channels === 'string' ? channels : JSON.stringify({ device_name: `Scenario ${name}`, channels }, null, 2);
-      writeFileSync(configFile, text);
+      writeConfig(channels);
       const args = [
         GPIO_MAIN,
         '-c', configFile,

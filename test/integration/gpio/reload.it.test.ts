@@ -1,0 +1,8 @@
+/** The GPIO service scenarios "reload" (test/scenarios/gpio) on the sim backend with a real broker (mosquitto, or aedes without it). */
+import { test } from 'node:test';
+import { gpioScenarios } from '../../scenarios/gpio/index.js';
+import { simRig } from '../../scenarios/gpio/sim-rig.js';
+
+for (const scenario of gpioScenarios.reload) {
+  test(`${scenario.name} (sim)`, async (t) => scenario.run(t, await simRig(t)));
+}
