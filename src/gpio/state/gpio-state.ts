@@ -60,9 +60,13 @@ export class GpioStateStore {
     return Object.hasOwn(this.doc.counters, name) ? this.doc.counters[name] : undefined;
   }
 
-  /** Records an output level and writes it durably before resolving. */
+  /**
+   * Records an output level and resolves once it is on disk. Writes are coalesced: a burst of
+   * levels costs a few writes, and each call resolves with the first write that began after it.
+   */
   async setOutput(name: string, level: boolean): Promise<void> {
-    if (this.doc.outputs[name] === level) return;
+    // The same level and nothing being written: it is on disk already.
+    if (this.doc.outputs[name] === level && !this.saver.busy) return;
     this.doc.outputs[name] = level;
     await this.saver.saveNow();
   }
