@@ -2,9 +2,10 @@
  * A meter input (`watt_meter`, `water_meter`): `<name>_total` and `<name>_current` (DESIGN 7,
  * 10), no plain switch. Pulses are committed level changes of the debounced line in the
  * configured direction (countsTransition), stamped with the kernel's time of the edge (or the
- * start of the stable run where the debounce is ours). `edge` unset is resolved once, the first
- * time the line is granted: ten reads all high mean the line idles high, so falling edges count;
- * anything else counts rising edges.
+ * start of the stable run where the debounce is ours). The edge is decided once and kept with the
+ * total in the state file: the configured `edge`, else the one saved, else it is autodetected
+ * from the line's resting level (IdleLevelWatch: watched, never a single read that may fall in a
+ * pulse). Until then nothing is counted; the changes seen meanwhile are counted once it is known.
  * The total starts at the saved value (exact pulses, PulseCounter) and is saved within the save
  * interval after every pulse; `_total/on` sets the meter reading (strict number) and saves at once.
  */
@@ -13,15 +14,19 @@ import type { CommandResult, DeviceControl } from '../core/mqtt/device.js';
 import type { CounterConfig, GpioChannelConfig } from './config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
 import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edge-mode.js';
+import { IdleLevelWatch } from './counting/idle-level-watch.js';
 import { PulseCounter } from './counting/pulse-counter.js';
 import { InputLevel } from './input-level.js';
 import { InputLineChannel } from './input-line-channel.js';
 import type { ChannelContext, Handover, LineAccess, LineChannel } from './line-channel.js';
-import type { GpioStateStore } from './state/gpio-state.js';
+import type { CounterRecord, GpioStateStore } from './state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
-/** Reads of the idle level that decide an autodetected edge (as the original). */
-const AUTO_EDGE_READS = 10;
+/** A committed level change seen before the edge was decided. */
+interface EarlyChange {
+  readonly level: boolean;
+  readonly atNs: bigint;
+}
 
 export class CounterChannel extends InputLineChannel implements LineChannel {
   private readonly total: DeviceControl;
@@ -31,20 +36,26 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
   private readonly state: GpioStateStore;
   private readonly log: Logger;
   private mode: EdgeMode | undefined;
+  /** While the edge is being autodetected: the watch, and the changes it has seen. */
+  private watch: IdleLevelWatch | undefined;
+  private early: EarlyChange[] = [];
   private attached = false;
 
   constructor(
     config: GpioChannelConfig & { readonly counter: CounterConfig },
     offset: number,
     ctx: ChannelContext,
-    handover: Handover = {},
   ) {
     super(config, offset);
     const { name, counter } = config;
     this.state = ctx.state;
     this.log = ctx.log;
-    this.counter = new PulseCounter(counter.type, counter.multiplier, ctx.state.counter(name));
-    this.mode = counter.edge === 'auto' ? handover.edgeMode : counter.edge;
+    const saved = ctx.state.counter(name);
+    this.counter = new PulseCounter(counter.type, counter.multiplier, saved);
+    this.mode = counter.edge === 'auto' ? saved?.edge : counter.edge;
+    if (counter.edge === 'auto' && this.mode !== undefined) {
+      this.log.info(`counter "${name}": counting ${this.mode} edges, as autodetected before (kept in the state file)`);
+    }
     this.total = ctx.addControl(
       meterTotalSpec(name, counter, ctx.maxUnchangedInterval, (payload) => this.setTotal(payload)),
     );
@@ -60,17 +71,10 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
   }
 
   async attach(line: LineAccess, nowNs: bigint): Promise<void> {
-    let level = await line.read();
+    const level = await line.read();
     if (this.mode === undefined) {
-      let allHigh = level;
-      for (let i = 1; i < AUTO_EDGE_READS; i++) {
-        level = await line.read();
-        allHigh &&= level;
-      }
-      this.mode = resolveAutoEdge(allHigh);
-      this.log.info(
-        `counter "${this.config.name}": edge autodetected: the line idles ${allHigh ? 'high' : 'low'}, counting ${this.mode} edges`,
-      );
+      this.watch = new IdleLevelWatch(level, nowNs);
+      this.early = [];
     }
     this.level.begin(level, line, nowNs);
     this.attached = true;
@@ -79,13 +83,17 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
 
   detach(): void {
     this.attached = false;
+    this.watch = undefined;
     this.level.end();
     this.total.setError('r', true);
     this.current.setError('r', true);
   }
 
   refresh(nowNs: bigint): void {
-    if (this.attached) this.publish(nowNs);
+    if (!this.attached) return;
+    const resting = this.watch?.heldAt(nowNs);
+    if (resting !== undefined) this.decideEdge(resting);
+    this.publish(nowNs);
   }
 
   close(): void {
@@ -94,21 +102,54 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
   }
 
   handover(): Handover {
-    // Only an autodetected edge is handed over: one the config named was the config's choice.
-    return this.config.counter?.edge === 'auto' && this.mode !== undefined ? { edgeMode: this.mode } : {};
+    // Its total and its edge are in the state store, which the new channel reads.
+    return {};
   }
 
   private changed(level: boolean, atNs: bigint, resync: boolean): void {
     // A resync (the read cycle found a level whose edge was lost, or is very late) counts like
     // an edge: the transition did happen; only its time is that of the read.
-    if (this.mode === undefined || !countsTransition(this.mode, !level, level)) return;
+    if (this.mode === undefined) {
+      if (this.watch === undefined) return;
+      this.early.push({ level, atNs });
+      const resting = this.watch.change(level, atNs);
+      if (resting === undefined) return;
+      this.decideEdge(resting);
+      this.publish(atNs);
+      return;
+    }
+    if (!this.count(level, atNs, resync)) return;
+    this.state.setCounter(this.config.name, this.record());
+    this.publish(atNs);
+  }
+
+  private count(level: boolean, atNs: bigint, resync: boolean): boolean {
+    if (this.mode === undefined || !countsTransition(this.mode, !level, level)) return false;
     this.counter.pulse(atNs);
     if (this.log.debugEnabled) {
       const how = resync ? ' (read: its edge was lost)' : '';
       this.log.debug(`counter "${this.config.name}": pulse at ${atNs} ns${how}, ${this.counter.record().pulses} since the base`);
     }
-    this.state.setCounter(this.config.name, this.counter.record());
-    this.publish(atNs);
+    return true;
+  }
+
+  /** The autodetected edge is known: count what was seen meanwhile and save the edge at once. */
+  private decideEdge(resting: boolean): void {
+    const early = this.early;
+    this.watch = undefined;
+    this.early = [];
+    this.mode = resolveAutoEdge(resting);
+    this.log.info(
+      `counter "${this.config.name}": edge autodetected: the line rests ${resting ? 'high' : 'low'}, counting ${this.mode} edges (kept in the state file)`,
+    );
+    for (const change of early) this.count(change.level, change.atNs, false);
+    void this.state.setCounterNow(this.config.name, this.record());
+  }
+
+  /** What the state file keeps: the total and, once decided, the edge. */
+  private record(): CounterRecord {
+    const record = this.counter.record();
+    return this.mode === undefined ? record : { ...record, edge: this.mode };
   }
 
   private publish(nowNs: bigint): void {
@@ -120,7 +161,7 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
     const parsed = parseTotalPayload(payload);
     if (!parsed.ok) return { reject: parsed.reason };
     this.counter.setTotal(parsed.value);
-    await this.state.setCounterNow(this.config.name, this.counter.record());
+    await this.state.setCounterNow(this.config.name, this.record());
     this.log.info(`counter "${this.config.name}": total set to ${payload}`);
     // While the line is lost the value topic keeps its last good value (`r`); the new total is
     // published when the line is back.

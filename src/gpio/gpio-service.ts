@@ -76,7 +76,7 @@ function hasCounter(config: GpioChannelConfig): config is GpioChannelConfig & { 
 
 function createChannel(p: PlannedChannel, ctx: ChannelContext, handover?: Handover): LineChannel {
   if (p.config.direction === 'output') return new OutputChannel(p.config, p.offset, ctx, handover);
-  if (hasCounter(p.config)) return new CounterChannel(p.config, p.offset, ctx, handover);
+  if (hasCounter(p.config)) return new CounterChannel(p.config, p.offset, ctx);
   return new InputChannel(p.config, p.offset, ctx);
 }
 
@@ -141,7 +141,7 @@ export class GpioService {
     if (this.stopped) return;
     const plan = planReload(this.live, planned);
     const leaving = [...plan.removed, ...plan.changed.map((c) => c.old)];
-    const handovers = new Map(plan.changed.map((c) => [c.next.config.name, handoverOf(c.old, c.next)]));
+    const handovers = new Map(plan.changed.map((c) => [c.next.config.name, c.old.channel.handover()]));
 
     // Lines first: a line that moves to another channel must be free before it is requested.
     for (const session of this.sessions) {
@@ -270,11 +270,4 @@ export class GpioService {
   private pathInUse(path: string, asking: ChipSession): boolean {
     return this.sessions.some((s) => s !== asking && (s.path === path || s.openPath === path));
   }
-}
-
-/** What a re-created channel takes over; a counter's edge only while the line's inversion is the same. */
-function handoverOf(old: LiveChannel, next: PlannedChannel): Handover {
-  const handover = old.channel.handover();
-  if (handover.edgeMode !== undefined && old.planned.config.inverted !== next.config.inverted) return { ...handover, edgeMode: undefined };
-  return handover;
 }

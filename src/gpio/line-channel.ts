@@ -6,7 +6,6 @@ import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl } from '../core/mqtt/device.js';
 import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
-import type { EdgeMode } from './counting/edge-mode.js';
 import type { GrantedInput, InputTiming } from './input-level.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
@@ -49,8 +48,6 @@ export interface LineChannel {
 export interface Handover {
   /** An output's logical level: a reload never moves an output. */
   readonly outputLevel?: boolean;
-  /** A counter's autodetected edge: decided once, never again from a level that may be mid-pulse. */
-  readonly edgeMode?: EdgeMode;
 }
 
 /** What every channel is built with. */

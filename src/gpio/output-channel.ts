@@ -2,10 +2,14 @@
  * An output: a writable `switch` commanded on `/on` with exactly `0` or `1` (DESIGN 5, 7).
  * - Start level: the saved level when `load_previous_state` and one was saved, else
  *   `initial_state`; the line is requested with it (no glitch) and it is saved.
- * - A command is written through the line; on success the level is saved durably, then
+ * - A command is written through the line at once; on success the level is saved durably, then
  *   published, and `w` is cleared; on failure (write refused, line or chip gone) `w` is set and
  *   the published value stays. A failed command is not replayed later: the level that counts is
  *   the last one the hardware took.
+ * - The next command does not wait for the save: saves are coalesced (a burst of commands costs a
+ *   few writes), so the line always gets the newest command promptly. A level is published only
+ *   once it is on disk, and only while no newer command has taken the line (that one's own save
+ *   publishes it), so the published value is never ahead of the saved one.
  * - When the line comes back after a loss it is requested again at that level.
  * The published value is the commanded level, not the hardware read-back (an open-drain line
  * held low by someone else would otherwise flip the switch under the user's finger).
@@ -31,6 +35,10 @@ export class OutputChannel implements LineChannel {
    */
   private shown: boolean | undefined;
   private line: LineAccess | undefined;
+  /** Commands the line took so far; tells whether a saved level is still the newest. */
+  private writes = 0;
+  /** `writes` when a command last failed: `w` is cleared only by a write after it. */
+  private failedAfter = -1;
 
   constructor(
     readonly config: GpioChannelConfig,
@@ -54,10 +62,7 @@ export class OutputChannel implements LineChannel {
 
   async attach(line: LineAccess): Promise<void> {
     this.line = line;
-    const level = this.level;
-    await this.state.setOutput(this.config.name, level);
-    this.shown = level;
-    this.control.setBoolean(level);
+    await this.showWhenSaved(this.level, this.writes, false);
   }
 
   detach(): void {
@@ -89,23 +94,34 @@ export class OutputChannel implements LineChannel {
     const line = this.line;
     if (line === undefined) {
       this.log.warn(`output "${this.config.name}": cannot set ${payload}: the line is not available`);
-      this.control.setError('w', true);
+      this.writeFailed();
       return;
     }
     try {
       await line.write(level);
     } catch (err) {
       this.log.warn(`output "${this.config.name}": cannot set ${payload}: ${messageOf(err)}`);
-      this.control.setError('w', true);
+      this.writeFailed();
       return;
     }
     this.level = level;
     this.log.debug(`output "${this.config.name}": set to ${payload}`);
+    void this.showWhenSaved(level, ++this.writes, true);
+  }
+
+  private writeFailed(): void {
+    this.failedAfter = this.writes;
+    this.control.setError('w', true);
+  }
+
+  /** Publishes `level` (the line's since command `write`) once it is saved, unless a newer command took the line. */
+  private async showWhenSaved(level: boolean, write: number, written: boolean): Promise<void> {
     await this.state.setOutput(this.config.name, level);
+    if (write !== this.writes) return;
     this.shown = level;
     // As with `r`: the error goes before the value, so no subscriber sees the new level still
     // marked as not written.
-    this.control.setError('w', false);
+    if (written && this.failedAfter < write) this.control.setError('w', false);
     this.control.setBoolean(level);
   }
 }

@@ -12,6 +12,7 @@ import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } fro
 import { LogRateLimiter, type Logger } from '../log.js';
 import { messageOf } from '../errors.js';
 import type { ResolvedBroker } from './broker-options.js';
+import { SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
 
 export interface ConnectionHandlers {
   /**
@@ -64,6 +65,9 @@ export class ManagedConnection {
   private lastError: string | undefined;
   private readonly retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
   private readonly flapLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
+  /** The reason code of the broker's DISCONNECT on this connection (MQTT 5), if it sent one. */
+  private disconnectReason: number | undefined;
+  private readonly takeovers = new SessionTakeoverWatch();
   /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
   private readonly pendingAcks = new Set<(acked: boolean) => void>();
 
@@ -116,6 +120,9 @@ export class ManagedConnection {
       this.delayChosen = false;
     });
     client.on('connect', (connack) => this.onConnect(connack.sessionPresent === true));
+    client.on('disconnect', (packet) => {
+      this.disconnectReason = packet.reasonCode;
+    });
     client.on('message', (topic, payload, packet) => this.handlers.onMessage?.(topic, payload, packet.retain === true));
   }
 
@@ -195,6 +202,7 @@ export class ManagedConnection {
     this.everConnected = true;
     this.up = true;
     this.upSince = performance.now();
+    this.disconnectReason = undefined;
     this.retryLog.reset('retry');
     // Resume the session from now on (3.1.1 never had Clean Start; see onError's fall back).
     if (this.options.persistentSession) client.options.clean = false;
@@ -228,12 +236,23 @@ export class ManagedConnection {
     if (this.ending) return;
     const wasUp = this.up;
     this.up = false;
-    if (wasUp && performance.now() - this.upSince >= STABLE_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
-    const delay = this.chooseDelay();
+    const upMs = performance.now() - this.upSince;
+    if (wasUp && upMs >= STABLE_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
+    const takeover = wasUp
+      ? this.takeovers.closed({ atMs: performance.now(), upMs, reasonCode: this.disconnectReason, error: this.lastError !== undefined })
+      : undefined;
+    if (takeover !== undefined) this.delayChosen = false; // whatever an error chose, the takeover's delay wins
+    const delay = this.chooseDelay(takeover?.delayMs);
     const fallingBack = this.lastError === PROTOCOL_FALLBACK;
-    const reason = ` (${this.lastError ?? 'connection closed'})`;
+    const reason = ` (${this.lastError ?? (this.disconnectReason !== undefined ? `DISCONNECT reason 0x${this.disconnectReason.toString(16)}` : 'connection closed')})`;
     this.lastError = undefined;
+    this.disconnectReason = undefined;
     if (fallingBack) return; // already said, and the next attempt follows at once
+    if (takeover !== undefined) {
+      this.options.log.error(this.takeoverMessage(takeover));
+      this.handlers.onDisconnect?.();
+      return;
+    }
     if (wasUp) {
       const suppressed = this.flapLog.check('lost');
       if (suppressed !== null) {
@@ -248,6 +267,16 @@ export class ManagedConnection {
       const more = suppressed > 0 ? ` (${suppressed} more failed attempts)` : '';
       this.options.log.warn(`cannot connect to ${this.options.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
     }
+  }
+
+  /** One line per takeover: the growing delay keeps them rare. */
+  private takeoverMessage(takeover: TakeoverVerdict): string {
+    const clientId = this.client?.options.clientId ?? this.options.clientId ?? '';
+    const what = takeover.certain
+      ? `the broker says the session of client id "${clientId}" was taken over`
+      : `the broker closed the connection of client id "${clientId}" right after accepting it, again: most likely the session was taken over`;
+    const seconds = formatSeconds(takeover.delayMs);
+    return `${what} by another client with the same client id (a second copy of this service, or a copied config on another controller?); give each its own --client-id / --device-id. Connecting again in ${seconds} (takeover ${takeover.streak} in a row; the delay doubles)`;
   }
 
   /** Sets the delay before the next attempt, once per failed attempt, doubling up to the maximum. */

@@ -65,17 +65,29 @@ export interface StateSaverOptions {
   log: Logger;
 }
 
-/** Serialised, coalesced atomic saves of one state file. */
+/**
+ * Serialised, coalesced atomic saves of one state file: one write in flight at a time, and each
+ * write takes the newest state. A request is answered by the first write that began after it, so
+ * a burst of requests costs a few writes, not one each, and none waits for the end of the burst.
+ */
 export class StateSaver {
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
-  private pending = false;
+  private looping = false;
+  /** Requests made so far, and how many of them the last finished write covered. */
+  private requested = 0;
+  private covered = 0;
+  private waiters: Array<{ readonly ticket: number; readonly resolve: () => void }> = [];
   private failing = false;
   private closed = false;
 
   constructor(private readonly options: StateSaverOptions) {}
 
-  /** Writes as soon as the current write (if any) is done. */
+  /** True while a write is in flight or asked for. */
+  get busy(): boolean {
+    return this.looping;
+  }
+
+  /** Resolves once a write that began after this call is done (written, or its failure logged). */
   saveNow(): Promise<void> {
     this.clearTimer();
     return this.requestWrite();
@@ -107,28 +119,36 @@ export class StateSaver {
   }
 
   private requestWrite(): Promise<void> {
-    if (this.writing) {
-      this.pending = true;
-      return this.writing;
+    const ticket = ++this.requested;
+    const done = new Promise<void>((resolve) => this.waiters.push({ ticket, resolve }));
+    if (!this.looping) {
+      this.looping = true;
+      void this.writeLoop();
     }
-    this.writing = this.writeLoop().finally(() => {
-      this.writing = undefined;
-    });
-    return this.writing;
+    return done;
   }
 
   private async writeLoop(): Promise<void> {
-    do {
-      this.pending = false;
-      try {
-        await writeFileAtomic(this.options.path, this.options.serialize());
-        if (this.failing) this.options.log.info(`state file ${this.options.path} written again`);
-        this.failing = false;
-      } catch (err) {
-        // Logged once per failure streak: a read-only disk must not flood the journal.
-        if (!this.failing) this.options.log.error(`cannot write state file ${this.options.path}: ${messageOf(err)}`);
-        this.failing = true;
+    try {
+      while (this.covered < this.requested) {
+        const covers = this.requested;
+        try {
+          await writeFileAtomic(this.options.path, this.options.serialize());
+          if (this.failing) this.options.log.info(`state file ${this.options.path} written again`);
+          this.failing = false;
+        } catch (err) {
+          // Logged once per failure streak: a read-only disk must not flood the journal.
+          if (!this.failing) this.options.log.error(`cannot write state file ${this.options.path}: ${messageOf(err)}`);
+          this.failing = true;
+        }
+        this.covered = covers;
+        const answered = this.waiters.filter((w) => w.ticket <= covers);
+        this.waiters = this.waiters.filter((w) => w.ticket > covers);
+        for (const waiter of answered) waiter.resolve();
       }
-    } while (this.pending);
+    } finally {
+      // In the same tick as the last check: a request made after it starts a new loop.
+      this.looping = false;
+    }
   }
 }

@@ -1,9 +1,12 @@
 /**
- * Which committed transitions a counter counts (DESIGN 7): `rising` 0→1, `falling` 1→0, `both`
- * every transition. `auto` (edge unset) is resolved once at start from the idle level: a line that
- * idles high counts falling edges, otherwise rising (anchor-gpio 3.6).
+ * Which committed transitions a counter counts: `rising` 0→1, `falling` 1→0, `both`
+ * every transition. `auto` (edge unset) is resolved once from the resting level (IdleLevelWatch):
+ * a line that rests high counts falling edges, otherwise rising. The result is
+ * kept with the counter's total, so a restart never decides it again.
  */
 export type EdgeMode = 'rising' | 'falling' | 'both';
+
+export const EDGE_MODES: readonly EdgeMode[] = ['rising', 'falling', 'both'];
 
 export function resolveAutoEdge(idleLevel: boolean): EdgeMode {
   return idleLevel ? 'falling' : 'rising';

@@ -1,12 +1,15 @@
 /**
  * The GPIO service's durable state (DESIGN 8, 10): output levels and exact counter totals in
  * `state.json` = `{"version": 1, "outputs": {name: level}, "counters": {name: {pulses, base,
- * multiplier}}}`. A counter's total is `base + pulses / multiplier`: pulses stay an exact integer
- * count, never a rounded string, so restarts neither lose nor gain a fraction.
+ * multiplier, edge}}}`. A counter's total is `base + pulses / multiplier`: pulses stay an exact
+ * integer count, never a rounded string, so restarts neither lose nor gain a fraction. `edge` is the
+ * edge the counter counts, kept once decided so that a restart never decides it again (files
+ * written before it was kept have none: the counter then decides once more).
  * Outputs are saved at once on every change; counters at most every save interval and on stop.
  */
 import { loadStateFile, StateSaver, type StateDecoder } from '../../core/persist/state-file.js';
 import type { Logger } from '../../core/log.js';
+import { EDGE_MODES, type EdgeMode } from '../counting/edge-mode.js';
 
 export interface CounterRecord {
   /** Pulses counted since `base` was set. */
@@ -15,6 +18,8 @@ export interface CounterRecord {
   readonly base: number;
   /** Pulses per unit the pulses were counted with. */
   readonly multiplier: number;
+  /** The edge the pulses were counted on; absent until decided (edge unset and not yet autodetected). */
+  readonly edge?: EdgeMode;
 }
 
 interface StateDocument {
@@ -55,22 +60,26 @@ export class GpioStateStore {
     return Object.hasOwn(this.doc.counters, name) ? this.doc.counters[name] : undefined;
   }
 
-  /** Records an output level and writes it durably before resolving. */
+  /**
+   * Records an output level and resolves once it is on disk. Writes are coalesced: a burst of
+   * levels costs a few writes, and each call resolves with the first write that began after it.
+   */
   async setOutput(name: string, level: boolean): Promise<void> {
-    if (this.doc.outputs[name] === level) return;
+    // The same level and nothing being written: it is on disk already.
+    if (this.doc.outputs[name] === level && !this.saver.busy) return;
     this.doc.outputs[name] = level;
     await this.saver.saveNow();
   }
 
   /** Records a counter; written within the save interval. */
   setCounter(name: string, record: CounterRecord): void {
-    this.doc.counters[name] = { pulses: record.pulses, base: record.base, multiplier: record.multiplier };
+    this.doc.counters[name] = copyRecord(record);
     this.saver.saveSoon();
   }
 
   /** Records a counter and writes it at once (a total set over MQTT). */
   async setCounterNow(name: string, record: CounterRecord): Promise<void> {
-    this.doc.counters[name] = { pulses: record.pulses, base: record.base, multiplier: record.multiplier };
+    this.doc.counters[name] = copyRecord(record);
     await this.saver.saveNow();
   }
 
@@ -97,15 +106,21 @@ const decodeState: StateDecoder<StateDocument> = (value) => {
   if (!isPlainObject(v.counters)) return { invalid: '"counters" is not an object' };
   for (const [name, rec] of Object.entries(v.counters)) {
     if (!isPlainObject(rec)) return { invalid: `counters.${name} is not an object` };
-    const { pulses, base, multiplier } = rec as Record<string, unknown>;
+    const { pulses, base, multiplier, edge } = rec as Record<string, unknown>;
     if (!Number.isSafeInteger(pulses) || (pulses as number) < 0) return { invalid: `counters.${name}.pulses is not a count` };
     if (typeof base !== 'number' || !Number.isFinite(base)) return { invalid: `counters.${name}.base is not a number` };
     if (typeof multiplier !== 'number' || !(multiplier > 0) || !Number.isFinite(multiplier))
       return { invalid: `counters.${name}.multiplier is not a positive number` };
-    counters[name] = { pulses: pulses as number, base, multiplier };
+    if (edge !== undefined && !EDGE_MODES.includes(edge as EdgeMode)) return { invalid: `counters.${name}.edge is not rising, falling or both` };
+    counters[name] = copyRecord({ pulses: pulses as number, base, multiplier, edge: edge as EdgeMode | undefined });
   }
   return { version: 1, outputs, counters };
 };
+
+function copyRecord(record: CounterRecord): CounterRecord {
+  const { pulses, base, multiplier, edge } = record;
+  return edge === undefined ? { pulses, base, multiplier } : { pulses, base, multiplier, edge };
+}
 
 /**
  * A map from channel names without a prototype: a name is user text, and on a plain object

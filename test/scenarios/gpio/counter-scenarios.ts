@@ -43,7 +43,7 @@ export async function pacedPulsesExact(t: TestContext, rig: GpioServiceRig): Pro
   assert.deepEqual(meta, { order: 1, precision: 0.01, readonly: false, type: 'power_consumption', units: 'kWh' });
   assert.equal(await service.stop(), 0, service.stderr());
   const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
-  assert.deepEqual(saved, { pulses: count, base: 0, multiplier: 100 }, 'exact pulses on disk after a stop');
+  assert.deepEqual(saved, { pulses: count, base: 0, multiplier: 100, edge: 'rising' }, 'exact pulses on disk after a stop');
 }
 
 /** Debounce of the chatter scenario: 100 times the chatter's spacing, so a slow guest cannot fake a held level. */
@@ -151,3 +151,65 @@ export async function kill9LosesAtMostOneSaveWindow(t: TestContext, rig: GpioSer
   assert.ok(restored >= surelySaved, `restored ${restored} pulses, but ${surelySaved} were older than one save window`);
   assert.equal(await service.stop(), 0, service.stderr());
 }
+
+/**
+ * A meter with `edge` unset, stopped (SIGTERM or kill -9) while its line is high in the middle of
+ * a pulse and started again with the line still high: the edge it counts was decided at the first
+ * start, with the line resting low, and the restart keeps it. Taking the high line for the idle
+ * level would count the end of the pulse in progress a second time.
+ */
+async function restartInHighPhase(t: TestContext, rig: GpioServiceRig, how: 'sigterm' | 'kill9'): Promise<void> {
+  const run = await scenarioRun(t, rig, `high-${how}`);
+  const { edge: _edge, ...autoMeter } = meterChannel(rig, 5);
+  const saveIntervalS = 0.5;
+  const args = ['--save-interval', String(saveIntervalS)];
+  let service = run.start([autoMeter], args);
+  await run.value('M_total', '0.00');
+  // Nothing pulses at first: the line rests low, so rising edges count.
+  await service.log(/counter "M".*counting rising edges/, 10_000);
+  const counted = async (pulses: number) => {
+    const expected = (pulses / 100).toFixed(2);
+    await run.value('M_total', expected).catch(() => {
+      throw new Error(`pulse ${pulses} was not counted: M_total is ${run.lastValue('M_total')}, not ${expected}`);
+    });
+  };
+  let rises = (await pulseTrain(rig, 0, 5, 10, { afterRise: counted })).rises;
+  // A pulse begins and holds across the restart.
+  await rig.setInput(0, 5, true);
+  await waitForLevel(rig, 0, 5, true);
+  rises++;
+  await counted(rises);
+  let lostAtMost = 0;
+  if (how === 'sigterm') {
+    assert.equal(await service.stop(), 0, service.stderr());
+  } else {
+    // Longer than the save window and the write: everything counted so far is on disk.
+    await sleep((saveIntervalS * 1000 + 1000) * rig.timeScale);
+    await service.kill9();
+  }
+  const mark = run.recorder.mark();
+  service = run.start([autoMeter], args);
+  const restored = pulsesOf((await run.value('M_total', undefined, { from: mark })).payload);
+  t.diagnostic(`${how} in the high phase after ${rises} rises: restored ${restored}`);
+  if (how === 'sigterm') assert.equal(restored, rises, 'after a SIGTERM the total is exactly what was counted');
+  else {
+    assert.ok(restored <= rises, `restored ${restored} pulses, only ${rises} happened`);
+    lostAtMost = rises - restored;
+  }
+  // The pulse in progress ends, then five whole pulses.
+  await sleep(200 * rig.timeScale);
+  await rig.setInput(0, 5, false);
+  await waitForLevel(rig, 0, 5, false);
+  await sleep(rig.edgeHoldMs);
+  rises += (await pulseTrain(rig, 0, 5, 5)).rises;
+  await run.value('M_total', ((rises - lostAtMost) / 100).toFixed(2), { from: mark });
+  await sleep(300 * rig.timeScale); // a count of the end of the held pulse would show by now
+  assert.equal(await service.stop(), 0, service.stderr());
+  const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
+  assert.equal(pulsesOf(run.lastValue('M_total')), saved.pulses, 'published and saved agree');
+  assert.ok(saved.pulses <= rises, `${saved.pulses} pulses counted, only ${rises} happened`);
+  assert.equal(saved.pulses, rises - lostAtMost, `${rises} pulses happened, ${lostAtMost} lost in the kill`);
+}
+
+export const sigtermInHighPhase = (t: TestContext, rig: GpioServiceRig) => restartInHighPhase(t, rig, 'sigterm');
+export const kill9InHighPhase = (t: TestContext, rig: GpioServiceRig) => restartInHighPhase(t, rig, 'kill9');

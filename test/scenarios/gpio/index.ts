@@ -5,9 +5,17 @@
  *   for (const s of gpioScenarios.io) test(`${s.name} (${rig})`, async (t) => s.run(t, await makeRig(t)));
  */
 import type { TestContext } from 'node:test';
-import { chatterNeverCounts, kill9LosesAtMostOneSaveWindow, pacedPulsesExact, sigtermDuringPulseTrain, totalOnPersisted } from './counter-scenarios.js';
-import { reloadInPlace } from './reload-scenarios.js';
+import {
+  chatterNeverCounts,
+  kill9InHighPhase,
+  kill9LosesAtMostOneSaveWindow,
+  pacedPulsesExact,
+  sigtermDuringPulseTrain,
+  sigtermInHighPhase,
+  totalOnPersisted,
+} from './counter-scenarios.js';
 import { boardFileOfARealController, singleConfigOfAnOlderController } from './drop-in-scenarios.js';
+import { reloadInPlace } from './reload-scenarios.js';
 import { chipMissingAtStart, chipRemovedAndRestored, corruptStateFile } from './fault-scenarios.js';
 import { inputsAndInverted, outputsThroughOn, startValuesAcrossRestart } from './io-scenarios.js';
 import { busyLineNamesItsConsumer, debounceFiltersSpikes, deprecatedGlobalNumber, openDrainAndSource } from './line-scenarios.js';
@@ -45,6 +53,8 @@ export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'reload' | 'lines'
     { name: '_total/on sets the reading, on disk at once', run: totalOnPersisted },
     { name: 'SIGTERM during a pulse train: the total after restart is exactly what was counted', run: sigtermDuringPulseTrain },
     { name: 'kill -9: the total after restart is never above the truth and loses at most one save window', run: kill9LosesAtMostOneSaveWindow },
+    { name: 'edge unset, SIGTERM while a pulse is high: the restart keeps the edge and the total stays exact', run: sigtermInHighPhase },
+    { name: 'edge unset, kill -9 while a pulse is high: the restart keeps the edge, the total is never above the truth', run: kill9InHighPhase },
   ],
   faults: [
     { name: 'a corrupt state file is set aside and the service starts', run: corruptStateFile },

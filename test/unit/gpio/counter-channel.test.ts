@@ -4,7 +4,7 @@
  * time, and the read cycle runs when the test says so.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { lastValue, meter, MS, S, startKit, type Kit } from './gpio-kit.js';
 
@@ -82,13 +82,19 @@ test('edge modes: rising and falling count once per pulse, both counts every tra
   assert.equal(lastValue(kit.device, 'B_total'), '0.007');
 });
 
-test('edge autodetect: a line idling high counts falling edges, one idling low counts rising edges', async (t) => {
+const counters = (kit: Kit) => JSON.parse(readFileSync(kit.statePath, 'utf8')).counters as Record<string, { pulses: number; edge?: string }>;
+
+test('edge autodetect: a line resting high for a second counts falling edges, one resting low rising edges', async (t) => {
   const kit = await startKit(t, {
     channels: [meter('HI', 0, { edge: 'auto' }), meter('LO', 1, { edge: 'auto' })],
     pullUp: [0],
   });
-  assert.ok(kit.log.lines.some((l) => /counter "HI": edge autodetected: the line idles high, counting falling/.test(l)), kit.log.lines.join('\n'));
-  assert.ok(kit.log.lines.some((l) => /counter "LO": edge autodetected: the line idles low, counting rising/.test(l)));
+  await kit.service.readCycle();
+  assert.ok(!kit.log.lines.some((l) => /autodetected/.test(l)), 'not decided from the level at start');
+  kit.advanceMs(1000);
+  await kit.service.readCycle();
+  assert.ok(kit.log.lines.some((l) => /counter "HI": edge autodetected: the line rests high, counting falling/.test(l)), kit.log.lines.join('\n'));
+  assert.ok(kit.log.lines.some((l) => /counter "LO": edge autodetected: the line rests low, counting rising/.test(l)));
   // HI: a low pulse (1 -> 0 -> 1) counts once, at its falling edge.
   kit.drive(0, false);
   kit.advanceMs(50);
@@ -97,10 +103,87 @@ test('edge autodetect: a line idling high counts falling edges, one idling low c
   kit.advanceMs(50);
   kit.drive(1, true);
   kit.advanceMs(50);
-  const record = () => JSON.parse(readFileSync(kit.statePath, 'utf8')).counters as Record<string, { pulses: number }>;
   await kit.state.flush();
-  assert.equal(record().HI?.pulses, 1);
-  assert.equal(record().LO?.pulses, 1);
+  assert.deepEqual(counters(kit).HI, { pulses: 1, base: 0, multiplier: 1000, edge: 'falling' });
+  assert.deepEqual(counters(kit).LO, { pulses: 1, base: 0, multiplier: 1000, edge: 'rising' });
+});
+
+test('edge autodetect started in the middle of a pulse: the line high at start is not taken for resting', async (t) => {
+  const kit = await startKit(t, { channels: [meter('M', 0, { edge: 'auto', multiplier: 100 })], pullUp: [0] });
+  kit.advanceMs(40);
+  kit.drive(0, false); // the pulse in progress at start ends: not a whole pulse, not counted
+  kit.advanceMs(1100);
+  await kit.service.readCycle();
+  assert.ok(kit.log.lines.some((l) => /counter "M": edge autodetected: the line rests low, counting rising/.test(l)), kit.log.lines.join('\n'));
+  kit.pulse(0);
+  kit.pulse(0);
+  assert.deepEqual(kit.device.valuesOf('M_total'), ['0.00', '0.01', '0.02']);
+});
+
+test('edge autodetect on a busy line: the longer of a whole high and a whole low phase is resting; pulses seen meanwhile count', async (t) => {
+  // Pulses every 300 ms from the start, so no level ever holds for a second.
+  const kit = await startKit(t, {
+    channels: [meter('LO', 0, { edge: 'auto', multiplier: 100 }), meter('HI', 1, { edge: 'auto', multiplier: 100 })],
+    pullUp: [1],
+  });
+  for (let i = 0; i < 3; i++) {
+    kit.drive(0, true);
+    kit.drive(1, false);
+    kit.advanceMs(50);
+    kit.drive(0, false);
+    kit.drive(1, true);
+    kit.advanceMs(250);
+  }
+  assert.ok(kit.log.lines.some((l) => /counter "LO": edge autodetected: the line rests low, counting rising/.test(l)), kit.log.lines.join('\n'));
+  assert.ok(kit.log.lines.some((l) => /counter "HI": edge autodetected: the line rests high, counting falling/.test(l)));
+  assert.equal(lastValue(kit.device, 'LO_total'), '0.03', 'every pulse from the start');
+  assert.equal(lastValue(kit.device, 'HI_total'), '0.03');
+});
+
+test('an autodetected edge is kept with the total: a restart in the middle of a pulse does not count it again', async (t) => {
+  const first = await startKit(t, { channels: [meter('M', 0, { edge: 'auto', multiplier: 100 })] });
+  first.advanceMs(1000);
+  await first.service.readCycle();
+  first.pulse(0);
+  first.drive(0, true); // a pulse begins: counted, and the service stops while it is high
+  first.advanceMs(20);
+  await first.stop();
+  assert.deepEqual(counters(first).M, { pulses: 2, base: 0, multiplier: 100, edge: 'rising' });
+  const second = await startKit(t, { channels: [meter('M', 0, { edge: 'auto', multiplier: 100 })], after: first });
+  assert.ok(second.log.lines.some((l) => /counter "M": counting rising edges, as autodetected before/.test(l)), second.log.lines.join('\n'));
+  second.drive(0, false); // the end of the pulse counted before the stop
+  second.advanceMs(50);
+  second.pulse(0);
+  assert.deepEqual(second.device.valuesOf('M_total'), ['0.02', '0.03']);
+});
+
+test('a state file without edges (written before they were kept) loads; the edge is then autodetected and saved', async (t) => {
+  const first = await startKit(t, { channels: [meter('M', 0, { multiplier: 100 })] });
+  first.pulse(0);
+  await first.stop();
+  writeFileSync(first.statePath, JSON.stringify({ version: 1, outputs: {}, counters: { M: { pulses: 7, base: 1, multiplier: 100 } } }));
+  const second = await startKit(t, { channels: [meter('M', 0, { edge: 'auto', multiplier: 100 })], after: first });
+  assert.equal(lastValue(second.device, 'M_total'), '1.07');
+  second.advanceMs(1000);
+  await second.service.readCycle();
+  second.pulse(0);
+  await second.state.flush();
+  assert.deepEqual(counters(second).M, { pulses: 8, base: 1, multiplier: 100, edge: 'rising' });
+});
+
+test('a configured edge wins over a saved one', async (t) => {
+  const first = await startKit(t, { channels: [meter('M', 0, { edge: 'rising', multiplier: 100 })] });
+  first.pulse(0);
+  await first.stop();
+  const second = await startKit(t, { channels: [meter('M', 0, { edge: 'falling', multiplier: 100 })], after: first });
+  second.drive(0, true);
+  second.advanceMs(50);
+  assert.equal(lastValue(second.device, 'M_total'), '0.01', 'the rise does not count');
+  second.drive(0, false);
+  second.advanceMs(50);
+  assert.equal(lastValue(second.device, 'M_total'), '0.02');
+  await second.state.flush();
+  assert.equal(counters(second).M?.edge, 'falling');
 });
 
 test('an inverted line counts active edges: rising of the logical level', async (t) => {
@@ -154,7 +237,7 @@ test('totals survive a restart exactly; _total/on sets the reading and counting 
   await second.device.command('M_total', '1e3');
   assert.equal(lastValue(second.device, 'M_total'), '1000.000');
   const saved = JSON.parse(readFileSync(second.statePath, 'utf8')).counters.M;
-  assert.deepEqual(saved, { pulses: 0, base: 1000, multiplier: 3 }, 'a set total is on disk when the command is done');
+  assert.deepEqual(saved, { pulses: 0, base: 1000, multiplier: 3, edge: 'rising' }, 'a set total is on disk when the command is done');
   second.pulse(0);
   assert.equal(lastValue(second.device, 'M_total'), '1000.333');
 });

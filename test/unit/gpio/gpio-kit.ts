@@ -66,6 +66,11 @@ export interface Kit {
   readsFail: boolean;
   /** With `faults`: while true, edge events are dropped (a kernel FIFO overflow). */
   edgesLost: boolean;
+  /**
+   * Waits until every output command so far is saved and published: a command completes when the
+   * line took it, and its value follows once the (coalesced) save is done.
+   */
+  settle(): Promise<void>;
   /** Stops the service and flushes the state (a clean stop, as on SIGTERM). */
   stop(): Promise<void>;
 }
@@ -144,6 +149,11 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
       kit.advanceMs(widthMs);
       kit.drive(offset, false);
       kit.advanceMs(gapMs);
+    },
+    async settle() {
+      await state.flush();
+      // What the saves that are now done let run (the publishes) takes no I/O: one turn is enough.
+      await new Promise((resolve) => setImmediate(resolve));
     },
     stop,
   };

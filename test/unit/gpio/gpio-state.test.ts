@@ -57,3 +57,19 @@ test('any channel name is a key like another: __proto__ is saved and loads again
   assert.equal(again.outputLevel('__proto__'), true);
   assert.deepEqual(again.counter('__proto__'), { pulses: 7, base: 1, multiplier: 10 });
 });
+
+test('a counter keeps the edge it counts; records without one (older files) load, an unknown edge sets the file aside', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  store.setCounter('a', { pulses: 1, base: 0, multiplier: 10, edge: 'falling' });
+  store.setCounter('b', { pulses: 2, base: 0, multiplier: 10 });
+  await store.flush();
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  assert.deepEqual(again.counter('a'), { pulses: 1, base: 0, multiplier: 10, edge: 'falling' });
+  assert.deepEqual(again.counter('b'), { pulses: 2, base: 0, multiplier: 10 });
+  await writeFile(path, JSON.stringify({ version: 1, outputs: {}, counters: { m: { pulses: 1, base: 0, multiplier: 1, edge: 'up' } } }));
+  const log = createMemoryLogger();
+  await GpioStateStore.open({ path, saveIntervalMs: 5000, log });
+  assert.match(log.lines.join('\n'), /counters\.m\.edge is not rising, falling or both/);
+});

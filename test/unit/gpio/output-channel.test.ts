@@ -23,10 +23,13 @@ test('start level: initial_state when nothing was saved; the line is driven and 
 test('/on 1 and 0 drive the line, are saved before the value is published, and echo the value', async (t) => {
   const kit = await startKit(t, { channels: [output('OUT', 3)] });
   await kit.device.command('OUT', '1');
-  assert.equal(kit.board.backend.level('gpiochip0', 3), true);
-  assert.deepEqual(savedOutputs(kit.statePath), { OUT: true }, 'durable when the command is done');
+  assert.equal(kit.board.backend.level('gpiochip0', 3), true, 'on the line when the command is done');
+  await kit.settle();
+  assert.deepEqual(savedOutputs(kit.statePath), { OUT: true });
+  assert.deepEqual(kit.device.valuesOf('OUT'), ['0', '1']);
   await kit.device.command('OUT', '0');
   assert.equal(kit.board.backend.level('gpiochip0', 3), false);
+  await kit.settle();
   assert.deepEqual(kit.device.valuesOf('OUT'), ['0', '1', '0']);
   assert.deepEqual(kit.device.errorsOf('OUT'), []);
 });
@@ -59,6 +62,7 @@ test('load_previous_state: the saved level wins over initial_state; without it i
   await first.device.command('LOAD', '1');
   await first.device.command('FRESH', '1');
   await first.device.command('LOAD_OFF', '0');
+  await first.settle();
   await first.stop();
   const second = await startKit(t, { channels, after: first });
   assert.deepEqual(second.device.valuesOf('LOAD'), ['1']);
@@ -82,6 +86,7 @@ test('a failed write sets w and keeps the value; the next good write clears w', 
   rmSync(value, { recursive: true });
   writeFileSync(value, '0\n');
   await kit.device.command('OUT', '1');
+  await kit.settle();
   assert.deepEqual(kit.device.errorsOf('OUT'), ['w', '']);
   assert.equal(lastValue(kit.device, 'OUT'), '1');
   const last = kit.device.events.filter((e) => 'control' in e && e.control === 'OUT').slice(-2);
@@ -102,10 +107,43 @@ test('a read cycle during the save of a command does not publish the new level b
   const shownEarly = kit.device.valuesOf('OUT').slice(valuesBefore);
   const onDisk = savedOutputs(kit.statePath).OUT;
   await commanded;
+  await kit.settle();
   assert.ok(
     !shownEarly.includes('0') || onDisk === false,
     `published ${JSON.stringify(shownEarly)} while the state file still said OUT: ${onDisk}`,
   );
   assert.equal(lastValue(kit.device, 'OUT'), '0');
   assert.equal(savedOutputs(kit.statePath).OUT, false);
+});
+
+test('a burst of commands: each reaches the line at once, saves are coalesced, the last level is saved and published', async (t) => {
+  const kit = await startKit(t, { channels: [output('OUT', 3)] });
+  await kit.settle();
+  const valuesBefore = kit.device.valuesOf('OUT').length;
+  const commands: Promise<void>[] = [];
+  for (let i = 0; i < 200; i++) commands.push(kit.device.command('OUT', i % 2 === 0 ? '1' : '0'));
+  await Promise.all(commands);
+  assert.equal(kit.board.backend.level('gpiochip0', 3), false, 'the last command is on the line when it is done');
+  await kit.settle();
+  assert.equal(savedOutputs(kit.statePath).OUT, false);
+  assert.equal(lastValue(kit.device, 'OUT'), '0');
+  const published = kit.device.valuesOf('OUT').length - valuesBefore;
+  assert.ok(published < 50, `${published} publishes for 200 commands: the saves were not coalesced`);
+  assert.deepEqual(kit.device.errorsOf('OUT'), []);
+});
+
+test('a value is published only once its level is on disk', async (t) => {
+  const kit = await startKit(t, { channels: [output('OUT', 3)] });
+  await kit.settle();
+  // Publishes are recorded with what the state file said at that moment.
+  const seen: Array<[string, boolean | undefined]> = [];
+  const setValue = kit.device.control('OUT')!.setValue.bind(kit.device.control('OUT'));
+  kit.device.control('OUT')!.setValue = (text: string) => {
+    seen.push([text, savedOutputs(kit.statePath).OUT]);
+    setValue(text);
+  };
+  for (let i = 0; i < 50; i++) await kit.device.command('OUT', i % 2 === 0 ? '1' : '0');
+  await kit.settle();
+  assert.ok(seen.length > 0);
+  for (const [text, onDisk] of seen) assert.equal(text === '1', onDisk, `published ${text} while the state file said ${onDisk}`);
 });

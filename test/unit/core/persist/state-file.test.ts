@@ -110,3 +110,51 @@ test('a failing disk is reported once per failure streak, not per write', { skip
   await saver.saveNow();
   assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 1);
 });
+
+test('saveNow during a write is answered by the next write, which takes the newest state: a burst costs two writes', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  let value = 0;
+  let serialized = 0;
+  const saver = new StateSaver({
+    path,
+    intervalMs: 1000,
+    log: createMemoryLogger(),
+    serialize: () => {
+      serialized++;
+      return JSON.stringify({ n: value });
+    },
+  });
+  const answered: Array<Promise<void>> = [];
+  for (let i = 1; i <= 100; i++) {
+    value = i;
+    const asked = i;
+    answered.push(saver.saveNow().then(async () => {
+      const onDisk = JSON.parse(await readFile(path, 'utf8')).n as number;
+      assert.ok(onDisk >= asked, `request ${asked} answered while the file had ${onDisk}`);
+    }));
+  }
+  await Promise.all(answered);
+  assert.equal(serialized, 2, 'the first write, then one for the 99 requests made during it');
+  assert.equal(saver.busy, false);
+});
+
+test('a request is answered by its own write, not when a stream of later requests ends', async (t) => {
+  const path = join(await tempDir(t), 'state.json');
+  let serialized = 0;
+  const saver: StateSaver = new StateSaver({
+    path,
+    intervalMs: 1000,
+    log: createMemoryLogger(),
+    serialize: () => {
+      serialized++;
+      // Another request during every write, five writes in a row.
+      if (serialized < 5) setImmediate(() => void saver.saveNow());
+      return JSON.stringify({ n: serialized });
+    },
+  });
+  let answeredAfter = 0;
+  await saver.saveNow().then(() => (answeredAfter = serialized));
+  while (serialized < 5 || saver.busy) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(answeredAfter <= 2, `answered after ${answeredAfter} of ${serialized} writes`);
+});
