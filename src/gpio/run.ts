@@ -8,12 +8,14 @@
  * core/mqtt/startup-deadline.ts; the lines are released and the state saved first); 1 when every
  * configured chip refuses access (EACCES: the service could never do anything; a missing chip is
  * not that — it may be plugged in later, so the service runs with `r` and retries); bad broker
- * URL or unreadable TLS material: the CtlError goes up to the CLI (one line, exit 2 or 1).
+ * URL or unreadable TLS material: the CtlError goes up to the CLI (one line, exit 2 or 1); a state
+ * file whose directory other users can write: exit 6 before anything starts.
  * Stop order: the lines are released first (no pulse is counted after the last save), then the
  * state is flushed, then the device's retained topics are cleared, then the backend is closed.
  */
 import { readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -21,6 +23,7 @@ import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { onShutdownSignals } from '../core/mqtt/shutdown-signals.js';
 import { startupTimeoutOf, watchStartupDeadline } from '../core/mqtt/startup-deadline.js';
+import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { createCdevBackend } from '../hw/gpio/cdev/cdev-backend.js';
 import { mapLegacyGpioNumber } from '../hw/gpio/legacy-number.js';
@@ -77,8 +80,18 @@ export function everyChipDenied(report: StartReport): boolean {
   return report.chips.length > 0 && report.chips.every((c) => denied(c.error?.errno));
 }
 
+/** @throws CtlError (exit 6) when users other than root and this one can write beside the state file. */
+async function refuseSharedStateDirectory(stateFile: string): Promise<void> {
+  const dir = dirname(stateFile);
+  const problem = await privateDirectoryProblem(dir);
+  if (problem !== undefined) {
+    throw new CtlError('CONFIG_INVALID', `--state-file ${stateFile}: its directory ${dir} ${problem}; use a directory only root and the service's user can write`);
+  }
+}
+
 /** Runs the service until it is stopped; resolves to the process exit code. */
 export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logger): Promise<number> {
+  await refuseSharedStateDirectory(cli.stateFile);
   const version = packageVersion();
   const device = createMqttDevice({
     device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...(version ? { softwareVersion: version } : {}) },
