@@ -12,6 +12,7 @@ import type { DriverConfigSpec } from '../core/config/config-family.js';
 import { readConfigText } from '../core/config/config-files.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import type { TopicContext } from '../core/mqtt/topic-budget.js';
 import { parseCliArgs } from './args.js';
 import type { CliIo } from './cli-io.js';
 
@@ -48,6 +49,11 @@ async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: st
   return { name: cli.configFile, text: readConfigText(cli.configFile) };
 }
 
+/** The topics the command line gives the device: the configuration check needs their lengths. */
+function topicsOf(cli: CliOptions): TopicContext {
+  return { prefix: cli.topicPrefix, deviceId: cli.deviceId, haPrefix: cli.haDiscoveryPrefix };
+}
+
 async function serviceLogger<Options extends CliOptions>(cli: Options, debugInConfig: boolean, io: CliIo): Promise<Logger> {
   const { createLogger } = await import('../core/log.js');
   const level = cli.debugLevel;
@@ -80,16 +86,16 @@ async function dispatch<Options extends CliOptions, Model>(
       return 0;
     case 'to-json': {
       const input = await storedConfigInput(cli, io);
-      io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir));
+      io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir, topicsOf(cli)));
       return 0;
     }
     case 'from-json': {
       const text = await io.readStdin();
-      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir));
+      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir, undefined, topicsOf(cli)));
       return 0;
     }
     case 'run': {
-      const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
+      const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));
       const logger = await serviceLogger(cli, (loaded.model as { debug?: boolean }).debug === true, io);
       for (const w of loaded.warnings) logger.warn(w);
       const runtime = await entry.loadRuntime();

@@ -24,6 +24,7 @@ export const adcConfigSpec: DriverConfigSpec<AdcConfig> = {
   idKey: facts.idKey,
   reservedNames: reserved,
   protectedKeys: ['match_iio', 'channel_number', 'mqtt_type', 'voltage_multiplier', 'max_voltage'],
+  controlIds: (id) => [id],
   validateConfig: generated.config,
   validateBoard: generated.board,
   variants: { channelsKey: facts.channelsKey, choose: chooseAdcVariant },

@@ -19,6 +19,8 @@ export interface ConfigFamily {
   readonly reservedNames: ReadonlySet<string>;
   /** Keys of a system channel that only the board may set. */
   readonly protectedKeys: readonly string[];
+  /** Every control id a channel of this name may publish (its topics must fit MQTT). */
+  controlIds(name: string): readonly string[];
 }
 
 /** A driver's configuration, complete: validators, semantics, model and editor stub. */
