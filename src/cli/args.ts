@@ -25,6 +25,7 @@ import {
   type DriverKind,
   type GpioCliOptions,
 } from '../core/config/cli-options.js';
+import { checkMqttLimits } from './mqtt-limits.js';
 import { OPTIONS, usageError, type ArgsDraft, type OptionDef } from './option-table.js';
 
 function optionsOf(driver: DriverKind): Map<string, OptionDef> {
@@ -124,6 +125,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     debugLevel: d.debugLevel ?? 0,
     haDiscoveryPrefix: d.haDiscoveryPrefix ?? null,
   };
+  checkMqttLimits(common);
   if (driver === 'adc') return Object.freeze({ ...common, driver, sysfsRoot: d.sysfsRoot ?? '/' });
   if (d.gpioBackend === 'cdev' && d.gpioSimDir !== undefined) {
     throw usageError('--gpio-sim needs --gpio-backend sim (or no --gpio-backend)');
