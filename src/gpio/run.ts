@@ -105,6 +105,8 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     path: cli.stateFile,
     saveIntervalMs: cli.saveIntervalS * 1000,
     log: logger.child('state'),
+    // A state that cannot be saved is lost at the next restart: `w` on the device says so.
+    onSaveFailing: (failing) => device.setError('w', failing),
   });
   const service = new GpioService({
     config,
