@@ -100,6 +100,7 @@ function brokerOf(d: ArgsDraft): BrokerOptions {
     port,
     username: d.username ?? null,
     password: d.password ?? null,
+    passwordFile: d.passwordFile ?? null,
     tlsCa: d.tlsCa ?? null,
     tlsCert: d.tlsCert ?? null,
     tlsKey: d.tlsKey ?? null,
