@@ -166,6 +166,23 @@ function appendErrorsInPlace(code) {
 }
 
 /**
+ * The channel list's items with their type checked before the `oneOf`: every variant is an
+ * object, so a non-object item (a pasted list of numbers) is one type error instead of a failed
+ * `oneOf` with every variant's errors, which Ajv builds and then throws away. Same validity, and
+ * schema-problems.ts reports a non-object item the same way ("must be an object").
+ */
+export function typeFirstItems(schema, channelsKey) {
+  const out = structuredClone(schema);
+  const list = out.properties[channelsKey];
+  const items = list.items;
+  if (!items || !Array.isArray(items.oneOf) || Object.keys(items).length !== 1) {
+    throw new Error(`${channelsKey}.items is not a bare oneOf: typeFirstItems needs a look`);
+  }
+  list.items = { if: { type: 'object' }, then: items, else: { type: 'object' } };
+  return out;
+}
+
+/**
  * Ajv's standalone output refers to runtime helpers with CommonJS `require`. Loading CommonJS from
  * an ES module costs milliseconds at every start, so the one helper our schemas need (string
  * length in code points, for minLength) is written out here; anything else fails the build.
@@ -187,7 +204,7 @@ function toEsm(code) {
 export function buildDriverModule(spec) {
   const schema = JSON.parse(readFileSync(join(root, spec.schemaFile), 'utf8'));
   const ajv = createAjv({ code: { source: true, esm: true }, inlineRefs: false });
-  const lean = validationOnly(schema);
+  const lean = typeFirstItems(validationOnly(schema), spec.channelsKey);
   ajv.addSchema(lean, 'config');
   ajv.addSchema(boardSchemaOf(lean, 'config'), 'board');
   const exportsMap = { config: 'config', board: 'board' };
