@@ -25,7 +25,7 @@ import {
   type DriverKind,
   type GpioCliOptions,
 } from '../core/config/cli-options.js';
-import { checkMqttLimits } from './mqtt-limits.js';
+import { checkMqttLimits } from './string-limits.js';
 import { OPTIONS, usageError, type ArgsDraft, type OptionDef } from './option-table.js';
 
 function optionsOf(driver: DriverKind): Map<string, OptionDef> {
