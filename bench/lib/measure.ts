@@ -10,9 +10,11 @@ export interface CommandSpec {
   stdin?: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** The exit code of a good run (default 0), e.g. 6 for a config that must be refused. */
+  expectExit?: number;
 }
 
-/** Wall time in ms of one run; rejects when the command fails. */
+/** Wall time in ms of one run; rejects when the command ends with another code than expected. */
 export function timeCommand(spec: CommandSpec): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
@@ -26,7 +28,7 @@ export function timeCommand(spec: CommandSpec): Promise<number> {
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = performance.now() - start;
-      if (code === 0) resolve(ms);
+      if (code === (spec.expectExit ?? 0)) resolve(ms);
       else reject(new Error(`${spec.label} exited ${code}: ${stderr.trim()}`));
     });
     if (spec.stdin !== undefined) child.stdin!.end(spec.stdin);

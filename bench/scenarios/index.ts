@@ -8,5 +8,6 @@ import { gpioEvents } from './gpio-events.js';
 import { gpioLatency } from './gpio-latency.js';
 import { idle } from './idle.js';
 import { startup } from './startup.js';
+import { validationScaling } from './validation-scaling.js';
 
-export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad];
+export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling];

@@ -27,6 +27,7 @@ import {
   type DriverKind,
   type GpioCliOptions,
 } from '../core/config/cli-options.js';
+import { checkMqttLimits } from './string-limits.js';
 import { OPTIONS, usageError, type ArgsDraft, type OptionDef } from './option-table.js';
 
 function optionsOf(driver: DriverKind): Map<string, OptionDef> {
@@ -107,6 +108,7 @@ function brokerOf(d: ArgsDraft): BrokerOptions {
     port,
     username: d.username ?? null,
     password: d.password ?? null,
+    passwordFile: d.passwordFile ?? null,
     tlsCa: d.tlsCa ?? null,
     tlsCert: d.tlsCert ?? null,
     tlsKey: d.tlsKey ?? null,
@@ -135,6 +137,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     editorSchemaDir: d.editorSchemaDir ?? DEFAULT_EDITOR_SCHEMA_DIR,
     haStatusTopic: d.haStatusTopic ?? DEFAULT_HA_STATUS_TOPIC,
   };
+  checkMqttLimits(common);
   if (driver === 'adc') return Object.freeze({ ...common, driver });
   if (d.gpioBackend === 'cdev' && d.gpioSimDir !== undefined) {
     throw usageError('--gpio-sim needs --gpio-backend sim (or no --gpio-backend)');

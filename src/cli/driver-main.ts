@@ -15,6 +15,7 @@ import type { DriverConfigSpec } from '../core/config/config-family.js';
 import { readConfigText } from '../core/config/config-files.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import type { TopicContext } from '../core/mqtt/topic-budget.js';
 import { parseCliArgs } from './args.js';
 import type { CliIo } from './cli-io.js';
 
@@ -53,6 +54,11 @@ async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: st
     if (text.trim() !== '') return { name: STDIN_NAME, text };
   }
   return { name: cli.configFile, text: readConfigText(cli.configFile) };
+}
+
+/** The topics the command line gives the device: the configuration check needs their lengths. */
+function topicsOf(cli: CliOptions): TopicContext {
+  return { prefix: cli.topicPrefix, deviceId: cli.deviceId, haPrefix: cli.haDiscoveryPrefix };
 }
 
 /** `debug` of the config; a reload changes it. */
@@ -96,12 +102,12 @@ async function dispatch<Options extends CliOptions, Model>(
     }
     case 'to-json': {
       const input = await storedConfigInput(cli, io);
-      io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir));
+      io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir, topicsOf(cli)));
       return 0;
     }
     case 'from-json': {
       const text = await io.readStdin();
-      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir));
+      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir, undefined, topicsOf(cli)));
       return 0;
     }
     case 'ha-remove': {
@@ -109,13 +115,13 @@ async function dispatch<Options extends CliOptions, Model>(
       return await (await import('../core/mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);
     }
     case 'run': {
-      const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
+      const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));
       const configDebug: ConfigDebug = { on: debugOf(loaded.model) };
       const logger = await serviceLogger(cli, configDebug, io);
       reportLoaded(loaded, logger);
       const reloader = (): Model | undefined => {
         try {
-          const next = loadConfigFile(spec, cli.configFile, cli.systemConfigDir);
+          const next = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));
           reportLoaded(next, logger);
           configDebug.on = debugOf(next.model);
           return next.model;

@@ -3,9 +3,10 @@
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { gpioConfigSpec } from '../gpio/config/gpio-config-spec.js';
 import type { GpioConfig } from '../gpio/config/gpio-config-model.js';
-import { processIo, type CliIo } from './cli-io.js';
+import type { CliIo } from './cli-io.js';
 import { runCli, type DriverEntry } from './driver-main.js';
 import { isMainModule } from './is-main.js';
+import { runProcess } from './process-entry.js';
 
 const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
   driver: 'gpio',
@@ -19,4 +20,4 @@ export function main(argv: readonly string[], io: CliIo): Promise<number> {
   return runCli(entry, argv, io);
 }
 
-if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2), processIo());
+if (isMainModule(import.meta.url)) await runProcess('ctl-mqtt-gpio', main);

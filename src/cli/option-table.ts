@@ -16,6 +16,7 @@ export interface ArgsDraft {
   brokerUrl?: string;
   username?: string;
   password?: string;
+  passwordFile?: string;
   tlsCa?: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -164,7 +165,26 @@ export const OPTIONS: readonly OptionDef[] = [
   text(['-h', '--host'], 'HOST', 'MQTT broker host (default localhost); -h is the host, not help', 'host'),
   { names: ['-p', '--port'], value: 'required', metavar: 'PORT', help: 'MQTT broker port (default 1883)', apply: parsePort },
   text(['-u', '--username'], 'USER', 'MQTT user name', 'username', { allowEmpty: true }),
-  text(['-P', '--password'], 'PASSWORD', 'MQTT password', 'password', { allowEmpty: true }),
+  {
+    names: ['-P', '--password'],
+    value: 'required',
+    metavar: 'PASSWORD',
+    help: 'MQTT password (visible to every local user; see --password-file)',
+    apply: (d, v) => {
+      d.password = v ?? '';
+      delete d.passwordFile;
+    },
+  },
+  {
+    names: ['--password-file'],
+    value: 'required',
+    metavar: 'FILE',
+    help: 'read the MQTT password from the first line of FILE (or set CTL_MQTT_PASSWORD)',
+    apply: (d, v, as) => {
+      d.passwordFile = nonEmpty(v, as);
+      delete d.password;
+    },
+  },
   {
     names: ['--broker'],
     value: 'required',

@@ -162,7 +162,7 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
     if (!parsed.ok) return { reject: parsed.reason };
     this.counter.setTotal(parsed.value);
     await this.state.setCounterNow(this.config.name, this.record());
-    this.log.info(`counter "${this.config.name}": total set to ${payload}`);
+    this.log.info(`counter "${this.config.name}": total set to ${parsed.value}`);
     // While the line is lost the value topic keeps its last good value (`r`); the new total is
     // published when the line is back.
     if (this.attached) this.total.setNumber(this.counter.total());

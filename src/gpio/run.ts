@@ -6,17 +6,20 @@
  *
  * Besides the lifecycle's exit codes: 1 when every configured chip refuses access (EACCES: the
  * service could never do anything; a missing chip is not that — it may be plugged in later, so
- * the service runs with `r` and retries).
+ * the service runs with `r` and retries); a state file whose directory other users can write:
+ * exit 6 before anything starts.
  * Stop order: the lines are released first (no pulse is counted after the last save), then the
  * state is flushed, then the device's retained topics are cleared, then the backend is closed.
  */
 import { readdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { startupTimeoutOf } from '../core/mqtt/startup-deadline.js';
+import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import type { ConfigReloader } from '../core/service/config-reloader.js';
 import { runService } from '../core/service/lifecycle.js';
 import { softwareVersionSpec } from '../core/service/package-version.js';
@@ -76,8 +79,18 @@ export function everyChipDenied(report: StartReport): boolean {
   return report.chips.length > 0 && report.chips.every((c) => denied(c.error?.errno));
 }
 
+/** @throws CtlError (exit 6) when users other than root and this one can write beside the state file. */
+async function refuseSharedStateDirectory(stateFile: string): Promise<void> {
+  const dir = dirname(stateFile);
+  const problem = await privateDirectoryProblem(dir);
+  if (problem !== undefined) {
+    throw new CtlError('CONFIG_INVALID', `--state-file ${stateFile}: its directory ${dir} ${problem}; use a directory only root and the service's user can write`);
+  }
+}
+
 /** Runs the service until it is stopped; resolves to the process exit code. */
 export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logger, reloader?: ConfigReloader<GpioConfig>): Promise<number> {
+  await refuseSharedStateDirectory(cli.stateFile);
   const device = createMqttDevice({
     device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...softwareVersionSpec() },
     broker: brokerOptionsFromCli(cli.broker, cli.clientId),
@@ -90,6 +103,8 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     path: cli.stateFile,
     saveIntervalMs: cli.saveIntervalS * 1000,
     log: logger.child('state'),
+    // A state that cannot be saved is lost at the next restart: `w` on the device says so.
+    onSaveFailing: (failing) => device.setError('w', failing),
   });
   const service = new GpioService({
     config,

@@ -1,8 +1,9 @@
 /**
  * Semantic checks shared by both drivers, run on each schema-valid file (DESIGN 3 and 10):
- * a name or id must be one MQTT topic level, and no file may name a channel twice (across files
- * the same name means "merge", not "duplicate").
+ * a name or id must be one MQTT topic level whose topics fit MQTT's length limit, and no file may
+ * name a channel twice (across files the same name means "merge", not "duplicate").
  */
+import { MQTT_MAX_STRING_BYTES, type TopicBudget } from '../mqtt/topic-budget.js';
 import type { ConfigFamily } from './config-family.js';
 import type { ConfigSource } from './merge-channels.js';
 import type { Problem } from './problems.js';
@@ -18,7 +19,18 @@ export function topicLevelFault(name: string): string | null {
   return null;
 }
 
-export function channelProblems(family: ConfigFamily, source: ConfigSource): Problem[] {
+/**
+ * Why a channel's topics cannot be published, or null: its longest topic (with the command line's
+ * prefix and device id, over every control the channel may have) is over MQTT's limit.
+ */
+export function topicLengthFault(family: ConfigFamily, name: string, budget: TopicBudget): string | null {
+  const bytes = Math.max(...family.controlIds(name).map((id) => budget.controlTopicBytes(id)));
+  if (bytes <= MQTT_MAX_STRING_BYTES) return null;
+  const n = (v: number) => v.toLocaleString('en');
+  return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${n(bytes)} bytes of UTF-8 (the limit is ${n(MQTT_MAX_STRING_BYTES)})`;
+}
+
+export function channelProblems(family: ConfigFamily, source: ConfigSource, budget: TopicBudget): Problem[] {
   const problems: Problem[] = [];
   const list = source.value[family.channelsKey];
   if (!Array.isArray(list)) return problems;
@@ -28,7 +40,7 @@ export function channelProblems(family: ConfigFamily, source: ConfigSource): Pro
     const id = item[family.idKey];
     if (typeof id !== 'string') return;
     const path = [family.channelsKey, i, family.idKey];
-    const fault = topicLevelFault(id);
+    const fault = topicLevelFault(id) ?? topicLengthFault(family, id, budget);
     if (fault) problems.push(source.doc.problem(path, fault, { value: id }));
     const first = firstIndex.get(id);
     if (first === undefined) {

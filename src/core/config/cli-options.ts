@@ -21,6 +21,8 @@ export interface BrokerOptions {
   readonly port: number;
   readonly username: string | null;
   readonly password: string | null;
+  /** `--password-file`: read at start (`-P` and `--password-file`: the last one given is set). */
+  readonly passwordFile: string | null;
   readonly tlsCa: string | null;
   readonly tlsCert: string | null;
   readonly tlsKey: string | null;

@@ -6,13 +6,19 @@ import type { DriverConfigSpec } from './config-family.js';
 import { removeEmptyProperties, toEditorJson, toStoredJson } from './editor-form.js';
 import { JsonDocument } from './json-document.js';
 import { loadConfig, readConfigDocument, type Loaded } from './load-config.js';
+import type { TopicContext } from '../mqtt/topic-budget.js';
 
 /** Name of standard input in problem lines. */
 export const STDIN_NAME = '<stdin>';
 
 /** Loads a config file merged with the board directory (null: none). */
-export function loadConfigFile<Model>(spec: DriverConfigSpec<Model>, file: string, boardDir: string | null): Loaded<Model> {
-  return loadConfig(spec, { main: readConfigDocument(file), boardDir });
+export function loadConfigFile<Model>(
+  spec: DriverConfigSpec<Model>,
+  file: string,
+  boardDir: string | null,
+  topics?: TopicContext,
+): Loaded<Model> {
+  return loadConfig(spec, { main: readConfigDocument(file), boardDir, ...(topics ? { topics } : {}) });
 }
 
 /** Loads a config given as text (`name` is used in problem lines). */
@@ -21,13 +27,20 @@ export function loadConfigText<Model>(
   name: string,
   text: string,
   boardDir: string | null,
+  topics?: TopicContext,
 ): Loaded<Model> {
-  return loadConfig(spec, { main: JsonDocument.parse(name, text), boardDir });
+  return loadConfig(spec, { main: JsonDocument.parse(name, text), boardDir, ...(topics ? { topics } : {}) });
 }
 
 /** `-j`: the stored config text → the editor JSON (validated first, with the board merge). */
-export function editorJsonOf<Model>(spec: DriverConfigSpec<Model>, name: string, text: string, boardDir: string | null): string {
-  return toEditorJson(spec, loadConfigText(spec, name, text, boardDir));
+export function editorJsonOf<Model>(
+  spec: DriverConfigSpec<Model>,
+  name: string,
+  text: string,
+  boardDir: string | null,
+  topics?: TopicContext,
+): string {
+  return toEditorJson(spec, loadConfigText(spec, name, text, boardDir, topics));
 }
 
 /**
@@ -39,9 +52,10 @@ export function storedJsonOf<Model>(
   text: string,
   boardDir: string | null,
   name = STDIN_NAME,
+  topics?: TopicContext,
 ): string {
   const main = JsonDocument.parse(name, text);
   const mainValue = main.value === undefined ? undefined : removeEmptyProperties(spec, main.value);
-  const loaded = loadConfig(spec, { main, boardDir, ...(mainValue === undefined ? {} : { mainValue }) });
+  const loaded = loadConfig(spec, { main, boardDir, ...(mainValue === undefined ? {} : { mainValue }), ...(topics ? { topics } : {}) });
   return toStoredJson(spec, loaded);
 }

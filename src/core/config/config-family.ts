@@ -24,6 +24,8 @@ export interface ConfigFamily {
    * board does not define but the main config gives this key is used with it.
    */
   readonly hardwareKey: string;
+  /** Every control id a channel of this name may publish (its topics must fit MQTT). */
+  controlIds(name: string): readonly string[];
 }
 
 /** A driver's configuration, complete: validators, semantics, model and editor stub. */

@@ -14,6 +14,7 @@ import type { JsonValue } from './jsonc.js';
 import { mergeChannels, type ConfigSource, type MergedConfig } from './merge-channels.js';
 import { problemLines, type Problem } from './problems.js';
 import { isJsonObject, schemaProblems } from './schema-problems.js';
+import { TopicBudget, type TopicContext } from '../mqtt/topic-budget.js';
 
 export interface LoadInput {
   /** The main config, already parsed (its name is the file name or `<stdin>`). */
@@ -25,6 +26,8 @@ export interface LoadInput {
   readonly mainValue?: JsonValue;
   /** The board system channel directory; null to read none. */
   readonly boardDir: string | null;
+  /** The command line's topic prefix and device id; absent: the shortest any command line gives. */
+  readonly topics?: TopicContext;
 }
 
 export interface Loaded<Model> {
@@ -55,6 +58,7 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   const syntax = new Set<Problem>();
+  const budget = input.topics === undefined ? TopicBudget.shortest() : new TopicBudget(input.topics);
 
   const check = (doc: JsonDocument, value: JsonValue | undefined, board: boolean): ConfigSource | undefined => {
     if (doc.syntaxProblem || value === undefined) {
@@ -73,7 +77,7 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
     // the schema failed: every problem is listed at once, except a second line for a value the
     // schema already flagged (an empty name).
     const flagged = new Set(found.map((p) => p.path));
-    problems.push(...channelProblems(spec, { doc, value }).filter((p) => !flagged.has(p.path)));
+    problems.push(...channelProblems(spec, { doc, value }, budget).filter((p) => !flagged.has(p.path)));
     // Not the shape the merge relies on: this file stops here. Otherwise the merge and the
     // driver checks still run after semantic problems.
     return found.length > 0 ? undefined : { doc, value };

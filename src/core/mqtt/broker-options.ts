@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { IClientOptions } from 'mqtt';
 import { CtlError, messageOf } from '../errors.js';
+import { readPasswordFile } from './password-source.js';
 
 export interface BrokerOptions {
   /** `mqtt://`, `mqtts://`, `ws://`, `wss://` or `unix:///path`; overrides host and port. */
@@ -16,6 +17,8 @@ export interface BrokerOptions {
   readonly port?: number;
   readonly username?: string;
   readonly password?: string;
+  /** Read at start (first line) when `password` is not given. */
+  readonly passwordFile?: string;
   /** PEM files. Any of them without a URL selects `mqtts`. */
   readonly tlsCa?: string;
   readonly tlsCert?: string;
@@ -53,8 +56,8 @@ export function defaultClientId(deviceId: string, topicPrefix = ''): string {
 }
 
 /**
- * @throws CtlError USAGE for a malformed URL; RUNTIME (exit 1) for an unreadable TLS file, with
- *   one line naming it.
+ * @throws CtlError USAGE for a malformed URL; RUNTIME (exit 1) for an unreadable TLS or password
+ *   file, with one line naming it.
  */
 export function resolveBroker(options: BrokerOptions, deviceId: string, topicPrefix = ''): ResolvedBroker {
   const tls = readTlsFiles(options);
@@ -62,6 +65,7 @@ export function resolveBroker(options: BrokerOptions, deviceId: string, topicPre
   const clientOptions: IClientOptions = { ...tls, clientId: options.clientId ?? defaultClientId(deviceId, topicPrefix) };
   if (options.username !== undefined) clientOptions.username = options.username;
   if (options.password !== undefined) clientOptions.password = options.password;
+  else if (options.passwordFile !== undefined) clientOptions.password = readPasswordFile(options.passwordFile);
   let display: string;
   if (options.url !== undefined) {
     display = applyUrl(options.url, clientOptions);

@@ -7,8 +7,13 @@
 import type { BrokerOptions as CliBrokerOptions } from '../config/cli-options.js';
 import { DEFAULT_PORT } from '../config/cli-options.js';
 import type { BrokerOptions } from './broker-options.js';
+import { passwordSourceOf } from './password-source.js';
 
-export function brokerOptionsFromCli(cli: CliBrokerOptions, clientId: string | null): BrokerOptions {
+export function brokerOptionsFromCli(
+  cli: CliBrokerOptions,
+  clientId: string | null,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BrokerOptions {
   const hostInUrl = cli.host.includes(':') && !cli.host.startsWith('[') ? `[${cli.host}]` : cli.host;
   const fromHostPort = cli.url === `mqtt://${hostInUrl}:${cli.port}`;
   const hasTls = cli.tlsCa !== null || cli.tlsCert !== null || cli.tlsKey !== null;
@@ -20,7 +25,7 @@ export function brokerOptionsFromCli(cli: CliBrokerOptions, clientId: string | n
     options.url = cli.url;
   }
   if (cli.username !== null) options.username = cli.username;
-  if (cli.password !== null) options.password = cli.password;
+  Object.assign(options, passwordSourceOf(cli, env));
   if (cli.tlsCa !== null) options.tlsCa = cli.tlsCa;
   if (cli.tlsCert !== null) options.tlsCert = cli.tlsCert;
   if (cli.tlsKey !== null) options.tlsKey = cli.tlsKey;

@@ -11,12 +11,10 @@ import type { CommandResult, ControlSpec, DeviceControl } from './device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { formatBoolean, formatFixed } from './number-format.js';
 import { shouldPublishValue, type PublishHistory } from './publish-policy.js';
+import { RejectedCommands, shownPayload } from './rejected-commands.js';
 import { topicLevelProblem } from './topics.js';
 
-/** A payload as a log line shows it: quoted, cut after 64 characters (anyone can publish to `/on`). */
-export function shownPayload(payload: string): string {
-  return JSON.stringify(payload.length > 64 ? `${payload.slice(0, 64)}...` : payload);
-}
+export { shownPayload };
 
 /**
  * Checks a control before it is added (the `addControl` contract of `MqttDevice`).
@@ -47,6 +45,7 @@ export class ControlState implements DeviceControl {
   private flags = '';
   private readonly history: PublishHistory = { lastText: undefined, lastAt: 0 };
   private commandChain: Promise<void> = Promise.resolve();
+  private readonly rejections: RejectedCommands;
 
   constructor(
     spec: ControlSpec,
@@ -58,6 +57,7 @@ export class ControlState implements DeviceControl {
   ) {
     this.currentSpec = spec;
     this.currentOrder = order;
+    this.rejections = new RejectedCommands(spec.id, log, () => clock.now());
   }
 
   get spec(): ControlSpec {
@@ -127,8 +127,9 @@ export class ControlState implements DeviceControl {
 
   /**
    * Queues a command payload for the control's handler (one at a time, in order). Resolves when
-   * this command has been handled. A rejection or a throwing handler is logged once and the true
-   * value re-published; it never sets `w`.
+   * this command has been handled. A rejection is logged once per streak of invalid commands
+   * (with their count), a throwing handler once each; the true value is re-published and `w`
+   * is never set.
    */
   handleCommand(payload: string): Promise<void> {
     const run = async (): Promise<void> => {
@@ -143,8 +144,10 @@ export class ControlState implements DeviceControl {
         return;
       }
       if (result !== undefined && result !== null && typeof result === 'object') {
-        this.log.warn(`control ${this.spec.id}: invalid command ${shownPayload(payload)} ignored: ${result.reject}`);
+        this.rejections.rejected(payload, result.reject);
         this.republish();
+      } else {
+        this.rejections.accepted();
       }
     };
     const next = this.commandChain.then(run);

@@ -39,7 +39,8 @@ export type CommandResult = void | { readonly reject: string };
  * Receives the payload text of a command (`.../on`) for a writable control. It validates the
  * payload and either applies it (returns nothing; the service then sets the new value, and clears
  * `w` after a successful write or sets `w` on a failed one) or rejects it with a reason: the layer
- * then logs one line and re-publishes the control's true value; a rejected command never sets `w`.
+ * then logs it (one line per streak of invalid commands, with their count) and re-publishes the
+ * control's true value; a rejected command never sets `w`.
  * Commands of one control are handed over one at a time, in arrival order: the next waits until
  * the previous handler's promise settles. A handler that throws is logged like a rejection.
  */

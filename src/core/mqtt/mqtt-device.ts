@@ -4,7 +4,7 @@
  * republish on every reconnect and the cleanup on stop all live here.
  */
 import { systemClock, type Clock } from '../clock.js';
-import { CtlError } from '../errors.js';
+import { CtlError, messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import { resolveBroker, type BrokerOptions } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
@@ -234,7 +234,12 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   private send(topic: string, payload: string): void {
-    void this.connection.publish(topic, payload);
+    // mqtt.js throws, rather than failing the publish, on a packet it cannot encode: one line, and
+    // the service goes on (the lengths are checked at start, so this is a bug, not a user's input).
+    this.connection.publish(topic, payload).catch((err: unknown) => {
+      const shown = topic.length > 120 ? `${topic.slice(0, 120)}...` : topic;
+      this.log.error(`cannot publish ${shown}: ${messageOf(err)}`);
+    });
   }
 
   private onConnect(first: boolean, sessionPresent: boolean): void {

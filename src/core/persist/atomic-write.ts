@@ -2,15 +2,35 @@
  * Atomic file replacement (DESIGN 8): write a temp file beside the target, fsync it, rename it over
  * the target, fsync the directory. A reader (or a power cut) sees the old file or the new one,
  * never a torn one. Everything is asynchronous: flash fsync can take long on a controller.
+ *
+ * The temp file is created with O_EXCL and O_NOFOLLOW under a random name: a name someone could
+ * guess (the pid) and an open that follows links would let a user who can write the directory
+ * plant a symlink there and have the service write into any file it may write. Such a directory
+ * is refused at start-up anyway (private-directory.ts); this keeps the write safe regardless.
  */
+import { constants } from 'node:fs';
 import { open, rename, unlink, mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { dirname, basename, join } from 'node:path';
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/** Create a new file, write only; fail if anything (a file, a symlink) has the name already. */
+const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+export interface AtomicWriteOptions {
+  /** The temp file's name in the target's directory; default `.<name>.<random>.tmp`. */
+  readonly tempName?: (target: string) => string;
+}
+
+function randomTempName(target: string): string {
+  return `.${basename(target)}.${randomBytes(8).toString('hex')}.tmp`;
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
-  const file = await open(tmp, 'w', 0o644);
+  const tmp = join(dir, (options.tempName ?? randomTempName)(path));
+  // Nothing to clean up when this fails: whatever holds the name is not ours.
+  const file = await open(tmp, CREATE_EXCLUSIVE, 0o644);
   try {
     await file.writeFile(data);
     await file.sync();
@@ -21,6 +41,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   }
   await file.close();
   try {
+    // rename replaces a symlink at `path` itself; it never writes through it.
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => {});

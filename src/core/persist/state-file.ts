@@ -63,6 +63,11 @@ export interface StateSaverOptions {
   /** Longest delay of a `saveSoon()`, in milliseconds. */
   intervalMs: number;
   log: Logger;
+  /**
+   * Called when writes start failing (true) and when one succeeds again (false): a log line does
+   * not survive a restart, so the service also shows it where users look (MQTT).
+   */
+  onFailingChange?: (failing: boolean) => void;
 }
 
 /**
@@ -134,12 +139,18 @@ export class StateSaver {
         const covers = this.requested;
         try {
           await writeFileAtomic(this.options.path, this.options.serialize());
-          if (this.failing) this.options.log.info(`state file ${this.options.path} written again`);
-          this.failing = false;
+          if (this.failing) {
+            this.options.log.info(`state file ${this.options.path} written again`);
+            this.failing = false;
+            this.options.onFailingChange?.(false);
+          }
         } catch (err) {
           // Logged once per failure streak: a read-only disk must not flood the journal.
-          if (!this.failing) this.options.log.error(`cannot write state file ${this.options.path}: ${messageOf(err)}`);
-          this.failing = true;
+          if (!this.failing) {
+            this.options.log.error(`cannot write state file ${this.options.path}: ${messageOf(err)}`);
+            this.failing = true;
+            this.options.onFailingChange?.(true);
+          }
         }
         this.covered = covers;
         const answered = this.waiters.filter((w) => w.ticket <= covers);

@@ -6,6 +6,7 @@
 import type { DriverConfigSpec } from '../../core/config/config-family.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import type { StandaloneValidator } from '../../core/config/schema-problems.js';
+import { currentControlId, totalControlId } from '../control-specs.js';
 import { buildGpioModel } from './build-gpio-model.js';
 import * as generated from './generated/gpio-schema.js';
 import type { GpioConfig } from './gpio-config-model.js';
@@ -35,6 +36,7 @@ export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
   reservedNames: new Set(facts.reservedNames),
   protectedKeys: ['gpio', 'direction', 'inverted', 'open_drain', 'open_source'],
   hardwareKey: 'gpio',
+  controlIds: (name) => [name, totalControlId(name), currentControlId(name)],
   validateConfig: generated.config,
   validateBoard: generated.board,
   variants: { channelsKey: facts.channelsKey, choose: chooseGpioVariant },

@@ -32,6 +32,8 @@ export interface GpioStateOptions {
   path: string;
   saveIntervalMs: number;
   log: Logger;
+  /** Saves started failing (true) or work again (false). */
+  onSaveFailing?: (failing: boolean) => void;
 }
 
 export class GpioStateStore {
@@ -47,6 +49,7 @@ export class GpioStateStore {
       path: options.path,
       intervalMs: options.saveIntervalMs,
       log: options.log,
+      ...(options.onSaveFailing ? { onFailingChange: options.onSaveFailing } : {}),
       serialize: () => JSON.stringify(doc, null, 1) + '\n',
     });
     return new GpioStateStore(doc, saver);

@@ -105,7 +105,12 @@ test('the conversion paths start lean: the bins statically import no npm package
   visit(BIN.adc);
   assert.deepEqual([...bare], []);
   assert.ok(seen.size > 10, `walked ${seen.size} modules`);
-  for (const file of seen) assert.doesNotMatch(file, /\/(run|mqtt|hw)\b/, 'no runtime module on the static path');
+  // The MQTT layer's naming code is allowed: topic and client id lengths are checked at argument
+  // parsing and in the config check. It loads no client and no npm package.
+  const naming = /\/core\/mqtt\/(topics|topic-budget|broker-options|password-source|ha\/ha-ids)\.js$/;
+  for (const file of seen) {
+    if (!naming.test(file)) assert.doesNotMatch(file, /\/(run|mqtt|hw)\b/, 'no runtime module on the static path');
+  }
 });
 
 test('--generate-board as a real process: exit 0 without the device-tree node, 6 on a malformed property', (t) => {

@@ -21,7 +21,7 @@ test('defaults of both binaries', () => {
     mode: 'run',
     configFile: '/etc/ctl-mqtt-gpio.conf',
     systemConfigDir: '/var/lib/ctl-mqtt-gpio/conf.d',
-    broker: { url: 'mqtt://localhost:1883', host: 'localhost', port: 1883, username: null, password: null, tlsCa: null, tlsCert: null, tlsKey: null },
+    broker: { url: 'mqtt://localhost:1883', host: 'localhost', port: 1883, username: null, password: null, passwordFile: null, tlsCa: null, tlsCert: null, tlsKey: null },
     topicPrefix: '',
     deviceId: 'ctl-gpio',
     clientId: null,

@@ -1,0 +1,33 @@
+/**
+ * Command-line values that end up in MQTT strings, checked against MQTT's 65,535-byte limit at
+ * argument parsing: too long, they would make the MQTT client throw at its first packet. The
+ * prefix and device id must also leave room for the control names (checked with the config).
+ */
+import type { CommonCliOptions } from '../core/config/cli-options.js';
+import { defaultClientId } from '../core/mqtt/broker-options.js';
+import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../core/mqtt/topic-budget.js';
+import { usageError } from './option-table.js';
+
+const n = (v: number): string => v.toLocaleString('en');
+const LIMIT = `the limit is ${n(MQTT_MAX_STRING_BYTES)}`;
+
+/** @throws CtlError USAGE naming the first value that cannot fit. */
+export function checkMqttLimits(cli: CommonCliOptions): void {
+  const budget = new TopicBudget({ prefix: cli.topicPrefix, deviceId: cli.deviceId, haPrefix: cli.haDiscoveryPrefix });
+  const shortestControl = budget.controlTopicBytes('x');
+  if (shortestControl > MQTT_MAX_STRING_BYTES) {
+    const culprit = utf8Bytes(cli.topicPrefix) > utf8Bytes(cli.deviceId) ? '-T (topic prefix)' : '--device-id';
+    throw usageError(`${culprit} is too long for MQTT: the device's topics would be at least ${n(shortestControl)} bytes of UTF-8 (${LIMIT})`);
+  }
+  const clientId = cli.clientId ?? defaultClientId(cli.deviceId, cli.topicPrefix);
+  const strings: [string, string | null][] = [
+    [cli.clientId === null ? 'the default client id (<prefix>-<device-id>-<hostname>)' : '--client-id', clientId],
+    ['-u (user name)', cli.broker.username],
+    ['-P (password)', cli.broker.password],
+  ];
+  for (const [what, value] of strings) {
+    if (value !== null && utf8Bytes(value) > MQTT_MAX_STRING_BYTES) {
+      throw usageError(`${what} is too long for MQTT: ${n(utf8Bytes(value))} bytes of UTF-8 (${LIMIT})`);
+    }
+  }
+}

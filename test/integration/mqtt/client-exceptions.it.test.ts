@@ -1,0 +1,25 @@
+/**
+ * An exception of the MQTT client (mqtt.js throws while encoding a packet it cannot represent,
+ * here a topic over 65,535 bytes that slipped past every check) is one log line: no unhandled
+ * rejection, no crash, and the device's other topics still go out.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder } from './device-fixture.js';
+
+test('a publish the client throws on is one error line, and the process goes on', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const recorder = await startRecorder(t, broker.url, [`/devices/${DEVICE.id}/#`]);
+  const { device, log } = makeDevice(t, broker.url);
+  device.addControl({ id: 'ok', type: 'switch', readonly: true }).setBoolean(true);
+  device.addControl({ id: 'x'.repeat(66_000), type: 'switch', readonly: true });
+  device.start();
+  // The device meta goes out before the controls.
+  await recorder.waitForTopic(`/devices/${DEVICE.id}/meta/driver`, DEVICE.driver);
+  const until = Date.now() + 5000;
+  while (!log.lines.some((l) => l.includes('cannot publish')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  const errors = log.lines.filter((l) => l.includes('cannot publish'));
+  assert.ok(errors.length >= 1, log.lines.join('\n'));
+  assert.match(errors[0]!, /^ERROR: .*cannot publish \/devices\/ctl-test\/controls\/x{50,}\.\.\.: The value of "value" is out of range/);
+  assert.ok(errors[0]!.length < 400);
+});
