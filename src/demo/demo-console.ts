@@ -20,6 +20,8 @@ export async function startDemoConsole(options: {
   dir: string;
   services: DemoServices;
   onLine: (line: string) => void;
+  /** Tests of the login run the same console with a password. */
+  passwordHash?: string | null;
 }): Promise<RunningConsole> {
   const services = (['gpio', 'adc'] as const).map((kind: ServiceKind) => {
     const files = SERVICE_FILES[kind];
@@ -35,7 +37,7 @@ export async function startDemoConsole(options: {
   return await startConsole({
     host: '127.0.0.1',
     port: options.port,
-    passwordHash: null,
+    passwordHash: options.passwordHash ?? null,
     broker: { url: options.brokerUrl },
     topicPrefix: '',
     services,

@@ -11,7 +11,40 @@ const reloadButton = document.getElementById('reload');
 const result = document.getElementById('result');
 const problemsBox = document.getElementById('problems');
 let editor = null;
+let loaded = null;
 let fieldNotes = [];
+
+/**
+ * Puts back the keys of the loaded config that the form cannot edit (the schema does not describe
+ * them, e.g. a GPIO channel's `debounce`): the form library drops their values, and a save must
+ * not lose what it never showed. A key the user switched off (its opt-in box) stays out. Channels
+ * are matched by name / id, else by position.
+ */
+function carryOver(original, edited) {
+  const keep = (key, path, container) => {
+    const field = editor.getEditor(path);
+    return !(key in container) && (field === null || field === undefined || field.isActive?.() !== false);
+  };
+  const idOf = (item) => (item !== null && typeof item === 'object' ? item.name ?? item.id : undefined);
+  for (const [key, value] of Object.entries(original)) {
+    if (keep(key, `root.${key}`, edited)) edited[key] = value;
+  }
+  for (const [key, list] of Object.entries(edited)) {
+    const before = original[key];
+    if (!Array.isArray(list) || !Array.isArray(before)) continue;
+    list.forEach((item, i) => {
+      if (item === null || typeof item !== 'object') return;
+      const byId = before.find((o) => idOf(o) !== undefined && idOf(o) === idOf(item));
+      const byPosition = before[i] !== undefined && !list.some((x) => idOf(x) === idOf(before[i])) ? before[i] : undefined;
+      const match = byId ?? byPosition;
+      if (match === undefined || match === null || typeof match !== 'object') return;
+      for (const [k, v] of Object.entries(match)) {
+        if (keep(k, `root.${key}.${i}.${k}`, item)) item[k] = v;
+      }
+    });
+  }
+  return edited;
+}
 
 /** `channels[3].direction: is required` → the form's path `root.channels.3.direction` and the text. */
 function splitProblem(line) {
@@ -65,11 +98,11 @@ async function load() {
   }
   document.getElementById('title').textContent = `${body.title} (${body.id})`;
   document.getElementById('file').textContent = body.configFile;
+  loaded = body.config;
   editor?.destroy();
   formBox.replaceChildren();
   editor = new window.JSONEditor(formBox, {
     schema: body.schema,
-    startval: body.config,
     theme: 'html',
     iconlib: null,
     disable_edit_json: true,
@@ -79,10 +112,15 @@ async function load() {
     prompt_before_delete: false,
     show_errors: 'interaction',
     required_by_default: false,
-    show_opt_in: false,
+    // A key the file does not have stays out (unset is not the default: an unset edge is
+    // "autodetect"); its checkbox adds it.
+    show_opt_in: true,
     use_default_values: false,
   });
+  window.consoleEditor = editor; // for the browser tests and the curious
   editor.on('ready', () => {
+    // Not as `startval`: the library fills an initial value's missing keys with defaults.
+    editor.setValue(body.config);
     saveButton.disabled = reloadButton.disabled = false;
     document.body.dataset.ready = '1';
   });
@@ -103,7 +141,7 @@ async function save() {
   }
   saveButton.disabled = true;
   setResult('Saving…', true);
-  const { status, body } = await post(`/api/config/${encodeURIComponent(serviceId)}`, { config: editor.getValue() });
+  const { status, body } = await post(`/api/config/${encodeURIComponent(serviceId)}`, { config: carryOver(loaded, editor.getValue()) });
   saveButton.disabled = false;
   if (status === 422) {
     showProblems(`Not saved: ${serviceId} refused the configuration (the file is unchanged)`, body.problems);
