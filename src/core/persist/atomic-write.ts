@@ -6,14 +6,12 @@
 import { open, rename, unlink, mkdir } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 
-/** `mode`: of the new file (a password hash wants 0600; a config keeps the mode it had). */
+/** `mode`: of the new file, less the umask (a password hash wants 0600; a config keeps the mode it had). */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   const file = await open(tmp, 'w', mode);
-  // open() applies the umask; the caller's mode is what it asked for.
-  await file.chmod(mode).catch(() => {});
   try {
     await file.writeFile(data);
     await file.sync();
