@@ -9,7 +9,7 @@
 // Prints the path of the .deb. Needs dpkg-deb (package dpkg, on every Debian system).
 //
 // Layout of the package:
-//   /usr/bin/ctl-mqtt-{gpio,adc}                 wrappers running node on the code below
+//   /usr/bin/ctl-mqtt-{gpio,adc,console}         wrappers running node on the code below
 //   /usr/lib/ctl-mqtt/{package.json,dist/src}    the compiled services (without the demo)
 //   /usr/lib/ctl-mqtt/node_modules               production modules; koffi only for linux
 //                                                x64, arm64 and armhf
@@ -18,6 +18,7 @@
 //   /usr/share/wb-mqtt-confed/schemas/           the schemas again, where Wiren Board's config
 //                                                editor looks for them
 //   /lib/systemd/system/*.service, /lib/udev/rules.d/60-ctl-mqtt-gpio.rules
+//                                                (ctl-mqtt-console.service: the web console, loopback)
 //   /etc/ctl-mqtt-{gpio,adc}.conf                conffiles (board channels only)
 //   /var/lib/ctl-mqtt-{gpio,adc}/conf.d/         where a board file is installed
 import { spawnSync } from 'node:child_process';
@@ -162,7 +163,8 @@ function controlFile(pkg, installedKiB) {
     ' conventions, drop-in replacements for wb-mqtt-gpio and wb-mqtt-adc:',
     '  ctl-mqtt-gpio: discrete inputs and outputs (GPIO character device) with',
     '                 electricity and water meter pulse counters;',
-    '  ctl-mqtt-adc:  analog inputs (IIO sysfs), averaged and scaled.',
+    '  ctl-mqtt-adc:  analog inputs (IIO sysfs), averaged and scaled;',
+    '  ctl-mqtt-console: a web page with the devices live and both configurations.',
     '',
   ].join('\n');
 }
@@ -211,6 +213,8 @@ function stage(root, pkg) {
   const compiled = (src) => {
     const rel = relative(dist, src);
     if (rel === '') return true;
+    // The console's web files (and the form library's build) are copied by the build, not compiled.
+    if (rel.startsWith('console/web')) return true;
     if (statSync(src).isDirectory()) return !rel.startsWith('demo') && existsSync(join(repo, 'src', rel));
     return rel.endsWith('.js') && (existsSync(join(repo, 'src', rel.replace(/\.js$/, '.ts'))) || rel.includes('/generated/'));
   };
@@ -233,6 +237,8 @@ function stage(root, pkg) {
     install(join(here, 'systemd', `${binary}.service`), join(root, 'lib/systemd/system', `${binary}.service`));
     mkdirSync(join(root, 'var/lib', binary, 'conf.d'), { recursive: true });
   }
+  install(join(here, 'bin/ctl-mqtt-console'), join(root, 'usr/bin/ctl-mqtt-console'), 0o755);
+  install(join(here, 'systemd/ctl-mqtt-console.service'), join(root, 'lib/systemd/system/ctl-mqtt-console.service'));
   install(join(here, 'udev/60-ctl-mqtt-gpio.rules'), join(root, 'lib/udev/rules.d/60-ctl-mqtt-gpio.rules'));
   install(join(repo, 'README.md'), join(root, 'usr/share/doc/ctl-mqtt/README.md'));
   install(join(here, 'debian/copyright'), join(root, 'usr/share/doc/ctl-mqtt/copyright'));

@@ -43,14 +43,16 @@ for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.jso
   lib/systemd/system/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
   lib/udev/rules.d/60-ctl-mqtt-gpio.rules etc/ctl-mqtt-gpio.conf etc/ctl-mqtt-adc.conf \
   usr/share/doc/ctl-mqtt/copyright usr/share/doc/ctl-mqtt/changelog.gz \
-  var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d; do
+  var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d \
+  usr/bin/ctl-mqtt-console lib/systemd/system/ctl-mqtt-console.service \
+  usr/lib/ctl-mqtt/dist/src/console/web/devices.html usr/lib/ctl-mqtt/dist/src/console/web/vendor/jsoneditor.js; do
   expect_file "$f"
 done
 version=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' ctl-mqtt)
 changelog_head=$(gzip -dc "$root/usr/share/doc/ctl-mqtt/changelog.gz" | head -1)
 [ "$changelog_head" = "ctl-mqtt ($version) unstable; urgency=medium" ] || fail "changelog.gz starts with: $changelog_head"
 # postinst enabled the units (links to /lib/systemd/system/..., inside the root).
-for unit in ctl-mqtt-gpio ctl-mqtt-adc; do
+for unit in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
   [ -L "$root/etc/systemd/system/multi-user.target.wants/$unit.service" ] || fail "$unit.service is not enabled"
 done
 [ -x "$root/usr/bin/ctl-mqtt-gpio" ] || fail "usr/bin/ctl-mqtt-gpio is not executable"
@@ -104,6 +106,26 @@ node -e "const s = require('$dt/confed/ctl-mqtt-gpio.schema.json'); if (JSON.str
 
 version=$(node -p "require('$repo/package.json').version")
 [ "$("$root/usr/bin/ctl-mqtt-gpio" --version)" = "ctl-mqtt-gpio $version" ] || fail "--version"
+[ "$("$root/usr/bin/ctl-mqtt-console" --version)" = "ctl-mqtt-console $version" ] || fail "ctl-mqtt-console --version"
+
+step "ctl-mqtt-console: refuses a LAN address without a password; serves its page from the package on loopback"
+rc=0
+"$root/usr/bin/ctl-mqtt-console" --listen 0.0.0.0 --password-file "$root/no-password" \
+  --schema "$root/usr/share/ctl-mqtt-gpio/ctl-mqtt-gpio.schema.json" 2>"$root/console.err" || rc=$?
+[ "$rc" = 2 ] && grep -q 'needs a password' "$root/console.err" || fail "ctl-mqtt-console --listen 0.0.0.0 without a password: exit $rc, $(cat "$root/console.err")"
+console_port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+"$root/usr/bin/ctl-mqtt-console" --port "$console_port" --password-file "$root/no-password" --broker "unix://$root/no-broker.sock" \
+  --schema "$root/usr/share/ctl-mqtt-gpio/ctl-mqtt-gpio.schema.json" --schema "$root/usr/share/ctl-mqtt-adc/ctl-mqtt-adc.schema.json" 2>"$root/console.log" &
+pids+=($!)
+page=""
+for _ in $(seq 100); do
+  page=$(node -e "fetch('http://127.0.0.1:$console_port/assets/vendor/jsoneditor.js').then(r=>r.text()).then(t=>console.log(t.length)).catch(()=>{})" 2>/dev/null) || true
+  [ -n "$page" ] && break
+  sleep 0.1
+done
+[ -n "$page" ] && [ "$page" -gt 100000 ] || fail "ctl-mqtt-console did not serve the form library: $(tail -n 3 "$root/console.log")"
+kill -TERM "${pids[0]}"; wait "${pids[0]}" || fail "ctl-mqtt-console did not stop cleanly: $(tail -n 3 "$root/console.log")"
+pids=()
 
 step "every module of both services loads; koffi loads its $(uname -m) binary"
 lib="$root/usr/lib/ctl-mqtt"
@@ -111,7 +133,8 @@ node --input-type=module -e "
   import { createRequire } from 'node:module';
   import { readdirSync, statSync } from 'node:fs';
   import { join } from 'node:path';
-  const walk = (d) => readdirSync(d).flatMap((n) => statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : n.endsWith('.js') && !n.endsWith('-main.js') ? [join(d, n)] : []);
+  // console/web holds the browser's scripts, not Node modules.
+  const walk = (d) => readdirSync(d).flatMap((n) => statSync(join(d, n)).isDirectory() ? (join(d, n).endsWith('/console/web') ? [] : walk(join(d, n))) : n.endsWith('.js') && !n.endsWith('-main.js') ? [join(d, n)] : []);
   for (const file of walk('$lib/dist/src')) await import(file);
   createRequire('$lib/dist/src/hw/gpio/cdev/ffi.js')('koffi').load('libc.so.6');
 " || fail "a module of the installed copy does not load"
@@ -155,11 +178,11 @@ if command -v systemd-analyze >/dev/null 2>&1; then
   step "systemd-analyze verify"
   # Verified as host units, with ExecStart(Pre) pointing into the root (verify checks the binary).
   mkdir "$root/units"
-  for unit in ctl-mqtt-gpio ctl-mqtt-adc; do
+  for unit in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
     sed -E "s#^(ExecStart|ExecStartPre)=/#\1=$root/#" "$root/lib/systemd/system/$unit.service" >"$root/units/$unit.service"
   done
   # It exits 0 on unknown keys and bad values, but says so: any output is a failure.
-  complaints=$(systemd-analyze verify --man=no "$root/units/ctl-mqtt-gpio.service" "$root/units/ctl-mqtt-adc.service" 2>&1) \
+  complaints=$(systemd-analyze verify --man=no "$root/units/ctl-mqtt-gpio.service" "$root/units/ctl-mqtt-adc.service" "$root/units/ctl-mqtt-console.service" 2>&1) \
     || fail "systemd-analyze verify: $complaints"
   [ -z "$complaints" ] || fail "systemd-analyze verify: $complaints"
 fi

@@ -3,6 +3,7 @@ import type { Scenario } from '../lib/scenario.js';
 import { adcLoad } from './adc-load.js';
 import { adcSampleCpu } from './adc-sample-cpu.js';
 import { cliConversions } from './cli-conversions.js';
+import { consoleScenario } from './console.js';
 import { gpioCommands } from './gpio-commands.js';
 import { gpioEvents } from './gpio-events.js';
 import { gpioLatency } from './gpio-latency.js';
@@ -10,4 +11,4 @@ import { idle } from './idle.js';
 import { startup } from './startup.js';
 import { validationScaling } from './validation-scaling.js';
 
-export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling];
+export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario];

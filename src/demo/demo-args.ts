@@ -11,6 +11,8 @@ export interface DemoOptions {
   readonly port: number;
   /** Port of MQTT over WebSocket on 127.0.0.1. */
   readonly wsPort: number;
+  /** Port of the web console on 127.0.0.1. */
+  readonly consolePort: number;
   /** Stop by itself after this many seconds; null = until Ctrl-C. */
   readonly durationS: number | null;
 }
@@ -18,6 +20,7 @@ export interface DemoOptions {
 export const DEFAULT_DEMO_PORT = 1883;
 /** Rarely taken, so a broker already on 1883 is the only likely clash. */
 export const DEFAULT_DEMO_WS_PORT = 18883;
+export const DEFAULT_DEMO_CONSOLE_PORT = 8080;
 
 /** How the user runs the demo; used in hints and error lines. */
 export const DEMO_COMMAND = 'npm start --';
@@ -27,13 +30,15 @@ export const DEMO_USAGE = `Usage: ${DEMO_COMMAND} [options]
 Runs the whole system on this machine without hardware: an embedded MQTT broker, a simulated
 board (GPIO chips with a pulsing electricity meter, a water meter, toggling inputs and outputs;
 an IIO ADC whose voltages drift) and both services with the example configs, with a live view
-of their devices. Ctrl-C stops everything.
+of their devices, and the web console (devices live, configuration forms). Ctrl-C stops
+everything.
 
 Options:
-  --port N        broker port on 127.0.0.1 (default ${DEFAULT_DEMO_PORT})
-  --ws-port N     MQTT over WebSocket port on 127.0.0.1 (default ${DEFAULT_DEMO_WS_PORT})
-  --duration S    stop after S seconds (default: run until Ctrl-C)
-  --help          print this and exit
+  --port N          broker port on 127.0.0.1 (default ${DEFAULT_DEMO_PORT})
+  --ws-port N       MQTT over WebSocket port on 127.0.0.1 (default ${DEFAULT_DEMO_WS_PORT})
+  --console-port N  web console port on 127.0.0.1 (default ${DEFAULT_DEMO_CONSOLE_PORT})
+  --duration S      stop after S seconds (default: run until Ctrl-C)
+  --help            print this and exit
 `;
 
 function usageError(message: string): CtlError {
@@ -59,6 +64,9 @@ const VALUED: Readonly<Record<string, (draft: Draft, value: string) => void>> = 
   '--ws-port': (d, v) => {
     d.wsPort = parsePort('--ws-port', v);
   },
+  '--console-port': (d, v) => {
+    d.consolePort = parsePort('--console-port', v);
+  },
   '--duration': (d, v) => {
     d.durationS = parseDuration(v);
   },
@@ -68,7 +76,7 @@ type Draft = { -readonly [K in keyof DemoOptions]: DemoOptions[K] };
 
 /** Parses the demo's arguments; throws CtlError USAGE on a mistake. */
 export function parseDemoArgs(argv: readonly string[]): DemoOptions {
-  const draft: Draft = { help: false, port: DEFAULT_DEMO_PORT, wsPort: DEFAULT_DEMO_WS_PORT, durationS: null };
+  const draft: Draft = { help: false, port: DEFAULT_DEMO_PORT, wsPort: DEFAULT_DEMO_WS_PORT, consolePort: DEFAULT_DEMO_CONSOLE_PORT, durationS: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -89,5 +97,6 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     apply(draft, value);
   }
   if (draft.port === draft.wsPort) throw usageError(`--port and --ws-port must differ (both ${draft.port})`);
+  if (draft.consolePort === draft.port || draft.consolePort === draft.wsPort) throw usageError(`--console-port must differ from the broker's ports (${draft.consolePort})`);
   return draft;
 }

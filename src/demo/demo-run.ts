@@ -19,6 +19,7 @@ import { retainedDeviceTopics, watchDevices, type DeviceWatch } from './broker-w
 import { connectionHints, outputToSwitch } from './connection-hints.js';
 import type { DemoOptions } from './demo-args.js';
 import { createDemoBoard } from './demo-board.js';
+import { startDemoConsole } from './demo-console.js';
 import { SERVICE_FILES } from './demo-paths.js';
 import { DemoServices } from './demo-services.js';
 import { DeviceViewModel } from './device-view-model.js';
@@ -26,6 +27,7 @@ import { startEmbeddedBroker } from './embedded-broker.js';
 import { setIdleLevels, startGpioActivity, type Activity } from './gpio-activity.js';
 import { LiveView, type ViewOutput } from './live-view.js';
 import { describeExit, type ServiceExit } from './service-process.js';
+import type { RunningConsole } from '../console/console-app.js';
 
 export interface DemoIo {
   readonly stdout: ViewOutput;
@@ -76,6 +78,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
   let services: DemoServices | undefined;
   let view: LiveView | undefined;
   let watch: DeviceWatch | undefined;
+  let webConsole: RunningConsole | undefined;
   const activities: Activity[] = [];
   // If the process goes down without the orderly stop (a forced exit), leave nothing running.
   const emergency = (): void => {
@@ -101,11 +104,12 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
       },
     });
     const running = services;
+    webConsole = await startDemoConsole({ port: options.consolePort, brokerUrl: broker.url, dir, services, onLine: (line) => view?.log(line) });
     const output = outputToSwitch(board.outputs.map((o) => o.channel));
     const live = new LiveView({
       out: io.stdout,
       model,
-      header: connectionHints(broker, SERVICE_FILES.gpio.deviceId, output),
+      header: [...connectionHints(broker, SERVICE_FILES.gpio.deviceId, output), `web console: ${webConsole.url}  (devices live, configuration forms)`],
       status: () => running.statusLines(),
     });
     view = live;
@@ -117,6 +121,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
     // The last frame keeps the last values; from here on, plain lines.
     live.stop();
     io.stdout.write(`demo: stopping (${why})\n`);
+    await webConsole.close();
     const exits = await services.stopAll();
     const leftovers = await retainedDeviceTopics(broker.url, DEVICE_IDS).catch((err: unknown) => new Error(messageOf(err)));
     await watch.close();
@@ -128,6 +133,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
     view?.stop(); // after a failure: the cursor is shown again
     for (const a of activities) a.stop();
     services?.killAll();
+    await webConsole?.close().catch(() => undefined);
     await watch?.close().catch(() => undefined); // else it would reconnect forever
     await broker.close();
     rmSync(dir, { recursive: true, force: true });

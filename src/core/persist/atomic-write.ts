@@ -1,5 +1,5 @@
 /**
- * Atomic file replacement (DESIGN 8): write a temp file beside the target, fsync it, rename it over
+ * Atomic file replacement: write a temp file beside the target, fsync it, rename it over
  * the target, fsync the directory. A reader (or a power cut) sees the old file or the new one,
  * never a torn one. Everything is asynchronous: flash fsync can take long on a controller.
  *
@@ -19,6 +19,8 @@ const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EX
 export interface AtomicWriteOptions {
   /** The temp file's name in the target's directory; default `.<name>.<random>.tmp`. */
   readonly tempName?: (target: string) => string;
+  /** Of the new file, less the umask; default 0644 (a password hash wants 0600). */
+  readonly mode?: number;
 }
 
 function randomTempName(target: string): string {
@@ -30,7 +32,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, (options.tempName ?? randomTempName)(path));
   // Nothing to clean up when this fails: whatever holds the name is not ours.
-  const file = await open(tmp, CREATE_EXCLUSIVE, 0o644);
+  const file = await open(tmp, CREATE_EXCLUSIVE, options.mode ?? 0o644);
   try {
     await file.writeFile(data);
     await file.sync();

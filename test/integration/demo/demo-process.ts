@@ -34,7 +34,8 @@ export async function startDemo(t: TestContext, args: readonly string[] = [], po
   const port = ports?.port ?? (await freePort());
   const wsPort = ports?.wsPort ?? (await freePort());
   const tmp = mkdtempSync(join(tmpdir(), 'ctl-demo-test-'));
-  const child = spawn(process.execPath, [DEMO_MAIN, '--port', String(port), '--ws-port', String(wsPort), ...args], {
+  const consolePort = await freePort();
+  const child = spawn(process.execPath, [DEMO_MAIN, '--port', String(port), '--ws-port', String(wsPort), '--console-port', String(consolePort), ...args], {
     env: { ...process.env, TMPDIR: tmp },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

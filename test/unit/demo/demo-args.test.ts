@@ -1,14 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_DEMO_PORT, DEFAULT_DEMO_WS_PORT, parseDemoArgs } from '../../../src/demo/demo-args.js';
+import { DEFAULT_DEMO_CONSOLE_PORT, DEFAULT_DEMO_PORT, DEFAULT_DEMO_WS_PORT, parseDemoArgs } from '../../../src/demo/demo-args.js';
 import { CtlError } from '../../../src/core/errors.js';
 
 test('defaults, both option forms, last one wins', () => {
-  assert.deepEqual(parseDemoArgs([]), { help: false, port: DEFAULT_DEMO_PORT, wsPort: DEFAULT_DEMO_WS_PORT, durationS: null });
-  assert.deepEqual(parseDemoArgs(['--port', '1884', '--ws-port=9001', '--duration', '2.5', '--port=1885']), {
+  assert.deepEqual(parseDemoArgs([]), { help: false, port: DEFAULT_DEMO_PORT, wsPort: DEFAULT_DEMO_WS_PORT, consolePort: DEFAULT_DEMO_CONSOLE_PORT, durationS: null });
+  assert.deepEqual(parseDemoArgs(['--port', '1884', '--ws-port=9001', '--duration', '2.5', '--port=1885', '--console-port', '8081']), {
     help: false,
     port: 1885,
     wsPort: 9001,
+    consolePort: 8081,
     durationS: 2.5,
   });
   assert.equal(parseDemoArgs(['--help']).help, true);
@@ -25,6 +26,7 @@ test('mistakes are one USAGE line each', () => {
     [['--verbose'], "unknown option '--verbose'"],
     [['now'], "unexpected argument 'now'"],
     [['--port', '1883', '--ws-port', '1883'], '--port and --ws-port must differ (both 1883)'],
+    [['--console-port', '1883'], "--console-port must differ from the broker's ports (1883)"],
   ];
   for (const [argv, message] of cases) {
     assert.throws(() => parseDemoArgs(argv), (err: unknown) => err instanceof CtlError && err.code === 'USAGE' && err.message === message, argv.join(' '));

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * The `ctl-mqtt-console` binary: the web console (src/console/), or `--set-password`. Exit codes
+ * as the services': 0, 1 runtime failure, 2 bad arguments (one line, then the --help hint).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { CONSOLE_BINARY, CONSOLE_USAGE, DEFAULT_SCHEMAS, parseConsoleArgs } from '../console/console-args.js';
+import { startConsole } from '../console/console-app.js';
+import { readPasswordHash, writePasswordHash } from '../console/password.js';
+import { promptNewPassword } from '../console/password-prompt.js';
+import { serviceFromSchema } from '../console/service-definitions.js';
+import { CtlError, messageOf } from '../core/errors.js';
+import { createLogger } from '../core/log.js';
+import { topicPrefixProblem } from '../core/mqtt/topics.js';
+import { processIo, type CliIo } from './cli-io.js';
+import { isMainModule } from './is-main.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
+
+/** Runs the console until `stop` aborts; resolves to the exit code. */
+export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal): Promise<number> {
+  try {
+    const args = parseConsoleArgs(argv);
+    if (args.mode === 'help') {
+      io.stdout.write(CONSOLE_USAGE);
+      return 0;
+    }
+    if (args.mode === 'version') {
+      io.stdout.write(`${CONSOLE_BINARY} ${packageVersion()}\n`);
+      return 0;
+    }
+    if (args.mode === 'set-password') {
+      const password = await promptNewPassword(io.stdinIsTTY, () => io.readStdin(), io.stderr);
+      await writePasswordHash(args.passwordFile, password);
+      io.stderr.write(`${CONSOLE_BINARY}: password stored in ${args.passwordFile} (restart the console to use it)\n`);
+      return 0;
+    }
+    const prefixProblem = topicPrefixProblem(args.topicPrefix);
+    if (prefixProblem !== undefined) throw new CtlError('USAGE', `--topic-prefix: ${prefixProblem}`);
+    const schemaFiles = args.schemas.length > 0 ? args.schemas : DEFAULT_SCHEMAS.filter((f) => existsSync(f));
+    const services = schemaFiles.map((file) => {
+      const base = serviceFromSchema(file);
+      const apply = args.apply.get(base.id);
+      return apply === undefined ? base : { ...base, apply };
+    });
+    for (const name of args.apply.keys()) {
+      if (!services.some((s) => s.id === name)) throw new CtlError('USAGE', `--apply ${name}: no schema names that service`);
+    }
+    const log = createLogger({ namespace: 'ctl:console', write: (line) => io.stderr.write(line + '\n') });
+    const running = await startConsole({
+      host: args.listen,
+      port: args.port,
+      passwordHash: await readPasswordHash(args.passwordFile),
+      broker: { url: args.brokerUrl, ...(args.username !== null && { username: args.username }), ...(args.password !== null && { password: args.password }) },
+      topicPrefix: args.topicPrefix,
+      services,
+      log,
+    });
+    log.info(`listening on ${running.url} (${services.map((s) => s.configFile).join(', ') || 'no configurations'})`);
+    await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
+    await running.close();
+    return 0;
+  } catch (err) {
+    if (err instanceof CtlError && err.code === 'USAGE') {
+      io.stderr.write(`${CONSOLE_BINARY}: ${err.message}\nTry '${CONSOLE_BINARY} --help'.\n`);
+      return 2;
+    }
+    const prefix = err instanceof CtlError ? '' : 'internal error: ';
+    io.stderr.write(`${CONSOLE_BINARY}: ${prefix}${messageOf(err).split('\n')[0]}\n`);
+    return 1;
+  }
+}
+
+function stopOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort(signal));
+  return controller.signal;
+}
+
+if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2), processIo(), stopOnSignals());

@@ -1,0 +1,117 @@
+/**
+ * The console's view of the broker: every device under `<prefix>/devices/+` that follows the
+ * conventions (device meta, control values, metas and error flags), kept in a DeviceViewModel,
+ * and the one place that publishes commands to `.../on`. The browser never talks to the broker:
+ * its credentials stay here and the broker needs no WebSocket listener.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from '../core/log.js';
+import { ManagedConnection } from '../core/mqtt/connection.js';
+import { resolveBroker, type BrokerOptions } from '../core/mqtt/broker-options.js';
+import { DeviceViewModel, type DeviceView } from '../core/mqtt/device-view-model.js';
+import { commandProblem } from './control-commands.js';
+import { HttpError } from './http-io.js';
+
+/** What the page shows of one device. */
+export interface DeviceSnapshot {
+  readonly id: string;
+  readonly title: string;
+  readonly error: string;
+  readonly controls: ReadonlyArray<{ name: string; value: string | null; type: string; units: string; readonly: boolean; error: string }>;
+}
+
+export interface DevicesSnapshot {
+  /** False while the console has no connection to the broker (the values may be old). */
+  readonly connected: boolean;
+  readonly devices: readonly DeviceSnapshot[];
+}
+
+export interface DeviceFeedOptions {
+  readonly broker: BrokerOptions;
+  readonly topicPrefix: string;
+  readonly log: Logger;
+}
+
+function snapshotOf(device: DeviceView): DeviceSnapshot {
+  return {
+    id: device.id,
+    title: device.title,
+    error: device.error,
+    controls: DeviceViewModel.controlsOf(device).map((c) => ({ name: c.name, value: c.value, type: c.type, units: c.units, readonly: c.readonly, error: c.error })),
+  };
+}
+
+export class DeviceFeed {
+  private model: DeviceViewModel;
+  private readonly connection: ManagedConnection;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: DeviceFeedOptions) {
+    this.model = new DeviceViewModel(options.topicPrefix);
+    const broker = resolveBroker(options.broker, 'ctl-console', options.topicPrefix);
+    this.connection = new ManagedConnection(
+      {
+        broker,
+        // Random per process: two consoles (or a console and its restart) never kick each other off.
+        clientId: `ctl-console-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${randomBytes(3).toString('hex')}`,
+        persistentSession: false,
+        log: options.log,
+      },
+      {
+        onConnect: () => void this.subscribe(),
+        onDisconnect: () => this.notify(),
+        onMessage: (topic, payload) => {
+          if (this.model.apply(topic, payload.toString('utf8'))) this.notify();
+        },
+      },
+    );
+  }
+
+  start(): void {
+    this.connection.start();
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.connection.end(true, 1000);
+  }
+
+  /** Calls `listener` after every change (messages come in bursts: listeners batch). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  snapshot(): DevicesSnapshot {
+    return { connected: this.connection.connected, devices: this.model.list().map(snapshotOf) };
+  }
+
+  /**
+   * Publishes `value` to the control's `/on` (QoS 1, not retained: a retained command would be
+   * replayed to the next start of the driver).
+   * @throws HttpError 404 for an unknown control, 400 for a value it does not take, 503 without broker.
+   */
+  async command(deviceId: string, controlName: string, value: string): Promise<void> {
+    const control = this.model.devices.get(deviceId)?.controls.get(controlName);
+    if (control === undefined || (control.value === null && control.type === '')) throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
+    const problem = commandProblem(control, value);
+    if (problem !== undefined) throw new HttpError(400, `${controlName}: ${problem}`);
+    const topic = `${this.options.topicPrefix}/devices/${deviceId}/controls/${controlName}/on`;
+    if (!(await this.connection.publish(topic, value, false))) throw new HttpError(503, 'the broker did not take the command (no connection)');
+    this.options.log.info(`command ${topic} = ${JSON.stringify(value)}`);
+  }
+
+  private async subscribe(): Promise<void> {
+    // The broker replays what it retains: start from nothing so devices gone meanwhile go too.
+    this.model = new DeviceViewModel(this.options.topicPrefix);
+    this.notify();
+    const base = `${this.options.topicPrefix}/devices/+`;
+    const filters = [`${base}/meta`, `${base}/meta/error`, `${base}/controls/+`, `${base}/controls/+/meta`, `${base}/controls/+/meta/error`];
+    await this.connection.subscribe(Object.fromEntries(filters.map((f) => [f, { qos: 1 as const }])));
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -1,0 +1,64 @@
+// The page's side of the console's API: the session (CSRF token, services for the menu), JSON
+// requests that carry the token, and the menu. Everything from the server or the broker is put
+// into the page as text (textContent), never as markup.
+
+let session = null;
+
+/** The session: { authenticated, passwordSet, csrfToken, services }. */
+export async function loadSession() {
+  const res = await fetch('/api/session', { credentials: 'same-origin' });
+  session = await res.json();
+  return session;
+}
+
+/** Sends a JSON POST with the CSRF token; resolves to { status, body }. */
+export async function post(url, value) {
+  const res = await fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session?.csrfToken ?? '' },
+    body: JSON.stringify(value),
+  });
+  let body;
+  try {
+    body = await res.json();
+  } catch {
+    body = { error: `${res.status} ${res.statusText}` };
+  }
+  if (res.status === 401 && location.pathname !== '/login') location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+  return { status: res.status, body };
+}
+
+/** Makes an element with text content and attributes. */
+export function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === 'class') node.className = value;
+    else node.setAttribute(key, value);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Fills the menu: Devices, one entry per configuration, and Log out when there is a password. */
+export function fillNav(current) {
+  const nav = document.getElementById('nav');
+  nav.replaceChildren();
+  const link = (href, text, active) => {
+    const a = el('a', { href }, text);
+    if (active) a.setAttribute('aria-current', 'page');
+    nav.append(a);
+  };
+  link('/', 'Devices', current === 'devices');
+  for (const service of session?.services ?? []) {
+    link(`/config/${encodeURIComponent(service.id)}`, `${service.id} configuration`, current === service.id);
+  }
+  if (session?.passwordSet) {
+    const out = el('button', { type: 'button', class: 'link' }, 'Log out');
+    out.addEventListener('click', async () => {
+      await post('/api/logout', {});
+      location.assign('/login');
+    });
+    nav.append(out);
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * What the live view knows about the devices on the broker, built only from the messages of the
+ * Wiren Board conventions a user's MQTT client would see (`/devices/<id>/...`): device title and
+ * error, and per control its value, JSON meta (type, units, order, readonly) and error flags.
+ * An empty payload removes what it stood for, as a retained delete does. Used by the demo's
+ * terminal view and by the console's devices page.
+ */
+
+export interface ControlView {
+  readonly name: string;
+  value: string | null;
+  type: string;
+  units: string;
+  order: number;
+  readonly: boolean;
+  /** Error flags (`r`, `w`, `p`); '' = none. */
+  error: string;
+}
+
+export interface DeviceView {
+  readonly id: string;
+  title: string;
+  /** Device error flags ('r' while the service is gone). */
+  error: string;
+  readonly controls: Map<string, ControlView>;
+}
+
+interface ControlMetaJson {
+  type?: unknown;
+  units?: unknown;
+  order?: unknown;
+  readonly?: unknown;
+}
+
+function parseJson(payload: string): unknown {
+  try {
+    return JSON.parse(payload) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export class DeviceViewModel {
+  readonly devices = new Map<string, DeviceView>();
+  /** Bumped on every change that alters the view. */
+  version = 0;
+
+  constructor(private readonly prefix = '') {}
+
+  /** The subscriptions that feed `apply`, for these device ids. */
+  filters(deviceIds: readonly string[]): string[] {
+    return deviceIds.map((id) => `${this.prefix}/devices/${id}/#`);
+  }
+
+  /** Takes one message; returns true when the view changed. */
+  apply(topic: string, payload: string): boolean {
+    const head = `${this.prefix}/devices/`;
+    if (!topic.startsWith(head)) return false;
+    const parts = topic.slice(head.length).split('/');
+    const id = parts[0]!;
+    if (parts.length === 2 && parts[1] === 'meta') return this.changed(this.deviceMeta(id, payload));
+    if (parts.length === 3 && parts[1] === 'meta' && parts[2] === 'error') return this.changed(this.set(this.device(id), 'error', payload));
+    if (parts[1] !== 'controls' || parts.length < 3) return false;
+    const name = parts[2]!;
+    const rest = parts.slice(3).join('/');
+    if (rest === '') return this.changed(this.controlValue(id, name, payload));
+    if (rest === 'meta') return this.changed(this.controlMeta(id, name, payload));
+    if (rest === 'meta/error') return this.changed(this.set(this.control(id, name), 'error', payload));
+    return false;
+  }
+
+  /** Devices with a title or controls, in id order. */
+  list(): DeviceView[] {
+    return [...this.devices.values()].filter((d) => d.title !== '' || d.controls.size > 0).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** A device's controls with a value or meta, in `order` then name order. */
+  static controlsOf(device: DeviceView): ControlView[] {
+    return [...device.controls.values()]
+      .filter((c) => c.value !== null || c.type !== '')
+      .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+  }
+
+  private changed(didChange: boolean): boolean {
+    if (didChange) this.version++;
+    return didChange;
+  }
+
+  private set<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): boolean {
+    if (target[key] === value) return false;
+    target[key] = value;
+    return true;
+  }
+
+  private device(id: string): DeviceView {
+    let device = this.devices.get(id);
+    if (device === undefined) {
+      device = { id, title: '', error: '', controls: new Map() };
+      this.devices.set(id, device);
+    }
+    return device;
+  }
+
+  private control(id: string, name: string): ControlView {
+    const controls = this.device(id).controls;
+    let control = controls.get(name);
+    if (control === undefined) {
+      control = { name, value: null, type: '', units: '', order: Number.MAX_SAFE_INTEGER, readonly: true, error: '' };
+      controls.set(name, control);
+    }
+    return control;
+  }
+
+  private deviceMeta(id: string, payload: string): boolean {
+    const meta = parseJson(payload) as { title?: { en?: unknown } } | undefined;
+    const title = typeof meta?.title?.en === 'string' ? meta.title.en : payload === '' ? '' : id;
+    return this.set(this.device(id), 'title', title);
+  }
+
+  private controlValue(id: string, name: string, payload: string): boolean {
+    if (payload === '') {
+      const controls = this.devices.get(id)?.controls;
+      const control = controls?.get(name);
+      if (control === undefined) return false;
+      control.value = null;
+      if (control.type === '') controls!.delete(name);
+      return true;
+    }
+    return this.set(this.control(id, name), 'value', payload);
+  }
+
+  private controlMeta(id: string, name: string, payload: string): boolean {
+    const control = this.control(id, name);
+    const meta = (parseJson(payload) ?? {}) as ControlMetaJson;
+    const before = JSON.stringify(control);
+    control.type = typeof meta.type === 'string' ? meta.type : '';
+    control.units = typeof meta.units === 'string' ? meta.units : '';
+    control.order = typeof meta.order === 'number' ? meta.order : Number.MAX_SAFE_INTEGER;
+    control.readonly = meta.readonly !== false;
+    if (payload === '' && control.value === null) this.devices.get(id)?.controls.delete(name);
+    return JSON.stringify(control) !== before;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The console's test rig: a real broker (mosquitto when installed), the demo's simulated board
+ * built from the example configs, both services on it (sim GPIO, fake IIO) running copies of the
+ * example configs, and the console as the demo serves it (apply = restart the service process),
+ * on a free port.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAdcConfig } from '../../../src/adc/config/load-adc-config.js';
+import type { RunningConsole } from '../../../src/console/console-app.js';
+import { createDemoBoard, type DemoBoard } from '../../../src/demo/demo-board.js';
+import { startDemoConsole } from '../../../src/demo/demo-console.js';
+import { SERVICE_FILES, type ServiceKind } from '../../../src/demo/demo-paths.js';
+import { demoConfigFile, DemoServices } from '../../../src/demo/demo-services.js';
+import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
+import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
+
+export interface ConsoleRig {
+  readonly broker: TestBroker;
+  readonly board: DemoBoard;
+  readonly services: DemoServices;
+  readonly console: RunningConsole;
+  readonly url: string;
+  readonly dir: string;
+  /** The services' log lines so far. */
+  readonly lines: string[];
+  configFile(kind: ServiceKind): string;
+  /** The level the sim shows on an output line (`value` file). */
+  outputLevel(name: string): string;
+  /** A second console on the same services, with a password. */
+  startConsole(passwordHash: string): Promise<RunningConsole>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleRig(): Promise<ConsoleRig> {
+  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
+  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir).config;
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-console-rig-'));
+  const broker = await startTestBroker();
+  const lines: string[] = [];
+  const board = createDemoBoard(dir, gpio, adc);
+  const services = new DemoServices({ board, brokerUrl: broker.url, dir, onLine: (l) => lines.push(l), onUnexpectedExit: (name) => lines.push(`${name} exited`) });
+  const consoles: RunningConsole[] = [];
+  const start = async (passwordHash: string | null): Promise<RunningConsole> => {
+    const c = await startDemoConsole({ port: 0, brokerUrl: broker.url, dir, services, onLine: (l) => lines.push(l), passwordHash });
+    consoles.push(c);
+    return c;
+  };
+  const main = await start(null);
+  return {
+    broker,
+    board,
+    services,
+    console: main,
+    url: main.url,
+    dir,
+    lines,
+    configFile: (kind) => demoConfigFile(kind, dir),
+    outputLevel(name) {
+      const line = board.outputs.find((o) => o.channel.name === name);
+      if (line === undefined) throw new Error(`no output ${name}`);
+      return readFileSync(join(line.lineDir, 'value'), 'utf8').trim();
+    },
+    startConsole: (hash) => start(hash),
+    async close() {
+      for (const c of consoles) await c.close().catch(() => undefined);
+      await services.stopAll();
+      await broker.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `check` returns a value other than undefined (polling), or fails naming `what`. */
+export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
