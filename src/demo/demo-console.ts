@@ -1,8 +1,8 @@
 /**
  * The web console as the demo serves it: on 127.0.0.1 without a password, showing the embedded
  * broker's devices, with forms for the demo's copies of the example configs. `-j` / `-J` run the
- * built services with the example boards; "apply" restarts the demo's service process (the
- * packaged console runs `systemctl reload-or-restart` instead).
+ * built services with the example boards; "apply" reloads the demo's service process with SIGHUP
+ * (the packaged console runs `systemctl reload-or-restart`, which does the same through the unit).
  */
 import { fileURLToPath } from 'node:url';
 import { startConsole, type RunningConsole } from '../console/console-app.js';
@@ -31,7 +31,7 @@ export async function startDemoConsole(options: {
       configFile: config,
       toJSON: command('-j'),
       fromJSON: command('-J'),
-      apply: () => options.services.restart(kind),
+      apply: () => options.services.apply(kind),
     });
   });
   return await startConsole({

@@ -3,7 +3,7 @@
  * demo's temp dir, so the console's forms never change the repository) and its boards, the
  * simulated board (`--gpio-sim`, `--sysfs-root`), a state file in the temp dir, and the
  * embedded broker. Tracks their state for the view; a service that exits on its own is reported
- * and left stopped (no silent restart). A restart is only what the console asks for after a save.
+ * and left stopped (no silent restart). A restart is only what the console asks for after a save when the service is not running.
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,7 +68,20 @@ export class DemoServices {
     });
   }
 
-  /** Stops a service and starts it again (the console's "apply" after a save). */
+  /**
+   * The console's "apply" after a save: the running service reloads its configuration in place
+   * (SIGHUP); one that is not running (it stopped on an invalid config) is started again.
+   */
+  async apply(kind: ServiceKind): Promise<void> {
+    const index = KINDS.indexOf(kind);
+    if (this.services[index]!.reload()) {
+      this.options.onLine(`demo: ${SERVICE_FILES[kind].binary} reloads the saved configuration`);
+      return;
+    }
+    await this.restart(kind);
+  }
+
+  /** Stops a service and starts it again. */
   async restart(kind: ServiceKind): Promise<void> {
     const index = KINDS.indexOf(kind);
     await this.services[index]!.stop();
