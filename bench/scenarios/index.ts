@@ -5,10 +5,11 @@ import { adcSampleCpu } from './adc-sample-cpu.js';
 import { cliConversions } from './cli-conversions.js';
 import { consoleScenario } from './console.js';
 import { gpioCommands } from './gpio-commands.js';
+import { reload } from './reload.js';
 import { gpioEvents } from './gpio-events.js';
 import { gpioLatency } from './gpio-latency.js';
 import { idle } from './idle.js';
 import { startup } from './startup.js';
 import { validationScaling } from './validation-scaling.js';
 
-export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario];
+export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, reload];
