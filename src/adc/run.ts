@@ -5,13 +5,11 @@
  */
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import type { Logger } from '../core/log.js';
-import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { startupTimeoutOf } from '../core/mqtt/startup-deadline.js';
-import type { ConfigReloader } from '../core/service/config-reloader.js';
+import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
 import { runService } from '../core/service/lifecycle.js';
-import { softwareVersionSpec } from '../core/service/package-version.js';
+import { createServiceDevice } from '../core/service/service-device.js';
 import { AdcService } from './adc-service.js';
-import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
 import type { AdcConfig } from './config/adc-config-model.js';
 import type { ReadMode } from './raw-read-path.js';
 
@@ -33,13 +31,7 @@ export function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | u
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
 export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger, reloader?: ConfigReloader<AdcConfig>): Promise<number> {
-  const device = createMqttDevice({
-    device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...softwareVersionSpec() },
-    broker: brokerOptionsFromCli(cli.broker, cli.clientId),
-    topicPrefix: cli.topicPrefix,
-    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
-    log: logger.child('mqtt'),
-  });
+  const device = createServiceDevice(cli, config.deviceName, logger);
   const readMode = readModeOf(process.env, logger);
   const service = new AdcService({
     config,
@@ -58,14 +50,7 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger,
         service.start();
         return undefined;
       },
-      ...(reloader !== undefined
-        ? {
-            async reload() {
-              const next = reloader();
-              if (next !== undefined) await service.reload(next);
-            },
-          }
-        : {}),
+      ...reloadWith(reloader, (next) => service.reload(next)),
       stop: () => service.stop(),
     },
   });

@@ -16,13 +16,11 @@ import { dirname } from 'node:path';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { brokerOptionsFromCli } from '../core/mqtt/cli-broker.js';
-import { createMqttDevice } from '../core/mqtt/mqtt-device.js';
 import { startupTimeoutOf } from '../core/mqtt/startup-deadline.js';
 import { privateDirectoryProblem } from '../core/persist/private-directory.js';
-import type { ConfigReloader } from '../core/service/config-reloader.js';
+import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
 import { runService } from '../core/service/lifecycle.js';
-import { softwareVersionSpec } from '../core/service/package-version.js';
+import { createServiceDevice } from '../core/service/service-device.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { createCdevBackend } from '../hw/gpio/cdev/cdev-backend.js';
 import { mapLegacyGpioNumber } from '../hw/gpio/legacy-number.js';
@@ -91,13 +89,7 @@ async function refuseSharedStateDirectory(stateFile: string): Promise<void> {
 /** Runs the service until it is stopped; resolves to the process exit code. */
 export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logger, reloader?: ConfigReloader<GpioConfig>): Promise<number> {
   await refuseSharedStateDirectory(cli.stateFile);
-  const device = createMqttDevice({
-    device: { id: cli.deviceId, driver: cli.binary, title: config.deviceName, ...softwareVersionSpec() },
-    broker: brokerOptionsFromCli(cli.broker, cli.clientId),
-    topicPrefix: cli.topicPrefix,
-    ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
-    log: logger.child('mqtt'),
-  });
+  const device = createServiceDevice(cli, config.deviceName, logger);
   const hw = hardwareOf(cli, logger.child(cli.gpioBackend));
   const state = await GpioStateStore.open({
     path: cli.stateFile,
@@ -135,14 +127,7 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
           `backend ${hw.backend.kind}, device ${cli.topicPrefix}/devices/${cli.deviceId}`
         );
       },
-      ...(reloader !== undefined
-        ? {
-            async reload() {
-              const next = reloader();
-              if (next !== undefined) await service.reload(next);
-            },
-          }
-        : {}),
+      ...reloadWith(reloader, (next) => service.reload(next)),
       async stop() {
         await service.stop();
         await state.close();
