@@ -13,6 +13,7 @@ import { LogRateLimiter, type Logger } from '../log.js';
 import { messageOf } from '../errors.js';
 import type { ResolvedBroker } from './broker-options.js';
 import { SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
+import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-budget.js';
 
 export interface ConnectionHandlers {
   /**
@@ -133,6 +134,14 @@ export class ManagedConnection {
   publish(topic: string, payload: string, retain = true): Promise<boolean> {
     const client = this.client;
     if (client === undefined || !this.up) return Promise.resolve(false);
+    // mqtt.js keeps a QoS 1 packet for resending before it encodes it: one it cannot encode would
+    // throw again, outside any caller, each time it is resent. So it never gets one.
+    const bytes = utf8Bytes(topic);
+    if (bytes > MQTT_MAX_STRING_BYTES) {
+      const shown = topic.length > 120 ? `${topic.slice(0, 120)}...` : topic;
+      this.options.log.error(`cannot publish ${shown}: the topic is ${bytes} bytes of UTF-8; MQTT allows ${MQTT_MAX_STRING_BYTES}`);
+      return Promise.resolve(false);
+    }
     return new Promise((resolve) => {
       const settle = (acked: boolean): void => {
         if (this.pendingAcks.delete(settle)) resolve(acked);
