@@ -233,7 +233,6 @@ function describeAt(text: string, at: number): string | undefined {
   token.lastIndex = at;
   const m = token.exec(text);
   const found = m ? m[0] : text[at]!;
-  // eslint-disable-next-line no-control-regex
   return (found.length > 24 ? found.slice(0, 24) + '...' : found).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
 }
 
