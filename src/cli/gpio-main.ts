@@ -5,7 +5,7 @@ import { gpioConfigSpec } from '../gpio/config/gpio-config-spec.js';
 import type { GpioConfig } from '../gpio/config/gpio-config-model.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { runCli, type DriverEntry } from './driver-main.js';
-import { isMainModule } from './is-main.js';
+import { isMainModule } from '../core/service/is-main.js';
 
 const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
   driver: 'gpio',
