@@ -3,9 +3,10 @@ import type { Scenario } from '../lib/scenario.js';
 import { adcLoad } from './adc-load.js';
 import { adcSampleCpu } from './adc-sample-cpu.js';
 import { cliConversions } from './cli-conversions.js';
+import { configParser } from './config-parser.js';
 import { gpioEvents } from './gpio-events.js';
 import { gpioLatency } from './gpio-latency.js';
 import { idle } from './idle.js';
 import { startup } from './startup.js';
 
-export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, adcSampleCpu, adcLoad];
+export const scenarios: Scenario[] = [cliConversions, configParser, startup, idle, gpioLatency, gpioEvents, adcSampleCpu, adcLoad];
