@@ -18,5 +18,13 @@ gpioBackendContract(
     const backend: GpioBackend = createCdevBackend({ log: { warn: (m) => console.error(`warn: ${m}`), debug: () => {} } });
     return kernelRig(backend);
   },
-  { skip: skipOutsideGuest, quietMs: 100 * timeScale, timeoutMs: 3000 * timeScale },
+  {
+    skip: skipOutsideGuest,
+    quietMs: 100 * timeScale,
+    timeoutMs: 3000 * timeScale,
+    skipCases: {
+      'open-drain and open-source outputs drive their active level and release to the pull':
+        "gpio-sim keeps a released line's value at the level last driven (switching the line to input does not apply its pull again)",
+    },
+  },
 );
