@@ -3,6 +3,7 @@ import type { Scenario } from '../lib/scenario.js';
 import { adcLoad } from './adc-load.js';
 import { adcSampleCpu } from './adc-sample-cpu.js';
 import { cliConversions } from './cli-conversions.js';
+import { configParser } from './config-parser.js';
 import { consoleScenario } from './console.js';
 import { gpioCommands } from './gpio-commands.js';
 import { reload } from './reload.js';
@@ -12,4 +13,4 @@ import { idle } from './idle.js';
 import { startup } from './startup.js';
 import { validationScaling } from './validation-scaling.js';
 
-export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, reload];
+export const scenarios: Scenario[] = [cliConversions, configParser, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, reload];

@@ -5,7 +5,7 @@ import { adcConfigSpec } from '../adc/config/adc-config-spec.js';
 import type { AdcConfig } from '../adc/config/adc-config-model.js';
 import type { CliIo } from './cli-io.js';
 import { runCli, type DriverEntry } from './driver-main.js';
-import { isMainModule } from './is-main.js';
+import { isMainModule } from '../core/service/is-main.js';
 import { runProcess } from './process-entry.js';
 
 const entry: DriverEntry<AdcCliOptions, AdcConfig> = {

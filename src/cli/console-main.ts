@@ -13,7 +13,7 @@ import { CtlError, messageOf } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { topicPrefixProblem } from '../core/mqtt/topics.js';
 import { processIo, type CliIo } from './cli-io.js';
-import { isMainModule } from './is-main.js';
+import { isMainModule } from '../core/service/is-main.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };

@@ -11,7 +11,7 @@ import type { ConfigReloader } from '../core/service/config-reloader.js';
 import { packageVersion } from '../core/service/package-version.js';
 import type { CliOptions } from '../core/config/cli-options.js';
 import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/config-commands.js';
-import type { DriverConfigSpec } from '../core/config/config-family.js';
+import type { DriverConfigSpec } from '../core/config/driver-config-spec.js';
 import { readConfigText } from '../core/config/config-files.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';

@@ -29,7 +29,6 @@ export function commandProblem(control: ControlView, value: string): string | un
     case 'pushbutton':
       return value === '1' ? undefined : 'a button takes 1';
     case 'text':
-      // eslint-disable-next-line no-control-regex
       return /[\u0000-\u001f\u007f]/.test(value) ? 'the text must be one line without control characters' : undefined;
     case 'number': {
       if (!DECIMAL.test(value) || !Number.isFinite(Number(value))) return 'expected a number such as 1234.5';

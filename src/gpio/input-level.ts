@@ -18,7 +18,7 @@ import { SettleFilter } from './counting/settle-filter.js';
 
 /** Time seams shared by every input of the service. */
 export interface InputTiming {
-  readonly scheduler: Scheduler;
+  readonly scheduler: Pick<Scheduler, 'at'>;
   /** Millisecond clock of the scheduler. */
   readonly clock: Clock;
   /** CLOCK_MONOTONIC ns, the clock of kernel edge timestamps. */

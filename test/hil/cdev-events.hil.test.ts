@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EdgeEvent } from '../../src/hw/gpio/backend.js';
 import { pull, puller, simChip, skipOutsideGuest } from './gpio-sim-rig.js';
-import { hilBackend, until } from './hil-backend.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { hilBackend } from './hil-backend.js';
 
 const skip = skipOutsideGuest;
 
@@ -26,7 +27,7 @@ test('edges arrive with kernel CLOCK_MONOTONIC timestamps, rising and falling', 
   await pull(sim, 16, true);
   await sleep(5);
   await pull(sim, 16, false);
-  await until(() => events.length >= 2, 3000);
+  await waitUntil(() => events.length >= 2, 'both edges', { timeoutMs: 3000 });
   const after = process.hrtime.bigint();
   assert.deepEqual(
     events.map((e) => [e.offset, e.rising, e.lineSeqno]),

@@ -14,7 +14,6 @@ export function topicLevelFault(name: string): string | null {
   if (name === '') return 'must not be empty';
   if (name.includes('/')) return "must not contain '/' (it must be one MQTT topic level)";
   if (name.includes('+') || name.includes('#')) return "must not contain the MQTT wildcards '+' or '#'";
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'must not contain control characters';
   return null;
 }

@@ -2,7 +2,7 @@
  * The configuration entry points a binary uses: load for running, `-j` and `-J`. Each either
  * returns its whole result or throws a ConfigError (exit 6) listing every problem.
  */
-import type { DriverConfigSpec } from './config-family.js';
+import type { DriverConfigSpec } from './driver-config-spec.js';
 import { removeEmptyProperties, toEditorJson, toStoredJson } from './editor-form.js';
 import { JsonDocument } from './json-document.js';
 import { loadConfig, readConfigDocument, type Loaded } from './load-config.js';

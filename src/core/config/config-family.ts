@@ -3,10 +3,6 @@
  * know about a driver's configuration. Each driver describes itself with one of these; core never
  * imports a driver.
  */
-import type { JsonObject } from './jsonc.js';
-import type { MergedConfig } from './merge-channels.js';
-import type { Problem } from './problems.js';
-import type { ChannelVariants, StandaloneValidator } from './schema-problems.js';
 
 export interface ConfigFamily {
   /** The binary, e.g. `ctl-mqtt-gpio`. */
@@ -26,20 +22,4 @@ export interface ConfigFamily {
   readonly hardwareKey: string;
   /** Every control id a channel of this name may publish (its topics must fit MQTT). */
   controlIds(name: string): readonly string[];
-}
-
-/** A driver's configuration, complete: validators, semantics, model and editor stub. */
-export interface DriverConfigSpec<Model> extends ConfigFamily {
-  /** Validates a main config (the schema as shipped). */
-  readonly validateConfig: StandaloneValidator;
-  /** Validates a board file (the schema without `device_name` required). */
-  readonly validateBoard: StandaloneValidator;
-  readonly variants: ChannelVariants;
-  /**
-   * Builds the typed model from the merged configuration, with the driver's semantic checks
-   * (problems make the config invalid; warnings are reported and the service goes on).
-   */
-  build(merged: MergedConfig): { model: Model; problems: Problem[]; warnings: Problem[] };
-  /** The `-j` stub of a board channel the main config does not mention. */
-  editorStub(boardChannel: JsonObject): JsonObject;
 }

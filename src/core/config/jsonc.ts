@@ -3,7 +3,10 @@
  * `/* *\/` comments and trailing commas are accepted, everything else is strict JSON. It records
  * where every value starts, so a problem found later (schema, semantics) can name its line and
  * column. Written here rather than taken from a package because start-up time matters: loading
- * a CommonJS parser from an ES module costs more than parsing a whole config.
+ * a CommonJS parser from an ES module costs more than parsing a whole config. Measured (bench
+ * scenario `parser`, 40 interleaved runs, 2 busy cores): loading and running jsonc-parser's `visit`
+ * adds 19 ms to a 192 ms `ctl-mqtt-gpio -j` of a 7 kB config (+10 %), while a parse takes 288 µs
+ * with this parser and 191 µs with jsonc-parser: the load is what counts.
  */
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
@@ -233,7 +236,6 @@ function describeAt(text: string, at: number): string | undefined {
   token.lastIndex = at;
   const m = token.exec(text);
   const found = m ? m[0] : text[at]!;
-  // eslint-disable-next-line no-control-regex
   return (found.length > 24 ? found.slice(0, 24) + '...' : found).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
 }
 

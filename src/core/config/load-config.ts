@@ -5,7 +5,7 @@
  * thrown as one ConfigError (one line each), warnings are returned.
  */
 import { ConfigError } from '../errors.js';
-import type { DriverConfigSpec } from './config-family.js';
+import type { DriverConfigSpec } from './driver-config-spec.js';
 import { listBoardFiles, readConfigText } from './config-files.js';
 import { channelProblems } from './channel-checks.js';
 import { deepFreeze } from './deep-freeze.js';

@@ -19,7 +19,6 @@ export type ControlLegacyMeta = (typeof CONTROL_LEGACY_METAS)[number];
  */
 export function topicLevelProblem(value: string): string | undefined {
   if (value.length === 0) return 'must not be empty';
-  // eslint-disable-next-line no-control-regex
   const bad = /[/+#\u0000-\u001f\u007f-\u009f]/.exec(value);
   if (bad !== null) {
     const ch = bad[0];
@@ -31,7 +30,6 @@ export function topicLevelProblem(value: string): string | undefined {
 
 /** Why `prefix` cannot start topic names (wildcards or NUL), or undefined. Slashes are fine. */
 export function topicPrefixProblem(prefix: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
   if (/[+#\u0000]/.test(prefix)) return 'must not contain "+", "#" or NUL';
   return undefined;
 }

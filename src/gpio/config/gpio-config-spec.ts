@@ -3,7 +3,7 @@
  * validators (generated at build time), which channel variant a user meant, protected keys of
  * system channels, the `-j` stub and the model builder.
  */
-import type { DriverConfigSpec } from '../../core/config/config-family.js';
+import type { DriverConfigSpec } from '../../core/config/driver-config-spec.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import type { StandaloneValidator } from '../../core/config/schema-problems.js';
 import { currentControlId, totalControlId } from '../control-specs.js';

@@ -108,7 +108,6 @@ export class DtNode {
     if (end !== bytes.length - 1) throw malformedProperty(path, 'expected one NUL-terminated string');
     const text = bytes.subarray(0, end).toString('utf8');
     // Printable text only: anything else is a cell value read as a string.
-    // eslint-disable-next-line no-control-regex
     if (text === '' || /[\u0000-\u001f\u007f\ufffd]/.test(text)) {
       throw malformedProperty(path, 'expected a non-empty string of printable characters');
     }

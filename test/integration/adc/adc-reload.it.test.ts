@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 import { adcRig, control, DEVICE_TOPIC } from './adc-rig.js';
 
@@ -60,10 +61,7 @@ test('reload: unchanged channels keep sampling untouched, changed ones restart, 
   writeFileSync(configFile, '{"device_name": "x", "iio_channels": [{"id": "KEEP", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}]}');
   mark = rig.recorder.mark();
   proc.child.kill('SIGHUP');
-  for (const until = Date.now() + 8000; !/invalid configuration, not applied/.test(proc.stderr()); ) {
-    assert.ok(Date.now() < until, `no refusal logged:\n${proc.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(() => /invalid configuration, not applied/.test(proc.stderr()), 'the reload refused', { timeoutMs: 8000 });
   assert.match(proc.stderr(), /ctl-mqtt-adc\.conf:1:\d+: iio_channels\[0\]\.averaging_window: must be >= 1 \(got 0\)/);
   assert.deepEqual(rig.recorder.since(mark).filter((m) => m.topic.includes('/meta') || m.payload === ''), [], 'no control removed or re-announced');
   rig.tree.setRaw(0, 'voltage2', 300);

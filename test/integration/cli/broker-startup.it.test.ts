@@ -16,6 +16,7 @@ import { MqttRecorder } from '../../helpers/mqtt-recorder.js';
 import { createSimBoard } from '../../helpers/sim-board.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { TcpProxy } from '../mqtt/tcp-proxy.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -75,9 +76,7 @@ test('ctl-mqtt-gpio: the state is saved before the exit 1 for a broker that neve
   const service = start(t, GPIO_MAIN, gpioArgs(dir, `mqtt://127.0.0.1:${port}`), '1.5');
   // Two pulses on the meter while the broker is away: counted, and on disk when the service gives up.
   // They come once the lines are requested (the service says it started), whatever the machine's load.
-  for (const until = Date.now() + 10_000; !/INFO: .*started:/.test(service.stderr()); await sleep(10)) {
-    assert.ok(Date.now() < until, `the service did not start:\n${service.stderr()}`);
-  }
+  await waitUntil(() => /INFO: .*started:/.test(service.stderr()), 'the service to start', { timeoutMs: 10_000 });
   for (const level of ['pull-up', 'pull-down', 'pull-up', 'pull-down']) {
     writeFileSync(join(dir, 'sim', 'gpiochip0', 'sim_gpio0', 'pull'), level);
     await sleep(60);

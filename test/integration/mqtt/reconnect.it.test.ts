@@ -2,17 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 const base = `/devices/${DEVICE.id}`;
-
-async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(50);
-  }
-}
 
 test('broker stop and restart: everything is published again, with what changed meanwhile', { skip: skipWithoutMosquitto }, async (t) => {
   const broker = await startBroker(t);
@@ -27,7 +20,7 @@ test('broker stop and restart: everything is published again, with what changed 
   const first = await retainedSnapshot(broker.url, `${base}/#`);
 
   await broker.stop();
-  await waitUntil('the device notices', () => !device.online);
+  await waitUntil(() => !device.online, 'the device to notice', { timeoutMs: 5000, intervalMs: 50 });
   v.setNumber(2); // kept while the broker is away
   device.control('OUT1')?.setError('w', true);
   await broker.start(); // no persistence: the broker comes back empty
@@ -35,10 +28,14 @@ test('broker stop and restart: everything is published again, with what changed 
   const expected = new Map(first);
   expected.set(`${base}/controls/V1`, '2.00');
   expected.set(`${base}/controls/OUT1/meta/error`, 'w');
-  await waitUntil('the full state is back', async () => {
-    const now = await retainedSnapshot(broker.url, `${base}/#`);
-    return JSON.stringify([...now].sort()) === JSON.stringify([...expected].sort());
-  });
+  await waitUntil(
+    async () => {
+      const now = await retainedSnapshot(broker.url, `${base}/#`);
+      return JSON.stringify([...now].sort()) === JSON.stringify([...expected].sort());
+    },
+    'the full state to be back',
+    { timeoutMs: 5000, intervalMs: 50 },
+  );
   assert.ok(log.lines.some((l) => l.startsWith('WARNING:') && l.includes('connection to mqtt://127.0.0.1') && l.includes('lost')));
   assert.ok(log.lines.some((l) => l.includes('connected again to')));
 });

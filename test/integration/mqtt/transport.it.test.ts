@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { Aedes } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, threeControls } from './device-fixture.js';
 
 const base = `/devices/${DEVICE.id}`;
@@ -76,7 +77,7 @@ test('a broker without MQTT 5 (aedes): falls back to 3.1.1', async (t) => {
   assert.equal(retained.get(`${base}/controls/OUT1`), '0');
   assert.equal(retained.get(`${base}/controls/OUT1/meta`), '{"order":1,"readonly":false,"type":"switch"}');
   await publishOnce(url, `${base}/controls/OUT1/on`, '1', { client: { protocolVersion: 4 } });
-  for (let i = 0; i < 100 && handled.length === 0; i++) await sleep(20);
+  await waitUntil(() => handled.length > 0, 'the command', { timeoutMs: 2000, intervalMs: 20 });
   assert.deepEqual(handled, ['1']);
 });
 

@@ -7,7 +7,7 @@ import { AdcService } from '../../../src/adc/adc-service.js';
 import { parseAdcConfig } from '../../../src/adc/config/load-adc-config.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
-import { ManualTime } from './manual-time.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 const BOARD = {
   iio_channels: [

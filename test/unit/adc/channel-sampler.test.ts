@@ -14,7 +14,7 @@ import type { AdcChannelConfig } from '../../../src/adc/config/adc-config-model.
 import type { ReadMode } from '../../../src/adc/raw-read-path.js';
 import { tempFakeIio, WB_ADC_PARENT, type FakeIioDeviceSpec } from '../../helpers/fake-iio.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
-import { ManualTime } from './manual-time.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 const CHANNEL: AdcChannelConfig = {
   id: 'a',

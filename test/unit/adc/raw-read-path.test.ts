@@ -57,7 +57,7 @@ test('a slow synchronous read sends the channel back; each return needs twice as
   const path = new RawReadPath(s.source, { now: s.now, onSwitch: (sync) => switches.push(sync) });
   await readN(path, PROBE_READS);
   s.durations.sync = SYNC_MAX_MS * 2;
-  path.read(); // the one stall that reveals it
+  await path.read(); // the one stall that reveals it
   assert.equal(path.synchronous, false);
   s.durations.sync = 0.002;
   await readN(path, 2 * PROBE_READS - 1);

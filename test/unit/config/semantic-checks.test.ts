@@ -62,7 +62,6 @@ test('names and ids must be one MQTT topic level', () => {
   const bad = ['a/b', 'a+', '#', 'x\u0000y', 'tab\there', 'del\u007f', 'nel\u0085', 'csi\u009b'];
   for (const name of bad) {
     const line = oneProblem(() => loadGpio(gpioDoc([customGpio({ name })])), /channels\[0\]\.name: must not (contain|be)/);
-    // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f]/, 'the problem stays one printable line');
     oneProblem(() => loadAdc(adcDoc([customAdc({ id: name })])), /iio_channels\[0\]\.id: must not/);
   }

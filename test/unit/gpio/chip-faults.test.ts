@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { mapWithRanges } from '../../../src/hw/gpio/legacy-number.js';
 import { createSimBoard } from '../../helpers/sim-board.js';
-import { eventually, input, lastValue, meter, output, startKit } from './gpio-kit.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import { input, lastValue, meter, output, startKit } from './gpio-kit.js';
 
 const FAST = { retryMs: 20 };
 
@@ -35,7 +36,7 @@ test('a chip missing at start: r on its controls, the others work; picked up whe
 
   createSimBoard(kit.board.dir, { gpiochip1: 4 });
   kit.board.backend.drive('gpiochip1', 1, true);
-  await eventually(() => kit.device.errorsOf('LATER').at(-1) === '', 'LATER recovered');
+  await waitUntil(() => kit.device.errorsOf('LATER').at(-1) === '', 'LATER recovered');
   assert.equal(lastValue(kit.device, 'LATER'), '1');
   assert.equal(kit.device.errorsOf('M_total').at(-1), '');
   assert.ok(kit.log.lines.some((l) => /INFO.*GPIO chip \/dev\/gpiochip1 is available again/.test(l)));
@@ -51,7 +52,7 @@ test('a chip removed and restored: r while gone (values stay), outputs come back
   kit.pulse(2);
   const chipDir = join(kit.board.dir, 'gpiochip0');
   rmSync(chipDir, { recursive: true });
-  await eventually(() => kit.device.errorsOf('IN').at(-1) === 'r', 'r on IN');
+  await waitUntil(() => kit.device.errorsOf('IN').at(-1) === 'r', 'r on IN');
   for (const id of ['OUT', 'M_total', 'M_current']) assert.equal(kit.device.errorsOf(id).at(-1), 'r', id);
   assert.equal(lastValue(kit.device, 'OUT'), '1');
   assert.equal(lastValue(kit.device, 'M_total'), '0.01');
@@ -61,10 +62,10 @@ test('a chip removed and restored: r while gone (values stay), outputs come back
   assert.equal(lastValue(kit.device, 'OUT'), '1');
 
   createSimBoard(kit.board.dir, { gpiochip0: 8 });
-  await eventually(() => kit.device.control('IN')?.errors === '', 'IN back');
+  await waitUntil(() => kit.device.control('IN')?.errors === '', 'IN back');
   assert.equal(kit.board.backend.level('gpiochip0', 1), true, 'the output is requested again at its level');
   // OUT's `r` goes once its level is on disk (a counter's save may be in flight).
-  await eventually(() => !kit.device.control('OUT')!.errors.includes('r'), 'OUT back');
+  await waitUntil(() => !kit.device.control('OUT')!.errors.includes('r'), 'OUT back');
   assert.equal(kit.device.control('OUT')?.errors, 'w', 'w stays until a write works');
   await kit.device.command('OUT', '0');
   await kit.settle();
@@ -85,7 +86,7 @@ test('the read cycle notices lines that cannot be read any more: r, requested ag
   assert.equal(kit.device.control('IN')?.errors, 'r');
   kit.readsFail = false;
   kit.board.backend.drive('gpiochip0', 0, true);
-  await eventually(() => kit.device.control('IN')?.errors === '', 'IN back');
+  await waitUntil(() => kit.device.control('IN')?.errors === '', 'IN back');
   assert.equal(lastValue(kit.device, 'IN'), '1', 'the input is read again');
   assert.equal(kit.device.control('OUT')?.errors, '');
   assert.equal(kit.board.backend.level('gpiochip0', 1), true);
@@ -99,10 +100,10 @@ test('a chip back under another name with the same label and size is used (Linux
     findRenamedChips: true,
   });
   rmSync(join(kit.board.dir, 'gpiochip1'), { recursive: true });
-  await eventually(() => kit.device.control('EXP')?.errors === 'r', 'r on EXP');
+  await waitUntil(() => kit.device.control('EXP')?.errors === 'r', 'r on EXP');
   createSimBoard(kit.board.dir, { gpiochip3: { lines: 16, label: 'mcp23017' } });
   kit.board.backend.drive('gpiochip3', 3, true);
-  await eventually(() => kit.device.control('EXP')?.errors === '', 'EXP back');
+  await waitUntil(() => kit.device.control('EXP')?.errors === '', 'EXP back');
   assert.equal(lastValue(kit.device, 'EXP'), '1');
   assert.ok(kit.log.lines.some((l) => /\/dev\/gpiochip1 \(label "mcp23017"\) came back as \/dev\/gpiochip3/.test(l)), kit.log.lines.join('\n'));
 });
@@ -115,12 +116,12 @@ test('two chips with the label of a lost one: ambiguous, neither is taken', asyn
     findRenamedChips: true,
   });
   rmSync(join(kit.board.dir, 'gpiochip1'), { recursive: true });
-  await eventually(() => kit.device.control('OUT')?.errors === 'r', 'r on OUT');
+  await waitUntil(() => kit.device.control('OUT')?.errors === 'r', 'r on OUT');
   createSimBoard(kit.board.dir, { gpiochip3: { lines: 16, label: 'mcp23017' }, gpiochip4: { lines: 16, label: 'mcp23017' } });
   await new Promise((resolve) => setTimeout(resolve, 150));
   assert.equal(kit.device.control('OUT')?.errors, 'r');
   createSimBoard(kit.board.dir, { gpiochip1: { lines: 16, label: 'mcp23017' } });
-  await eventually(() => kit.device.control('OUT')?.errors === '', 'back under its own path');
+  await waitUntil(() => kit.device.control('OUT')?.errors === '', 'back under its own path');
 });
 
 test('a busy line gets r with the consumer named; the other lines of the chip work; it is retried', async (t) => {
@@ -139,7 +140,7 @@ test('a busy line gets r with the consumer named; the other lines of the chip wo
   busy.advanceMs(20);
   assert.equal(lastValue(busy.device, 'A'), '1', 'A works while B is busy');
   await other.release();
-  await eventually(() => busy.device.control('B')?.errors === '', 'B requested once free');
+  await waitUntil(() => busy.device.control('B')?.errors === '', 'B requested once free');
   assert.ok(busy.log.lines.some((l) => /INFO.*channel "B" .* works again/.test(l)));
 });
 

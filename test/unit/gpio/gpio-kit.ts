@@ -12,7 +12,6 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CtlError } from '../../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
 import type { EdgeEvent, GpioBackend, LineRequest } from '../../../src/hw/gpio/backend.js';
@@ -158,15 +157,6 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
     stop,
   };
   return kit;
-}
-
-/** Waits until `cond` holds (real time: retries, file watches); fails the test after `timeoutMs`. */
-export async function eventually(cond: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
 }
 
 /** The last value published for a control. */

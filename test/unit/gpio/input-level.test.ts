@@ -1,63 +1,69 @@
 /**
  * The input level tracker on its own, for the paths the sim backend does not take: edges the
- * kernel did not debounce (settled here on a scheduler deadline, in real time) and the read
- * cycle's resync after a lost edge.
+ * kernel did not debounce (settled here on a scheduler deadline) and the read cycle's resync after
+ * a lost edge. Time is synthetic (ManualTime): the debounce deadlines are asserted to the tick.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { monotonicNs, systemClock } from '../../../src/core/clock.js';
-import { Scheduler } from '../../../src/core/scheduler.js';
 import { InputLevel } from '../../../src/gpio/input-level.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 const MS = 1_000_000n;
 
-function tracker(t: import('node:test').TestContext, debounceUs: number, granted = { polled: false, kernelDebounced: false }) {
-  const scheduler = new Scheduler(systemClock);
-  t.after(() => scheduler.stop());
+function tracker(debounceUs: number, granted = { polled: false, kernelDebounced: false }) {
+  const time = new ManualTime();
+  // CLOCK_MONOTONIC ns on the same synthetic time as the scheduler's milliseconds.
+  const nowNs = () => BigInt(Math.round(time.now() * 1e6));
   const changes: Array<{ level: boolean; atNs: bigint; resync: boolean }> = [];
-  const level = new InputLevel(debounceUs, { scheduler, clock: systemClock, nowNs: monotonicNs }, (l, atNs, resync) =>
+  const level = new InputLevel(debounceUs, { scheduler: time, clock: time, nowNs }, (l, atNs, resync) =>
     changes.push({ level: l, atNs, resync }),
   );
-  level.begin(false, granted, monotonicNs());
-  return { level, changes };
+  level.begin(false, granted, nowNs());
+  return { level, changes, time, nowNs };
 }
 
-test('edges the kernel did not debounce settle here: held level commits, stamped with its start', async (t) => {
-  const { level, changes } = tracker(t, 20_000);
-  const at = monotonicNs();
+test('edges the kernel did not debounce settle here: held level commits, stamped with its start', async () => {
+  const { level, changes, time, nowNs } = tracker(20_000);
+  await time.advanceTo(7);
+  const at = nowNs();
   level.edge(true, at);
-  await sleep(5);
+  await time.advanceTo(7 + 19.9);
   assert.equal(changes.length, 0, 'not before the period');
-  await sleep(60);
-  assert.deepEqual(changes, [{ level: true, atNs: at, resync: false }]);
+  await time.advanceTo(7 + 20);
+  assert.deepEqual(changes, [{ level: true, atNs: at, resync: false }], 'committed when the period is over');
+  assert.equal(time.pending, 0, 'no deadline left');
 });
 
-test('edges the kernel did not debounce: a spike and bounce commit nothing extra', async (t) => {
-  const { level, changes } = tracker(t, 20_000);
-  const at = monotonicNs();
+test('edges the kernel did not debounce: a spike and bounce commit nothing extra', async () => {
+  const { level, changes, time, nowNs } = tracker(20_000);
+  const at = nowNs();
   level.edge(true, at);
+  await time.advanceTo(3);
   level.edge(false, at + 3n * MS); // back within the period: a spike
-  await sleep(60);
+  await time.advanceTo(60);
   assert.deepEqual(changes, []);
-  level.edge(true, monotonicNs());
-  level.edge(false, monotonicNs());
-  const last = monotonicNs();
+  level.edge(true, nowNs());
+  await time.advanceTo(61);
+  level.edge(false, nowNs());
+  await time.advanceTo(62);
+  const last = nowNs();
   level.edge(true, last);
-  await sleep(60);
+  await time.advanceTo(62 + 19.9);
+  assert.deepEqual(changes, [], 'the bounce restarts the period');
+  await time.advanceTo(62 + 20);
   assert.deepEqual(changes, [{ level: true, atNs: last, resync: false }]);
 });
 
-test('kernel-debounced edges commit at once; a repeated level is no change', (t) => {
-  const { level, changes } = tracker(t, 10_000, { polled: false, kernelDebounced: true });
+test('kernel-debounced edges commit at once; a repeated level is no change', () => {
+  const { level, changes } = tracker(10_000, { polled: false, kernelDebounced: true });
   level.edge(true, 5n);
   level.edge(true, 6n);
   level.edge(false, 7n);
   assert.deepEqual(changes.map((c) => [c.level, c.atNs]), [[true, 5n], [false, 7n]]);
 });
 
-test('read cycle: a level that disagrees twice in a row with no edge between is taken over as a resync', (t) => {
-  const { level, changes } = tracker(t, 0, { polled: false, kernelDebounced: false });
+test('read cycle: a level that disagrees twice in a row with no edge between is taken over as a resync', () => {
+  const { level, changes } = tracker(0, { polled: false, kernelDebounced: false });
   level.check(true, 1n);
   assert.equal(changes.length, 0, 'once may be an edge on its way');
   level.check(true, 2n);
@@ -69,8 +75,8 @@ test('read cycle: a level that disagrees twice in a row with no edge between is 
   assert.equal(changes.length, 2);
 });
 
-test('nothing is tracked before begin or after end', (t) => {
-  const { level, changes } = tracker(t, 0, { polled: false, kernelDebounced: true });
+test('nothing is tracked before begin or after end', () => {
+  const { level, changes } = tracker(0, { polled: false, kernelDebounced: true });
   level.end();
   level.edge(true, 1n);
   level.check(true, 2n);

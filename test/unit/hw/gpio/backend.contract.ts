@@ -1,12 +1,13 @@
 /**
- * The GPIO backend contract suite (STYLE 5.5): every sentence of src/hw/gpio/backend.ts as a test,
- * written once and run on every rig. A rig is a backend plus the control surface of the kernel's
+ * The GPIO backend contract suite: every sentence of src/hw/gpio/backend.ts as a test, written
+ * once and run on every rig. A rig is a backend plus the control surface of the kernel's
  * gpio-sim: a `pull` file per line to drive an input, a `value` file showing the line's level.
- * The sim backend provides those files itself (sim-backend.test.ts); the cdev backend meets them
- * under /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/ inside the qemu guest.
+ * The sim backend provides those files itself (sim-backend.test.ts, on the host); the cdev backend
+ * meets them under /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/ inside the qemu guest
+ * (test/hil/backend-contract.hil.test.ts, `npm run test:hil`).
  *
  * Timing: changes are paced (>= 3 ms apart, and a pulse train waits for each edge before the next
- * change, see reference/hil.md), debounce periods are long against a loaded machine's hiccups, and
+ * change), debounce periods are long against a loaded machine's hiccups, and
  * the suite only waits for things to happen (with generous timeouts). The one duration it asserts
  * is a lower bound set by the contract itself (a debounced edge comes no earlier than the period
  * after the change).
@@ -58,6 +59,8 @@ export interface ContractOptions {
   quietMs?: number;
   /** How long an expected event is waited for before the test fails (ms). Default 3000. */
   timeoutMs?: number;
+  /** Cases the rig cannot do, by test name, each with the reason it is skipped. */
+  skipCases?: Readonly<Record<string, string>>;
 }
 
 /** setPull/readValue/lineDir for a rig whose lines are `sim_gpio<N>` directories. */
@@ -156,8 +159,13 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
     return chip.request({ consumer: 'contract', lines, ...extra });
   }
 
+  /** A contract case, skipped where the rig says it cannot do it. */
+  const contractCase = (title: string, fn: (t: TestContext) => Promise<void>): void => {
+    test(title, { skip: options.skipCases?.[title] ?? false }, fn);
+  };
+
   describe(`GPIO backend contract: ${name}`, { skip: options.skip ?? false }, () => {
-    test('openChip reports the chip; a missing chip is HW_GONE', async (t) => {
+    contractCase('openChip reports the chip; a missing chip is HW_GONE', async (t) => {
       const { rig, chip } = await setup(t);
       assert.equal(chip.path, rig.chip);
       assert.equal(chip.name, rig.expect.name);
@@ -166,7 +174,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await rejectsWith(rig.backend.openChip(rig.missingChip), 'HW_GONE');
     });
 
-    test('lineInfo tells free from used lines; an offset out of range is HW_IO', async (t) => {
+    contractCase('lineInfo tells free from used lines; an offset out of range is HW_IO', async (t) => {
       const { chip } = await setup(t);
       const free = await chip.lineInfo(3);
       assert.equal(free.offset, 3);
@@ -184,7 +192,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await rejectsWith(chip.lineInfo(chip.lineCount), 'HW_IO');
     });
 
-    test('request grants the offsets in order; release is idempotent and frees at once', async (t) => {
+    contractCase('request grants the offsets in order; release is idempotent and frees at once', async (t) => {
       const { chip } = await setup(t);
       const req = await request(chip, [input(2), output(0), input(1)]);
       assert.deepEqual(req.offsets, [2, 0, 1]);
@@ -196,7 +204,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await again.release();
     });
 
-    test('inputs read logical levels, inverted when active-low, in the order asked', async (t) => {
+    contractCase('inputs read logical levels, inverted when active-low, in the order asked', async (t) => {
       const { rig, chip } = await setup(t);
       const req = await request(chip, [input(0), input(1, { activeLow: true })]);
       assert.deepEqual(await req.get(), [false, true]);
@@ -211,7 +219,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('bias settings are accepted on inputs', async (t) => {
+    contractCase('bias settings are accepted on inputs', async (t) => {
       const { chip } = await setup(t);
       const req = await request(chip, [
         input(0, { bias: 'as-is' }),
@@ -222,7 +230,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('outputs start at their initial value and follow set(), active-low inverted', async (t) => {
+    contractCase('outputs start at their initial value and follow set(), active-low inverted', async (t) => {
       const { rig, chip } = await setup(t);
       const req = await request(chip, [
         output(4, { initialValue: true }),
@@ -247,7 +255,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('open-drain and open-source outputs drive their active level and release to the pull', async (t) => {
+    contractCase('open-drain and open-source outputs drive their active level and release to the pull', async (t) => {
       const { rig, chip } = await setup(t);
       await rig.setPull(rig.chip, 4, 'pull-up');
       await rig.setPull(rig.chip, 6, 'pull-up');
@@ -273,7 +281,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('edges carry direction, increasing timestamps and per-line sequence numbers', async (t) => {
+    contractCase('edges carry direction, increasing timestamps and per-line sequence numbers', async (t) => {
       const { rig, chip } = await setup(t);
       const log = new EdgeLog();
       const req = await request(chip, [input(0, { edges: true }), input(1, { edges: true, activeLow: true })], {
@@ -304,7 +312,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('a paced pulse train is seen whole', async (t) => {
+    contractCase('a paced pulse train is seen whole', async (t) => {
       const { rig, chip } = await setup(t);
       const log = new EdgeLog();
       const req = await request(chip, [input(5, { edges: true })], { onEdge: log.onEdge });
@@ -328,7 +336,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('debounce drops a spike and reports a held level after the period', async (t) => {
+    contractCase('debounce drops a spike and reports a held level after the period', async (t) => {
       const { rig, chip } = await setup(t);
       const log = new EdgeLog();
       // Long enough that a loaded machine cannot stretch the 3 ms spike into a real pulse.
@@ -352,7 +360,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('a line in use is HW_BUSY naming its consumer, and a failed request holds nothing', async (t) => {
+    contractCase('a line in use is HW_BUSY naming its consumer, and a failed request holds nothing', async (t) => {
       const { chip } = await setup(t);
       const first = await chip.request({ consumer: 'contract-first', lines: [input(2)] });
       await rejectsWith(chip.request({ consumer: 'contract-second', lines: [input(2)] }), 'HW_BUSY', /contract-first/);
@@ -365,14 +373,14 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await other.release();
     });
 
-    test('settings the kernel refuses are HW_IO', async (t) => {
+    contractCase('settings the kernel refuses are HW_IO', async (t) => {
       const { chip } = await setup(t);
       await rejectsWith(request(chip, [output(1, { edges: true })]), 'HW_IO');
       await rejectsWith(request(chip, [input(1, { drive: 'open-drain' })]), 'HW_IO');
       assert.equal((await chip.lineInfo(1)).used, false);
     });
 
-    test('closing the chip handle keeps granted requests working', async (t) => {
+    contractCase('closing the chip handle keeps granted requests working', async (t) => {
       const { rig, chip } = await setup(t);
       const req = await request(chip, [input(1)]);
       await chip.close();
@@ -381,7 +389,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await req.release();
     });
 
-    test('no edge is delivered after release', async (t) => {
+    contractCase('no edge is delivered after release', async (t) => {
       const { rig, chip } = await setup(t);
       const log = new EdgeLog();
       const periodMs = 100;
@@ -397,7 +405,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       assert.equal(log.events.length, 1);
     });
 
-    test('an edge handler that throws loses nothing: the next edges still come', async (t) => {
+    contractCase('an edge handler that throws loses nothing: the next edges still come', async (t) => {
       const { rig, chip } = await setup(t);
       const log = new EdgeLog();
       let calls = 0;
@@ -420,7 +428,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       );
     });
 
-    test('closing the backend releases its requests; close is idempotent', async (t) => {
+    contractCase('closing the backend releases its requests; close is idempotent', async (t) => {
       const { rig, chip } = await setup(t);
       const log = new EdgeLog();
       await request(chip, [input(0, { edges: true })], { onEdge: log.onEdge });
@@ -431,7 +439,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       assert.equal(log.events.length, 0);
     });
 
-    test('a removed chip fails its requests with HW_GONE and can be opened again when back', async (t) => {
+    contractCase('a removed chip fails its requests with HW_GONE and can be opened again when back', async (t) => {
       const { rig, chip } = await setup(t);
       if (!rig.removeChip || !rig.restoreChip) return t.skip('the rig cannot remove chips');
       const failures: Error[] = [];

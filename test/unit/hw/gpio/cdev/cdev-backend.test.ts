@@ -8,7 +8,8 @@ import type { EdgeEvent } from '../../../../../src/hw/gpio/backend.js';
 import { CdevBackend } from '../../../../../src/hw/gpio/cdev/cdev-backend.js';
 import { LINE_FLAG } from '../../../../../src/hw/gpio/cdev/uapi.js';
 import { FakeGpioKernel, debounceAt, flagsAt } from './fake-kernel.js';
-import { input, output, until } from './lines.js';
+import { waitUntil } from '../../../../helpers/wait-until.js';
+import { input, output } from './lines.js';
 
 const CHIP = '/dev/gpiochip0';
 
@@ -94,7 +95,7 @@ test('inputs get both edges and the kernel debounce; edges arrive with kernel ti
   kernel.drive(CHIP, 5, true, 1_000_000_001n);
   kernel.drive(CHIP, 5, false, 1_000_000_002n);
   kernel.drive(CHIP, 6, true, 1_000_000_003n);
-  await until(() => events.length === 3, 'three edges');
+  await waitUntil(() => events.length === 3, 'three edges');
   assert.deepEqual(events, [
     { offset: 5, rising: true, timestampNs: 1_000_000_001n, lineSeqno: 1 },
     { offset: 5, rising: false, timestampNs: 1_000_000_002n, lineSeqno: 2 },
@@ -118,7 +119,7 @@ test('lines without an interrupt are granted without edges and listed as polled'
   assert.equal(warnings.filter((w) => /has no interrupt/.test(w)).length, 2);
   // The other input still has its edges.
   kernel.drive(CHIP, 8, true, 5n);
-  await until(() => events.length === 1, 'an edge on line 8');
+  await waitUntil(() => events.length === 1, 'an edge on line 8');
   // Polled lines are read through get().
   kernel.drive(CHIP, 7, true, 6n);
   assert.deepEqual(await req.get([7, 9, 8]), [true, false, true]);
@@ -171,7 +172,7 @@ test('more than 64 lines are split over kernel requests and behave as one reques
   assert.equal(kernel.line(CHIP, 1).level, false);
   kernel.drive(CHIP, 0, true, 1n);
   kernel.drive(CHIP, 78, true, 2n);
-  await until(() => events.length === 2, 'edges from both kernel requests');
+  await waitUntil(() => events.length === 2, 'edges from both kernel requests');
   assert.deepEqual(events.map((e) => e.offset).sort((a, b) => a - b), [0, 78]);
 });
 
@@ -182,7 +183,7 @@ test('sequence gaps are reported as dropped events', async (t) => {
   await chip.request({ consumer: 'c', lines: [input(4)], onEdge: (e) => events.push(e) });
   kernel.drive(CHIP, 4, true, 1n);
   kernel.drive(CHIP, 4, false, 2n, 5);
-  await until(() => events.length === 2, 'two edges');
+  await waitUntil(() => events.length === 2, 'two edges');
   assert.deepEqual(events.map((e) => e.lineSeqno), [1, 7]);
   assert.equal(warnings.filter((w) => /dropped 5 edge event/.test(w)).length, 1);
 });
@@ -201,7 +202,7 @@ test('a removed chip fails its requests with HW_GONE once, and methods reject af
   const failures: Error[] = [];
   const req = await chip.request({ consumer: 'c', lines: [input(1), output(2)], onFailure: (e) => failures.push(e) });
   kernel.remove(CHIP);
-  await until(() => failures.length === 1, 'the failure report');
+  await waitUntil(() => failures.length === 1, 'the failure report');
   assert.ok(isCtlError(failures[0], 'HW_GONE'));
   await assert.rejects(req.get(), (e: CtlError) => e.code === 'HW_GONE');
   await assert.rejects(req.set(new Map([[2, true]])), (e: CtlError) => e.code === 'HW_GONE');

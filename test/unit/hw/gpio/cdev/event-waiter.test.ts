@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EventWaiter } from '../../../../../src/hw/gpio/cdev/event-waiter.js';
 import { createKoffiSyscalls } from '../../../../../src/hw/gpio/cdev/ffi.js';
 import { POLL, type Syscalls } from '../../../../../src/hw/gpio/cdev/syscalls.js';
+import { waitUntil } from '../../../../helpers/wait-until.js';
 
 /** Real syscalls that count the polls put on the thread pool and how many are in flight. */
 function countingSyscalls() {
@@ -55,11 +56,6 @@ function rig(t: import('node:test').TestContext, n = 1, onError?: (m: string) =>
   return { waiter, stats, sources, a: sources[0]! };
 }
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await sleep(5);
-  assert.ok(cond(), `timed out waiting for ${what}`);
-}
-
 test('calls the handler of a ready fd on the main thread and keeps waiting', async (t) => {
   const { waiter, a } = rig(t);
   const seen: number[] = [];
@@ -68,9 +64,9 @@ test('calls the handler of a ready fd on the main thread and keeps waiting', asy
     a.drain();
   });
   a.fire();
-  await until(() => seen.length === 1, 'the first readiness');
+  await waitUntil(() => seen.length === 1, 'the first readiness');
   a.fire();
-  await until(() => seen.length === 2, 'the second readiness');
+  await waitUntil(() => seen.length === 2, 'the second readiness');
   assert.deepEqual(seen, [POLL.IN, POLL.IN]);
 });
 
@@ -104,10 +100,10 @@ test('a removed fd is not reported, the others still are, and fds added later jo
   await waiter.remove(a.fd);
   a.fire();
   b.fire();
-  await until(() => seen.includes('b'), 'b');
+  await waitUntil(() => seen.includes('b'), 'b');
   waiter.add(c.fd, () => (seen.push('c'), c.drain()));
   c.fire();
-  await until(() => seen.includes('c'), 'c');
+  await waitUntil(() => seen.includes('c'), 'c');
   await sleep(20);
   assert.ok(!seen.includes('a'));
 });
@@ -125,7 +121,7 @@ test('a hung-up fd is dropped from the set after its handler hears about it', as
   await waiter.remove(a.fd);
   a.close();
   waiter.add(a.fd, (revents) => seen.push(revents));
-  await until(() => seen.length === 1, 'the hang-up');
+  await waitUntil(() => seen.length === 1, 'the hang-up');
   assert.equal(seen[0]! & POLL.NVAL, POLL.NVAL);
   const polls = stats.polls;
   await sleep(100);
@@ -143,9 +139,9 @@ test('a throwing handler is reported and does not stop the waiter', async (t) =>
     if (calls === 1) throw new Error('boom');
   });
   a.fire();
-  await until(() => calls === 1, 'the first call');
+  await waitUntil(() => calls === 1, 'the first call');
   a.fire();
-  await until(() => calls === 2, 'the second call');
+  await waitUntil(() => calls === 2, 'the second call');
   assert.match(errors[0]!, /boom/);
 });
 

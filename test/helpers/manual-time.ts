@@ -1,10 +1,10 @@
 /**
- * Synthetic time for the ADC unit tests: a Clock and a task scheduler in one. Time moves only in
- * `advanceTo`/`jump`; a task runs with the clock at its due time (or later, after a `jump`), and
+ * Synthetic time for unit tests where timing is the subject (ADC schedules, GPIO debounce): a
+ * Clock and a task scheduler in one. Time moves only in `advanceTo`/`jump`; a task runs with the clock at its due time (or later, after a `jump`), and
  * every run is recorded, so a test can read the schedule a sampler kept.
  */
-import type { Clock } from '../../../src/core/clock.js';
-import type { ScheduledTask } from '../../../src/core/scheduler.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { ScheduledTask } from '../../src/core/scheduler.js';
 
 interface Task {
   due: number;
@@ -29,7 +29,7 @@ export class ManualTime implements Clock {
   }
 
   sleepUntil(): Promise<void> {
-    return Promise.reject(new Error('ManualTime: sleepUntil is not used by the ADC service'));
+    return Promise.reject(new Error('ManualTime: sleepUntil is not used by the code under test'));
   }
 
   at(due: number, run: () => void): ScheduledTask {
