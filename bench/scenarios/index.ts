@@ -6,6 +6,7 @@ import { cliConversions } from './cli-conversions.js';
 import { gpioEvents } from './gpio-events.js';
 import { gpioLatency } from './gpio-latency.js';
 import { idle } from './idle.js';
+import { peerMqttIo } from './peer-mqtt-io.js';
 import { startup } from './startup.js';
 
-export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, adcSampleCpu, adcLoad];
+export const scenarios: Scenario[] = [cliConversions, startup, idle, gpioLatency, gpioEvents, adcSampleCpu, adcLoad, peerMqttIo];
