@@ -10,7 +10,7 @@ import { scenarios } from './scenarios/index.js';
 import { describeMachine } from './lib/machine.js';
 import { writeReports } from './lib/report.js';
 import { fmt } from './lib/svg.js';
-import type { ScenarioResult } from './lib/scenario.js';
+import { NotMeasured, type NotMeasuredRecord, type ScenarioResult } from './lib/scenario.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
@@ -31,6 +31,7 @@ async function main(): Promise<number> {
     log: (line: string) => console.log(line),
   };
   const results: ScenarioResult[] = [];
+  const notMeasured: NotMeasuredRecord[] = [];
   let failed = 0;
   for (const s of selected) {
     console.log(`== ${s.name}: ${s.title}`);
@@ -43,11 +44,16 @@ async function main(): Promise<number> {
         );
       }
     } catch (err) {
+      if (err instanceof NotMeasured) {
+        notMeasured.push({ scenario: s.name, heading: err.heading, reason: err.reason, details: err.details });
+        console.log(`   not measured: ${err.reason}`);
+        continue;
+      }
       failed++;
       console.error(`   failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  await writeReports(root, describeMachine(), results, selected.length !== scenarios.length);
+  await writeReports(root, describeMachine(), results, selected.length !== scenarios.length, notMeasured, selected.map((s) => s.name));
   console.log(`wrote BENCHMARKS.md and bench/results/latest.json (${results.length} results)`);
   return failed ? 1 : 0;
 }

@@ -1,29 +1,43 @@
 /** Writes bench/results/latest.json and BENCHMARKS.md from the results of one run. */
 import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ScenarioResult } from './scenario.js';
+import type { NotMeasuredRecord, ScenarioResult } from './scenario.js';
 import type { MachineInfo } from './machine.js';
 import { fmt } from './svg.js';
 
-export async function writeReports(root: string, machine: MachineInfo, results: ScenarioResult[], partial: boolean): Promise<void> {
+/**
+ * `ran`: the scenarios of this run; on a partial run the others keep their last results and
+ * their last not-measured notes (a scenario that ran replaces its note).
+ */
+export async function writeReports(
+  root: string,
+  machine: MachineInfo,
+  results: ScenarioResult[],
+  partial: boolean,
+  notMeasured: NotMeasuredRecord[] = [],
+  ran: string[] = [],
+): Promise<void> {
   const jsonPath = join(root, 'bench', 'results', 'latest.json');
   let merged = results;
+  let mergedNot = notMeasured;
   if (partial) {
     // A run of some scenarios only: keep the others' last results.
     try {
-      const old = JSON.parse(await readFile(jsonPath, 'utf8')) as { results: ScenarioResult[] };
+      const old = JSON.parse(await readFile(jsonPath, 'utf8')) as { results: ScenarioResult[]; notMeasured?: NotMeasuredRecord[] };
       const fresh = new Set(results.map((r) => r.name));
+      const ranNow = new Set(ran);
       merged = [...old.results.filter((r) => !fresh.has(r.name)), ...results];
+      mergedNot = [...(old.notMeasured ?? []).filter((n) => !ranNow.has(n.scenario)), ...notMeasured];
     } catch {
       // no earlier results
     }
   }
   merged.sort((a, b) => a.name.localeCompare(b.name));
-  await writeFile(jsonPath, JSON.stringify({ machine, results: merged }, null, 2) + '\n');
-  await writeFile(join(root, 'BENCHMARKS.md'), markdown(machine, merged));
+  await writeFile(jsonPath, JSON.stringify({ machine, results: merged, notMeasured: mergedNot }, null, 2) + '\n');
+  await writeFile(join(root, 'BENCHMARKS.md'), markdown(machine, merged, mergedNot));
 }
 
-function markdown(machine: MachineInfo, results: ScenarioResult[]): string {
+function markdown(machine: MachineInfo, results: ScenarioResult[], notMeasured: NotMeasuredRecord[] = []): string {
   const lines = [
     '# Benchmarks',
     '',
@@ -49,6 +63,10 @@ function markdown(machine: MachineInfo, results: ScenarioResult[]): string {
       const extra = r.extra ? Object.entries(r.extra).map(([k, v]) => `${k} = ${typeof v === 'number' ? fmt(v) : v}`).join(', ') : '';
       lines.push(`- **${r.title}**: ${[r.note, extra].filter(Boolean).join(' ')}`);
     }
+  }
+  for (const n of notMeasured) {
+    lines.push('', `## ${n.heading} — not measured`, '', n.reason);
+    for (const d of n.details) lines.push('', d);
   }
   const plots = results.flatMap((r) => r.plots ?? []);
   if (plots.length) {

@@ -37,6 +37,32 @@ export interface ScenarioResult {
   plots?: string[];
 }
 
+/**
+ * Thrown by a scenario that cannot measure on this machine (e.g. a peer program that cannot be
+ * installed). No figure is written; BENCHMARKS.md gets a section saying why, what the scenario
+ * would measure and how to run it where it can.
+ */
+export class NotMeasured extends Error {
+  constructor(
+    /** Section heading, e.g. "Peer: mqtt-io". */
+    readonly heading: string,
+    /** Why it was not measured (one paragraph). */
+    readonly reason: string,
+    /** Further paragraphs or list lines (markdown), e.g. what it would measure and the commands. */
+    readonly details: readonly string[] = [],
+  ) {
+    super(reason);
+    this.name = 'NotMeasured';
+  }
+}
+
+export interface NotMeasuredRecord {
+  scenario: string;
+  heading: string;
+  reason: string;
+  details: readonly string[];
+}
+
 export interface BenchContext {
   /** Repository root. */
   root: string;

@@ -34,6 +34,9 @@ await client.subscribeAsync('/devices/none/controls/+/on');
 setInterval(() => {}, 1000);
 `;
 
+/** Node with only readable-stream loaded (npm's copy of Node's streams, which mqtt.js and mqtt-packet's bl load). */
+const STREAMS_ONLY = `require('readable-stream'); setInterval(() => {}, 1000);`;
+
 async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioResult[]> {
   const files = SERVICE_FILES[kind];
   const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
@@ -49,6 +52,7 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
     const baseline = watchBareNode();
     // Run from the repository root: `import 'mqtt'` of an -e script resolves from the cwd.
     const mqttOnly = watch('node with mqtt.js connected', process.execPath, ['--input-type=module', '-e', MQTT_ONLY, broker.url], { cwd: ctx.root });
+    const streamsOnly = watch('node with readable-stream loaded', process.execPath, ['-e', STREAMS_ONLY], { cwd: ctx.root });
     try {
       await recorder.waitFor(() => new Set(recorder.messages.filter((m) => m.payload !== '').map((m) => m.topic)).size >= channels, {
         timeoutMs: 20_000,
@@ -57,9 +61,9 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
       await recorder.close();
       await sleep(2000);
       ctx.log(`   ${kind}: measuring ${WINDOWS} windows of ${WINDOW_MS} ms`);
-      await measureWindows([service, baseline, mqttOnly], WINDOWS, WINDOW_MS);
+      await measureWindows([service, baseline, mqttOnly, streamsOnly], WINDOWS, WINDOW_MS);
     } finally {
-      await Promise.all([service, baseline, mqttOnly].map((w) => stopChild(w.child)));
+      await Promise.all([service, baseline, mqttOnly, streamsOnly].map((w) => stopChild(w.child)));
     }
     // What the wake-ups alone cost: a bare Node timer waking as often as the service did.
     const wakeups = summarize(service.wakeupsPerS).median;
@@ -76,6 +80,7 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
     const rss = measured(label, 'MiB', service.rss);
     const rssBase = measured(baseline.label, 'MiB', baseline.rss);
     const rssMqtt = measured(mqttOnly.label, 'MiB', mqttOnly.rss);
+    const rssStreams = measured(streamsOnly.label, 'MiB', streamsOnly.rss).summary.median;
     const cpuRatio = cpu.summary.median / cpuBase.summary.median;
     const rssRatio = rss.summary.median / rssBase.summary.median;
     return [
@@ -115,11 +120,15 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
             ? ''
             : ' Not met because of the MQTT client the project uses: mqtt.js loads ~100 CommonJS modules (the services ' +
               "already turn off its 65,536-buffer number cache, writeCache: false, which saved 8 - 10 MiB); a smaller young " +
-              'generation (--max-semi-space-size=1) saved only ~2 MiB more and bundling nothing. What would fix it is a ' +
-              'leaner MQTT client, e.g. one on mqtt-packet alone (Node with mqtt-packet loaded: ~50 MiB).'),
+              'generation (--max-semi-space-size=1) saved only ~2 MiB more and bundling nothing. Of what mqtt.js adds, ' +
+              `readable-stream alone (npm's copy of Node's streams, 28 modules, loaded by mqtt.js and by mqtt-packet's bl) ` +
+              `is ${(rssStreams - rssBase.summary.median).toFixed(1)} MiB (Node with it loaded: ${rssStreams.toFixed(1)} MiB, ` +
+              `${(rssStreams / rssBase.summary.median).toFixed(2)}x). What would fix it is an MQTT client on Node's own ` +
+              'streams; mqtt-packet is not one (it loads readable-stream too).'),
         extra: {
           'node with mqtt.js connected MiB': rssMqtt.summary.median,
           'mqtt.js alone x bare': rssMqtt.summary.median / rssBase.summary.median,
+          'node with readable-stream loaded MiB': rssStreams,
         },
       },
     ];

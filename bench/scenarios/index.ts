@@ -10,7 +10,8 @@ import { reload } from './reload.js';
 import { gpioEvents } from './gpio-events.js';
 import { gpioLatency } from './gpio-latency.js';
 import { idle } from './idle.js';
+import { peerMqttIo } from './peer-mqtt-io.js';
 import { startup } from './startup.js';
 import { validationScaling } from './validation-scaling.js';
 
-export const scenarios: Scenario[] = [cliConversions, configParser, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, reload];
+export const scenarios: Scenario[] = [cliConversions, configParser, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, reload, peerMqttIo];

@@ -207,21 +207,37 @@ export class ChipSession {
     this.scheduleRetry();
   }
 
-  /** Requests the waiting lines, one request per line. Ends early if the chip is lost. */
+  /**
+   * Requests the waiting lines, one request per line, one after another; each granted line's
+   * channel attaches while the next line is requested (an output's level is written to the state
+   * file before it shows, and writes in flight together cost one). Ends requesting early if the
+   * chip is lost.
+   */
   private async requestWaiting(): Promise<void> {
     const channels = this.channels.filter((c) => this.waiting.has(c));
+    const attaching: Array<Promise<void>> = [];
+    let lost: CtlError | undefined;
+    const failed = (channel: LineChannel, err: unknown): void => {
+      if (isCtlError(err, 'HW_GONE')) lost ??= err;
+      else this.lineFailed(channel, toCtlError(err));
+    };
     for (const channel of channels) {
+      if (lost !== undefined) break;
+      let granted: { req: LineRequest; g: Granted; early: { error?: Error } };
       try {
-        await this.grant([channel]);
+        granted = await this.requestLines([channel]);
       } catch (err) {
-        if (isCtlError(err, 'HW_GONE')) return this.chipLost(err);
-        this.lineFailed(channel, toCtlError(err));
+        failed(channel, err);
+        continue;
       }
+      attaching.push(this.attachLines(granted.req, granted.g, granted.early).catch((err: unknown) => failed(channel, err)));
     }
+    await Promise.all(attaching);
+    if (lost !== undefined) return this.chipLost(lost);
   }
 
-  /** Requests lines and attaches their channels; on any failure nothing stays requested and it rejects. */
-  private async grant(channels: readonly LineChannel[]): Promise<void> {
+  /** Requests lines; on failure nothing stays requested and it rejects. */
+  private async requestLines(channels: readonly LineChannel[]): Promise<{ req: LineRequest; g: Granted; early: { error?: Error } }> {
     const chip = this.chip;
     if (chip === undefined) throw new CtlError('HW_GONE', `GPIO chip ${this.path} is not open`);
     const byOffset = new Map(channels.map((c) => [c.offset, c]));
@@ -246,6 +262,12 @@ export class ChipSession {
     };
     this.granted.set(req, g);
     for (const channel of channels) this.waiting.delete(channel);
+    return { req, g, early };
+  }
+
+  /** Attaches the channels of a granted request; on failure the request is given up and it rejects. */
+  private async attachLines(req: LineRequest, g: Granted, early: { error?: Error }): Promise<void> {
+    const { channels } = g;
     try {
       for (const channel of channels) {
         await channel.attach(this.accessOf(req, channel.offset), this.o.nowNs());
