@@ -1,12 +1,13 @@
 /**
- * The GPIO backend contract suite (STYLE 5.5): every sentence of src/hw/gpio/backend.ts as a test,
- * written once and run on every rig. A rig is a backend plus the control surface of the kernel's
+ * The GPIO backend contract suite: every sentence of src/hw/gpio/backend.ts as a test, written
+ * once and run on every rig. A rig is a backend plus the control surface of the kernel's
  * gpio-sim: a `pull` file per line to drive an input, a `value` file showing the line's level.
- * The sim backend provides those files itself (sim-backend.test.ts); the cdev backend meets them
- * under /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/ inside the qemu guest.
+ * The sim backend provides those files itself (sim-backend.test.ts, on the host); the cdev backend
+ * meets them under /sys/devices/platform/gpio-sim.N/gpiochipM/sim_gpioK/ inside the qemu guest
+ * (test/hil/backend-contract.hil.test.ts, `npm run test:hil`).
  *
  * Timing: changes are paced (>= 3 ms apart, and a pulse train waits for each edge before the next
- * change, see reference/hil.md), debounce periods are long against a loaded machine's hiccups, and
+ * change), debounce periods are long against a loaded machine's hiccups, and
  * the suite only waits for things to happen (with generous timeouts). The one duration it asserts
  * is a lower bound set by the contract itself (a debounced edge comes no earlier than the period
  * after the change).
