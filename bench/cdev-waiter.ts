@@ -1,6 +1,6 @@
 /**
  * Measures the two ways of waiting for GPIO request fds without blocking the event loop
- * (reference/peers-and-gpio.md 4.2) and prints the numbers behind the choice in event-waiter.ts:
+ * (an async poll() on the thread pool, or a worker thread) and prints the numbers behind the choice in event-waiter.ts:
  *   async-poll  the shipped EventWaiter: one koffi poll() on the libuv pool + an eventfd to wake it;
  *   worker      a worker_thread that blocks in poll() and posts each ready value to the main thread.
  * Events come from another process (a child writing its CLOCK_MONOTONIC send time into an eventfd

@@ -241,6 +241,9 @@ function stage(root, pkg) {
   install(join(here, 'systemd/ctl-mqtt-console.service'), join(root, 'lib/systemd/system/ctl-mqtt-console.service'));
   install(join(here, 'udev/60-ctl-mqtt-gpio.rules'), join(root, 'lib/udev/rules.d/60-ctl-mqtt-gpio.rules'));
   install(join(repo, 'README.md'), join(root, 'usr/share/doc/ctl-mqtt/README.md'));
+  // The README's links point into docs/ and to BENCHMARKS.md: they ship beside it (the pictures too).
+  install(join(repo, 'BENCHMARKS.md'), join(root, 'usr/share/doc/ctl-mqtt/BENCHMARKS.md'));
+  for (const name of readdirSync(join(repo, 'docs'))) install(join(repo, 'docs', name), join(root, 'usr/share/doc/ctl-mqtt/docs', name));
   install(join(here, 'debian/copyright'), join(root, 'usr/share/doc/ctl-mqtt/copyright'));
   // gzip -9n: zlib writes no name and a zero time, so the same version gives the same bytes.
   writeFileSync(join(root, 'usr/share/doc/ctl-mqtt/changelog.gz'), gzipSync(debianChangelog(pkg, maintainerOf(), buildDate()), { level: 9 }));

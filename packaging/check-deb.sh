@@ -43,6 +43,7 @@ for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.jso
   lib/systemd/system/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
   lib/udev/rules.d/60-ctl-mqtt-gpio.rules etc/ctl-mqtt-gpio.conf etc/ctl-mqtt-adc.conf \
   usr/share/doc/ctl-mqtt/copyright usr/share/doc/ctl-mqtt/changelog.gz \
+  usr/share/doc/ctl-mqtt/docs/migrating.md usr/share/doc/ctl-mqtt/docs/architecture.md usr/share/doc/ctl-mqtt/BENCHMARKS.md \
   var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d \
   usr/bin/ctl-mqtt-console lib/systemd/system/ctl-mqtt-console.service \
   usr/lib/ctl-mqtt/dist/src/console/web/devices.html usr/lib/ctl-mqtt/dist/src/console/web/vendor/jsoneditor.js; do

@@ -55,7 +55,7 @@ export function createAjv(options = {}) {
 }
 
 /**
- * The board-file variant of a schema: `device_name` is not required there (DESIGN 10). With
+ * The board-file variant of a schema: `device_name` is not required there (a board file names no device). With
  * `refBase` its local references point into that schema instead, so the generated code shares the
  * channel validators rather than repeating them.
  */

@@ -9,6 +9,9 @@ import { fmt } from './svg.js';
  * `ran`: the scenarios of this run; on a partial run the others keep their last results and
  * their last not-measured notes (a scenario that ran replaces its note).
  */
+/** The line after which BENCHMARKS.md is kept by hand. */
+export const HAND_KEPT_MARKER = '<!-- Hand-kept below this line';
+
 export async function writeReports(
   root: string,
   machine: MachineInfo,
@@ -34,7 +37,11 @@ export async function writeReports(
   }
   merged.sort((a, b) => a.name.localeCompare(b.name));
   await writeFile(jsonPath, JSON.stringify({ machine, results: merged, notMeasured: mergedNot }, null, 2) + '\n');
-  await writeFile(join(root, 'BENCHMARKS.md'), markdown(machine, merged, mergedNot));
+  // Everything from the hand-kept marker on is figures measured by other scripts: kept as it is.
+  const mdPath = join(root, 'BENCHMARKS.md');
+  const previous = await readFile(mdPath, 'utf8').catch(() => '');
+  const kept = previous.includes(HAND_KEPT_MARKER) ? previous.slice(previous.indexOf(HAND_KEPT_MARKER)) : '';
+  await writeFile(mdPath, markdown(machine, merged, mergedNot) + (kept ? `\n${kept}` : ''));
 }
 
 function markdown(machine: MachineInfo, results: ScenarioResult[], notMeasured: NotMeasuredRecord[] = []): string {

@@ -4,7 +4,7 @@
  * to a loopback mosquitto, over 30 s (6 windows of 5 s), against a bare Node process that only
  * keeps a timer. A third process, Node with mqtt.js connected to the same broker and nothing else,
  * shows how much of the difference is the MQTT client alone.
- * Goals (issue 8): under 0.5 % of a core; RSS at most 1.5x the bare process.
+ * Goals: under 0.5 % of a core; RSS at most 1.5x the bare process.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The MQTT control of an ADC channel (DESIGN 5): readonly, type `voltage` in V, or `current` in A
+ * The MQTT control of an ADC channel: readonly, type `voltage` in V, or `current` in A
  * when the channel's `mqtt_type` says so (wb-mqtt-adc ignored it and always said `voltage`), with
  * the channel's decimal places as `precision`, and a Home Assistant measurement sensor.
  */

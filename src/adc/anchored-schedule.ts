@@ -1,5 +1,5 @@
 /**
- * When a channel samples (DESIGN 6; reference/anchor-adc.md 5.2): cycle k starts at
+ * When a channel samples: cycle k starts at
  * anchor + k x poll_interval, whatever happened before, so the period never drifts; sample i of a
  * cycle is due at its start + i x delay. Pure arithmetic on monotonic milliseconds.
  */

@@ -1,5 +1,5 @@
 /**
- * Finding a channel's hardware (DESIGN 6, 10): the IIO device whose bus entry matches `match_iio`
+ * Finding a channel's hardware: the IIO device whose bus entry matches `match_iio`
  * (or `iio:device0`), its `in_<channel>_raw`, and its scale (chosen from the available list and
  * written, or read). Not finding it is an ordinary state: the sampler sets `r` and looks again
  * after `rescanDelayMs`, so a module plugged in later starts working without a restart.

@@ -1,6 +1,8 @@
 /**
  * One ADC channel at run time: finds its hardware, samples it on its anchored schedule, converts
- * each complete set and feeds the control (DESIGN 6; reference/anchor-adc.md traps 2, 5, 8, 15).
+ * each complete set and feeds the control. Unlike wb-mqtt-adc, a failed read is retried on the
+ * schedule (never in a tight loop), a late cycle is skipped rather than caught up in a burst, and
+ * a device missing at start is looked up again.
  *
  *   missing ──look again after 1, 2, 4, then every 5 s──► found ──► cycle k: samples i = 0..N-1
  *   at anchor + k x poll + i x delay ──► complete set: value, or `r` when above max_voltage

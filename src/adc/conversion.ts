@@ -1,5 +1,5 @@
 /**
- * From a set of raw ADC samples to the published number (DESIGN 6). Pure functions.
+ * From a set of raw ADC samples to the published number. Pure functions.
  *
  *   mV at the ADC input = mean raw x scale (mV per LSB)
  *   value               = mV x voltage_multiplier / 1000      (V, or A for mqtt_type current)

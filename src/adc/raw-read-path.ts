@@ -1,6 +1,6 @@
 /**
  * How a channel reads its raw file: on the calling thread while its reads return at once, on the
- * thread pool otherwise. Chosen by measurement (README "ADC service", bench/scenarios/adc-*.ts,
+ * thread pool otherwise. Chosen by measurement (BENCHMARKS.md "ADC service", bench/scenarios/adc-*.ts,
  * bench/iio-read-methods.ts; x86-64 VM, Node 20, tmpfs file):
  *
  *   per read                        | CPU us | event loop held

@@ -1,5 +1,6 @@
 /**
- * Time as a seam (STYLE 5.7): services take a Clock so schedules, debounce and decay can be tested
+ * Time as a seam (an optional dependency that defaults to the real clock): services take a Clock
+ * so schedules, debounce and decay can be tested
  * with synthetic time. Monotonic milliseconds; never the wall clock.
  */
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,6 +1,6 @@
 /**
  * The one error registry of ctl-mqtt. Every failure a user can cause or meet has a code here, and
- * every code maps to the process exit code the command line uses for it (DESIGN section 2).
+ * every code maps to the process exit code the command line uses for it (docs/command-line.md).
  * Hardware errors are classified once, at the hw edge, into these codes.
  */
 

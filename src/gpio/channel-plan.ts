@@ -2,7 +2,8 @@
  * Where each configured channel's line is, grouped by chip (chips in order of first appearance,
  * channels in config order inside a chip). A deprecated integer `gpio` is mapped to a chip and
  * offset here, once at start; a number that cannot be mapped skips its channel with a warning
- * (anchor-gpio trap 20), and so does one that maps onto a line another channel already has.
+ * (not a fatal error, as in wb-mqtt-gpio), and so does one that maps onto a line another channel
+ * already has.
  */
 import type { Logger } from '../core/log.js';
 import type { LegacyMapping } from '../hw/gpio/legacy-number.js';

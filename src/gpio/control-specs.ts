@@ -1,5 +1,5 @@
 /**
- * What each GPIO channel looks like on MQTT (DESIGN 5, 10): control types, units, decimals,
+ * What each GPIO channel looks like on MQTT: control types, units, decimals,
  * writability and Home Assistant hints. A plain input is one readonly `switch`, an output one
  * writable `switch`, a meter input `<name>_total` (writable: set the meter reading) then
  * `<name>_current` (readonly), and no plain switch.

@@ -1,6 +1,6 @@
 /**
- * A meter input (`watt_meter`, `water_meter`): `<name>_total` and `<name>_current` (DESIGN 7,
- * 10), no plain switch. Pulses are committed level changes of the debounced line in the
+ * A meter input (`watt_meter`, `water_meter`): `<name>_total` and `<name>_current`, no plain
+ * switch. Pulses are committed level changes of the debounced line in the
  * configured direction (countsTransition), stamped with the kernel's time of the edge (or the
  * start of the stable run where the debounce is ours). The edge is decided once and kept with the
  * total in the state file: the configured `edge`, else the one saved, else it is autodetected

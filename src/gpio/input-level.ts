@@ -1,5 +1,5 @@
 /**
- * The committed level of one input line (DESIGN 7 debounce): a level counts only after it held
+ * The committed level of one input line (the debounce): a level counts only after it held
  * for `debounce` µs, and only real changes of the committed level reach the channel. The line
  * reaches this tracker in one of three ways, decided when it is granted:
  *   - edges the kernel already debounced (or `debounce` 0): every edge whose level differs from

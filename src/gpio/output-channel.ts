@@ -1,5 +1,5 @@
 /**
- * An output: a writable `switch` commanded on `/on` with exactly `0` or `1` (DESIGN 5, 7).
+ * An output: a writable `switch` commanded on `/on` with exactly `0` or `1`.
  * - Start level: the saved level when `load_previous_state` and one was saved, else
  *   `initial_state`; the line is requested with it (no glitch) and it is saved.
  * - A command is written through the line at once; on success the level is saved durably, then

@@ -1,7 +1,7 @@
 /**
- * The payload of `<name>_total/on` (DESIGN 10): a finite, non-negative decimal number with an
+ * The payload of `<name>_total/on`: a finite, non-negative decimal number with an
  * optional fraction and exponent, and nothing else. The original parsed a numeric prefix with
- * strtof, so `12abc` became 12 (anchor-gpio trap 13); here it is rejected, as are `0x10`,
+ * strtof, so `12abc` became 12; here it is rejected, as are `0x10`,
  * `Infinity`, `-1`, ` 12` and the empty payload.
  */
 

@@ -1,6 +1,6 @@
 /**
  * aedes (MQTT 3.1.1, in memory) on a free loopback port: the embedded broker the tests use when
- * mosquitto is not installed (DESIGN 9), and the broker of the tests that hold the MQTT layer to
+ * mosquitto is not installed (so `npm test` needs no broker installed), and the broker of the tests that hold the MQTT layer to
  * aedes's own behaviour.
  */
 import { Aedes } from 'aedes';

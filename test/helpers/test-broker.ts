@@ -1,7 +1,7 @@
 /**
  * The broker of a test that needs just a broker: mosquitto when it is installed (what CI runs,
  * `.ci/run` installs it), else the embedded aedes, so `npm test` on a fresh machine still runs
- * the integration tests (DESIGN 9). Tests of what only mosquitto offers here (TLS listeners,
+ * the integration tests. Tests of what only mosquitto offers here (TLS listeners,
  * password files, unix sockets, stop/start on the same port, its packet log, MQTT 5) use
  * `startMosquitto` and skip with `skipWithoutMosquitto`.
  */

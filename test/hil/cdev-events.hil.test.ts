@@ -1,7 +1,7 @@
 /**
  * Edge events from the kernel's gpio-sim through the cdev backend: timestamps, a long train of
  * paced pulses with nothing lost, and the kernel debounce attribute. Edges are paced >= 2 ms apart
- * (reference/hil.md: gpio-sim merges faster edges itself, before any reader sees them).
+ * (gpio-sim merges faster edges itself, before any reader sees them; docs/hil.md).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,7 +60,7 @@ test('1,000 paced pulses (2,000 edges >= 2 ms apart) all arrive, in order, none 
   // Each edge comes >= 2 ms after the previous one AND after the previous one was delivered:
   // gpio-sim's simulated interrupt keeps one pending bit per line, so under TCG (and a busy host)
   // it merges edges its own interrupt thread has not handled yet, before any reader can see them
-  // (reference/hil.md). Open-loop rates are measured by bench/cdev-edge-rate.ts instead.
+  // (docs/hil.md). Open-loop rates are measured by bench/cdev-edge-rate.ts instead.
   const started = performance.now();
   for (let i = 0; i < 2000; i++) {
     const wroteAt = performance.now();

@@ -3,7 +3,7 @@
  * through the service on gpio-sim at falling edge spacings (CTL_HIL_PULSE_SPACINGS, ms between
  * edges, default 10,5,3,2,1), open loop, counted by a rising-edge meter without debounce. Prints
  * the pulse rate reached and the count for each spacing; fails only when the widest spacing is not
- * counted exactly (the rate the README states).
+ * counted exactly (the rates are written in BENCHMARKS.md, "HIL pulse rate").
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,6 +1,6 @@
 /**
  * Merged ADC configuration → the typed model, with the checks the schema cannot express: the
- * channel name must be an IIO channel name (`voltage4`, not the README's `in_voltage4`), and the
+ * channel name must be an IIO channel name (`voltage4`, not wb-mqtt-adc's README's `in_voltage4`), and the
  * deprecated `readings_number` gets one warning.
  */
 import type { JsonObject } from '../../core/config/jsonc.js';

@@ -1,5 +1,5 @@
 /**
- * Semantic checks shared by both drivers, run on each schema-valid file (DESIGN 3 and 10):
+ * Semantic checks shared by both drivers, run on each schema-valid file:
  * a name or id must be one MQTT topic level whose topics fit MQTT's length limit, and no file may
  * name a channel twice (across files the same name means "merge", not "duplicate").
  */

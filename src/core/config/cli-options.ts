@@ -1,5 +1,5 @@
 /**
- * The parsed command line of both binaries (DESIGN section 2): a typed, frozen value. It lives in
+ * The parsed command line of both binaries (docs/command-line.md): a typed, frozen value. It lives in
  * core so the services (which must not import the cli layer) can take it; the parser is
  * src/cli/args.ts. Runtime options are kept here even where the config layer does not use them.
  */

@@ -11,7 +11,7 @@ export interface ConfigFamily {
   readonly channelsKey: string;
   /** `name` or `id`: the key channels are merged on and published under. */
   readonly idKey: string;
-  /** The reserved (system) names of the spec. */
+  /** The reserved (system) names of the schema. */
   readonly reservedNames: ReadonlySet<string>;
   /** Keys of a system channel that only the board may set. */
   readonly protectedKeys: readonly string[];

@@ -1,6 +1,6 @@
 /**
  * Configuration problems and warnings, each one line:
- * `FILE:LINE:COL: json.path: rule (got VALUE)` (DESIGN section 2).
+ * `FILE:LINE:COL: json.path: rule (got VALUE)`.
  */
 import { ConfigError } from '../errors.js';
 import type { JsonPath } from './jsonc.js';

@@ -1,6 +1,6 @@
 /**
  * Meta payloads of a device and its controls: compact JSON with sorted keys as libwbmqtt1 prints
- * them (conventions A.2, A.3), and the legacy per-key subtopics that third parties still read.
+ * them, and the legacy per-key subtopics that third parties still read.
  */
 import type { ControlSpec, DeviceSpec } from './device.js';
 import type { ControlLegacyMeta } from './topics.js';

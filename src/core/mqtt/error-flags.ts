@@ -1,5 +1,5 @@
 /**
- * Error flags of a control or device (conventions A.6): `r` read error, `w` write error,
+ * Error flags of a control or device (Wiren Board conventions): `r` read error, `w` write error,
  * `p` read period missed, published on `meta/error` as the set of letters ('' = none).
  */
 

@@ -1,5 +1,6 @@
 /**
- * `MqttDevice` on a broker: the one gateway through which the services talk MQTT (STYLE 5.12).
+ * `MqttDevice` on a broker: the one typed gateway through which the services talk MQTT (nothing
+ * else in the services publishes or subscribes).
  * Topic building, the start trace, errors, commands, stale-control removal, the last will, the
  * republish on every reconnect and the cleanup on stop all live here.
  */
@@ -260,7 +261,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     if (!this.staleCleanupDone) void this.removeStaleControls();
   }
 
-  /** Metas, error flags, the `/on` subscription (before the value, DESIGN 10), then the value. */
+  /** Metas, error flags, the `/on` subscription (before the first value, so no command is missed), then the value. */
   private publishControl(control: ControlState): void {
     const { spec, order } = control;
     const { topics } = this;

@@ -1,5 +1,6 @@
 /**
- * The per-control publish policy `max_unchanged_interval` (spec part 6, DESIGN section 5),
+ * The per-control publish policy `max_unchanged_interval` (below 0: on change only; 0: every read;
+ * N > 0: also after N s unchanged),
  * decided on every value update. "Changed" means the formatted text changed.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Finding retained topics this device no longer publishes, so they can be cleared at start: the
- * topics of controls removed from the config since the last run (conventions A.7,
- * RemoveUnusedControls), and the Home Assistant discovery configs of entities it no longer has.
+ * topics of controls removed from the config since the last run (as libwbmqtt1's
+ * RemoveUnusedControls does), and the Home Assistant discovery configs of entities it no longer has.
  * What is looked at and what is stale is a `ScanSelection`; the scan itself knows only when the
  * broker's replay is over.
  *

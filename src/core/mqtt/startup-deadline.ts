@@ -1,5 +1,5 @@
 /**
- * DESIGN 2: a broker that never answered within the start-up timeout is a runtime failure
+ * A broker that never answered within the start-up timeout is a runtime failure
  * (exit 1; systemd restarts the service, as the originals' 30 s init timeout did). Only the first
  * connection of a process has a deadline: once the device has been online, a lost broker is
  * retried forever (ManagedConnection) and the service keeps its hardware and counts.

@@ -1,5 +1,5 @@
 /**
- * Topic layout of one device (Wiren Board conventions, DESIGN section 5). The `-T` prefix is
+ * Topic layout of one device (Wiren Board conventions, docs/mqtt.md). The `-T` prefix is
  * prepended literally: prefix "pfx" gives `pfx/devices/<id>/...`; without a prefix topics begin
  * with `/devices/` (first level empty, as the conventions have it).
  */

@@ -1,5 +1,5 @@
 /**
- * A JSON state file that survives crashes and never stops a service from starting (DESIGN 8, 10):
+ * A JSON state file that survives crashes and never stops a service from starting:
  * - loading: a missing file is a fresh start; an unreadable or corrupt one is renamed to
  *   `<file>.corrupt-<unix time>`, reported in one error line, and the service starts fresh;
  * - saving: atomic (core/persist/atomic-write), one write at a time, coalesced. `saveNow()` for

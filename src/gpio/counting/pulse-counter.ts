@@ -1,5 +1,5 @@
 /**
- * Pulse-counter math of a meter input (DESIGN 7, spec 2.2.4):
+ * Pulse-counter math of a meter input:
  * - `multiplier` = pulses per kWh (watt_meter) or per m^3 (water_meter);
  * - total = base + pulses / multiplier, with `pulses` an exact integer since `base` was set;
  * - current = 3600 s x factor / (interval s x multiplier), factor 1000 for W and 1 for m^3/h, from
@@ -8,7 +8,7 @@
  *   3600 x factor / (elapsed s x multiplier) — the rate cannot be higher than one pulse in the time
  *   already waited — and is 0 after 100 x the last interval.
  * Times are CLOCK_MONOTONIC nanoseconds (bigint). The original's compounding halving decay and its
- * near-zero first reading are deliberately not reproduced (anchor-gpio traps 11-13).
+ * near-zero first reading are deliberately not reproduced (docs/gpio.md, differences).
  */
 import type { CounterRecord } from '../state/gpio-state.js';
 

@@ -1,5 +1,5 @@
 /**
- * Debounce as a settle filter (DESIGN 7): a level counts only after it has held for the whole
+ * Debounce as a settle filter: a level counts only after it has held for the whole
  * period; a spike shorter than the period never commits, and bounce at the end of a pulse adds
  * nothing. Used where the kernel does not debounce (polled lines, backends without the attribute).
  * Pure: the caller feeds raw levels with their times and asks at (or after) `deadline()`.

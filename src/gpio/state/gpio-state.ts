@@ -1,5 +1,5 @@
 /**
- * The GPIO service's durable state (DESIGN 8, 10): output levels and exact counter totals in
+ * The GPIO service's durable state: output levels and exact counter totals in
  * `state.json` = `{"version": 1, "outputs": {name: level}, "counters": {name: {pulses, base,
  * multiplier, edge}}}`. A counter's total is `base + pulses / multiplier`: pulses stay an exact
  * integer count, never a rounded string, so restarts neither lose nor gain a fraction. `edge` is the

@@ -1,5 +1,6 @@
 /**
- * The GPIO hardware contract (STYLE 5.2, 5.3): a backend opens chips; a chip grants line
+ * The GPIO hardware contract, written as its documentation (each member says what every
+ * implementation guarantees): a backend opens chips; a chip grants line
  * requests; a request does the I/O. Two implementations keep this contract:
  *   - `cdev` (hw/gpio/cdev): the Linux GPIO character device, uAPI v2, through koffi;
  *   - `sim`  (hw/gpio/sim):  simulated chips whose control surface mirrors the kernel's gpio-sim.

@@ -1,6 +1,6 @@
 /**
  * POSIX fnmatch(3) with flags 0, the matcher wb-mqtt-adc applies to `match_iio`
- * (reference/anchor-adc.md 4.1): `*` is any run of characters, `/` and a leading `.` included;
+ * (against the IIO device's symlink target): `*` is any run of characters, `/` and a leading `.` included;
  * `?` is one character; `[...]` a bracket expression (`!` or `^` negates, `a-z` ranges,
  * `[:alpha:]`-style classes, `]` first is literal); a backslash quotes the next character.
  * An unterminated `[` is an ordinary character, as in glibc; a trailing `\` matches nothing.

@@ -1,5 +1,5 @@
 /**
- * One IIO ADC channel, ready to sample: its raw file and its scale (DESIGN 6). This is what the ADC
+ * One IIO ADC channel, ready to sample: its raw file and its scale. This is what the ADC
  * service holds; it never builds sysfs paths itself.
  *
  *   const device = await findIioDevice({ sysfsRoot, matchIio });

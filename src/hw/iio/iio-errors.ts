@@ -1,5 +1,5 @@
 /**
- * File-system errors of IIO sysfs access, classified once here at the hw edge (STYLE 5.8):
+ * File-system errors of IIO sysfs access, classified once here at the hw edge:
  * a device or attribute that is not there (any more) is HW_GONE, anything else HW_IO.
  */
 import { CtlError, errnoOf } from '../../core/errors.js';

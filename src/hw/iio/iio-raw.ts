@@ -1,5 +1,5 @@
 /**
- * Reading `in_<ch>_raw` (reference/anchor-adc.md 4.3): a signed integer, whitespace and the
+ * Reading `in_<ch>_raw`: a signed integer, whitespace and the
  * newline around it tolerated, anything else a clear error.
  *
  * How it is read, chosen by measurement (bench/iio-read-methods.ts, x86-64 VM, Node 20):

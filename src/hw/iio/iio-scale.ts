@@ -1,5 +1,5 @@
 /**
- * The scale of an IIO channel in mV per LSB (DESIGN 6; reference/anchor-adc.md 4.2, trap 7).
+ * The scale of an IIO channel in mV per LSB (never a made-up constant, as wb-mqtt-adc's fallback was).
  *
  * With a list of available scales (`in_<ch>_scale_available`, else the device-wide
  * `in_voltage_scale_available`, else `scale_available`) a scale is chosen and set:

@@ -1,5 +1,5 @@
 /**
- * Finding the IIO device of an ADC channel (DESIGN 6, 10; reference/anchor-adc.md 4.1).
+ * Finding the IIO device of an ADC channel.
  * `/sys/bus/iio/devices/iio:deviceN` entries are symlinks into the device tree; `match_iio` is
  * matched against the symlink TARGET as `*<match_iio>*` (fnmatch, so `*` crosses `/`), entries
  * in numeric order (iio:device2 before iio:device10), first match wins. An empty `match_iio`

@@ -1,5 +1,5 @@
 /**
- * `-d` as in the originals (DESIGN 2, README "Command line"): -1 silences the service's info
+ * `-d` as in the originals (docs/command-line.md): -1 silences the service's info
  * lines, -2 the MQTT layer's, -3 both; 1 is service debug, 2 MQTT debug, 3 both.
  */
 import assert from 'node:assert/strict';

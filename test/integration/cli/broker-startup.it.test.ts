@@ -1,5 +1,5 @@
 /**
- * DESIGN 2: a broker that never answers within the start-up timeout is exit 1 (systemd restarts
+ * A broker that never answers within the start-up timeout is exit 1 (systemd restarts
  * the service); once connected, a lost broker is retried forever. The real binaries with a short
  * CTL_MQTT_STARTUP_TIMEOUT; the broker is mosquitto or aedes (test-broker.ts) behind a TCP proxy
  * that can refuse connections.

@@ -4,7 +4,7 @@
  * set a meter total, edit a GPIO channel in the form and save, make an invalid edit, log in; and
  * what an attacker tries: a POST without the CSRF token, a cross-site request, markup in MQTT
  * names and values. With CTL_CONSOLE_SCREENSHOTS=DIR the pages are also saved as PNG in DIR
- * (the README's pictures in docs/ are made that way).
+ * (the pictures in docs/ are made that way).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Scenarios of meter inputs through the real binary (issue items 4, 5): paced pulses give exact
+ * Scenarios of meter inputs through the real binary: paced pulses give exact
  * totals, `_total/on` is persisted, a SIGTERM in the middle of a pulse train loses nothing that
  * was counted, a kill -9 never restores more than the truth and loses at most one save window.
  * Meters are rising-edge watt meters with 100 pulses/kWh and 2 decimals, so every pulse changes

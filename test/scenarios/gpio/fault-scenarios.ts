@@ -1,5 +1,5 @@
 /**
- * Fault scenarios through the real binary (issue items 5, 6): a corrupt state file is set aside
+ * Fault scenarios through the real binary: a corrupt state file is set aside
  * and the service starts; a chip missing at start or taken away gives `r` on its controls (the
  * other chip keeps working) and is picked up again when it is back.
  */

@@ -1,5 +1,5 @@
 /**
- * Scenarios of plain inputs and outputs through the real binary (issue item 4): inputs and
+ * Scenarios of plain inputs and outputs through the real binary: inputs and
  * `inverted`, outputs commanded on `/on`, start values across a restart with and without
  * `load_previous_state`.
  */

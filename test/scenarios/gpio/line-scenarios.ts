@@ -1,5 +1,5 @@
 /**
- * Scenarios of how lines are requested, through the real binary (HIL issue item 2): open drain
+ * Scenarios of how lines are requested, through the real binary: open drain
  * and open source outputs, the debounce of an input (the kernel's attribute on gpio-sim), a line
  * held by another process (named in the error, picked up once free; kernel only), and the
  * deprecated integer `gpio` mapped through /sys/class/gpio. Lines 8-13 of chip 1.

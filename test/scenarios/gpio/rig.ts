@@ -53,7 +53,7 @@ export interface GpioServiceRig {
    * TCG guest on a busy host may run late.
    */
   readonly edgeHoldMs: number;
-  /** Pulses of the exact-count scenario: 1,000 on gpio-sim (issue 6), fewer on the sim to keep `npm test` short. */
+  /** Pulses of the exact-count scenario: 1,000 on gpio-sim, fewer on the sim to keep `npm test` short. */
   readonly pacedPulses: number;
   /**
    * The deprecated global number of a line (`"gpio": N` in a config), as /sys/class/gpio gives it;

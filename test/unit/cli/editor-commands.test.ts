@@ -1,5 +1,5 @@
 /**
- * `-j` and `-J` of both binaries (DESIGN section 4 and 10), run in-process: input rules, output
+ * `-j` and `-J` of both binaries (docs/configuring.md), run in-process: input rules, output
  * shape, validation before any output, and the round trip `-j | -J`.
  */
 import assert from 'node:assert/strict';
@@ -169,7 +169,7 @@ test('-J drops only name-only system entries: one equal to the -j stub (the boar
 
 test('-J keeps values equal to the schema defaults: they override a board that says otherwise', async (t) => {
   // The original editor stripped default-valued keys, so a board's 1-sample Vin could not be set
-  // back to the default 10 from the editor (anchor-adc trap).
+  // back to the default 10 from the editor.
   const board = writeDir(tempDir(t), 'conf.d', {
     'system.conf': {
       iio_channels: [{ id: 'Vin', match_iio: 'adc', channel_number: 'voltage1', voltage_multiplier: 2, averaging_window: 1, poll_interval: 100, delay_between_measurements: 1, scale: 0.5, decimal_places: 1 }],

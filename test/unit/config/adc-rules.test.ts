@@ -1,5 +1,5 @@
 /**
- * One test per rule of the spec's parts 2.3, 2.4 and 8 for the ADC configuration: each bound
+ * One test per rule of the ADC configuration (docs/configuration.md, docs/configuring.md): each bound
  * accepted and one past it rejected, each type, each enum value, each required field, each default
  * applied to the model.
  */

@@ -1,5 +1,5 @@
 /**
- * Board system channels (DESIGN 3 and 10): files of the board directory in sorted order, merged
+ * Board system channels: files of the board directory in sorted order, merged
  * by name/id, protected keys the main config cannot override, channel order, missing and invalid
  * board files.
  */

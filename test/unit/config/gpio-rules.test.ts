@@ -1,5 +1,5 @@
 /**
- * One test per rule of the spec's parts 2.1, 2.2 and 8 for the GPIO configuration: each bound
+ * One test per rule of the GPIO configuration (docs/configuration.md, docs/configuring.md): each bound
  * accepted and one past it rejected, each type, each enum value, each required field, each default
  * applied to the model.
  */

@@ -1,5 +1,5 @@
 /**
- * The shipped schemas say exactly what the spec says: root type, titles and descriptions, each
+ * The shipped schemas, pinned field by field: root type, titles and descriptions, each
  * field's type, default, enum, bounds and required list, the variants and reserved names, the
  * editor hints and the configFile block. Ajv (strict) compiles them as shipped.
  */

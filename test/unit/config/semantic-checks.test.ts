@@ -1,5 +1,5 @@
 /**
- * The checks the schema cannot express (DESIGN 3 and 10): duplicate names/ids, two channels on
+ * The checks the schema cannot express: duplicate names/ids, two channels on
  * one chip line, names that are not one MQTT topic level, `debounce`, ADC channel names, counter
  * settings; and the warnings (deprecations, ignored settings).
  */

@@ -1,7 +1,7 @@
 /**
  * `oneOf` exclusivity: every channel item is exactly one variant, chosen the way a user means it,
  * and its problems are reported for that variant only. Also the bad configs the original drivers'
- * tests reject (reference notes), each one clear line.
+ * tests reject, each one clear line.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -97,7 +97,7 @@ test('tasks that schedule their next run from a wake-up of many do not cost an e
 });
 
 test('a task due beyond the 32-bit timer range (~24.8 days) does not wake the process every millisecond', async (t) => {
-  // poll_interval has no upper bound in the spec: 3e9 ms is a valid ADC configuration.
+  // poll_interval has no upper bound in the schema: 3e9 ms is a valid ADC configuration.
   let reads = 0;
   const clock = { now: () => (reads++, performance.now()), sleepUntil: async () => {} };
   const warnings: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Faults (issue item 6) through the whole service on the sim backend: a chip missing at start, a
+ * Faults through the whole service on the sim backend: a chip missing at start, a
  * chip removed and restored, a chip back under another name, a busy line, deprecated numbers.
  * Recovery runs on a short retry period in real time; the test waits for what it expects.
  */

@@ -1,4 +1,4 @@
-/** The 500 ms read cycle and `max_unchanged_interval` (spec part 6) on every kind of control. */
+/** The 500 ms read cycle and `max_unchanged_interval` on every kind of control. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { input, meter, output, startKit } from './gpio-kit.js';

@@ -1,5 +1,5 @@
 /**
- * The one place where errno values become CtlError codes (STYLE 5.8: classify at the hw edge).
+ * The one place where errno values become CtlError codes (errors are classified once, at the hw edge).
  * The same errno means different things depending on the operation: ENXIO when opening a chip
  * means the device is gone, ENXIO when requesting edge detection means the chip has no interrupt.
  */

@@ -11,8 +11,9 @@
  *
  * Cost: one pool thread stays parked while any fd is registered, so the process needs
  * UV_THREADPOOL_SIZE >= 2 (default 4; the systemd unit and the packaged wrapper set 6: it must come
- * from the environment, the module loader starts the pool before any of our code runs), see README
- * "GPIO character device backend". The measurements behind this choice (against a worker thread) are in the README.
+ * from the environment, the module loader starts the pool before any of our code runs), see
+ * docs/gpio.md, "GPIO character device backend". The measurements behind this choice (against a
+ * worker thread) are in BENCHMARKS.md, "GPIO event waiter".
  */
 import { POLL, POLLFD_SIZE, readRevents, writePollFd, type Syscalls } from './syscalls.js';
 

@@ -1,5 +1,5 @@
 /**
- * The only file that imports koffi (STYLE 5.6): libc's open, close, ioctl, read, write, poll,
+ * The only file that imports koffi (FFI is quarantined here): libc's open, close, ioctl, read, write, poll,
  * eventfd and fcntl, wrapped as the typed Syscalls seam. koffi is loaded on first use, so a
  * process that never opens a GPIO chip (the sim backend, the ADC service) never loads it.
  * Untyped values (`any`) stay inside this file.

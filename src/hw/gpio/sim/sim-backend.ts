@@ -1,5 +1,5 @@
 /**
- * The `sim` GPIO backend (DESIGN 7, 10): simulated chips for tests and the demo, behind the same
+ * The `sim` GPIO backend: simulated chips for tests and the demo, behind the same
  * contract as the kernel's character device (../backend.ts). A chip path maps to a directory,
  * `/dev/gpiochip0` → `<dir>/gpiochip0/`, laid out like the kernel's gpio-sim sysfs (sim-files.ts),
  * so whoever plays the board writes `pull` files and reads `value` files, from this process or

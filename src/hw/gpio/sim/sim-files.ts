@@ -1,5 +1,5 @@
 /**
- * The file layout of a simulated GPIO board, shaped like the kernel's gpio-sim sysfs (DESIGN 7, 10):
+ * The file layout of a simulated GPIO board, shaped like the kernel's gpio-sim sysfs:
  *
  *   <sim dir>/<chip>/label                 optional chip label (default `gpio-sim`)
  *   <sim dir>/<chip>/no_irq                optional: the chip has no interrupts (edge lines are polled)

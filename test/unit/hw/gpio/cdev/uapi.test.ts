@@ -24,8 +24,7 @@ import {
   ioctlNumber,
 } from '../../../../../src/hw/gpio/cdev/uapi.js';
 
-// Golden values: include/uapi/linux/gpio.h, checked by compiling against Debian 12's header
-// (reference/peers-and-gpio.md section 3).
+// Golden values: include/uapi/linux/gpio.h, checked by compiling against Debian 12's header.
 test('ioctl numbers match the kernel header', () => {
   assert.equal(IOCTL.GET_CHIPINFO, 0x8044b401);
   assert.equal(IOCTL.V2_GET_LINEINFO, 0xc100b405);
