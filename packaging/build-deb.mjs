@@ -216,7 +216,7 @@ function stage(root, pkg) {
     // The console's web files (and the form library's build) are copied by the build, not compiled.
     if (rel.startsWith('console/web')) return true;
     if (statSync(src).isDirectory()) return !rel.startsWith('demo') && existsSync(join(repo, 'src', rel));
-    return rel.endsWith('.js') && (existsSync(join(repo, 'src', rel.replace(/\.js$/, '.ts'))) || rel.includes('/generated/'));
+    return rel.endsWith('.js') && (existsSync(join(repo, 'src', rel.replace(/\.js$/, '.ts'))) || rel.includes('/schema-module/'));
   };
   cpSync(dist, join(lib, 'dist/src'), { recursive: true, filter: compiled });
   const shipped = { name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, type: pkg.type, engines: pkg.engines };

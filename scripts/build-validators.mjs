@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Build step (runs after tsc): compiles the two shipped JSON Schemas into standalone Ajv validators
 // (ES modules) so the services never compile a schema at start-up. For each driver it writes
-// dist/src/<driver>/config/generated/<driver>-schema.js, exporting:
+// dist/src/<driver>/config/schema-module/<driver>-schema.js, exporting:
 //   config    - the whole configuration (the schema as shipped)
 //   board     - a board file (--system-config-dir): the same schema without `device_name` required
 //   <variant> - one channel variant (gpio_channel, system_input, ...), for readable oneOf errors
 //   facts     - data read from the schema: reserved names, variant name enums, spec defaults
-// The declarations live beside the TypeScript sources (src/<driver>/config/generated/*.d.ts).
+// The declarations live beside the TypeScript sources (src/<driver>/config/schema-module/*.d.ts).
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -219,7 +219,7 @@ export function buildDriverModule(spec) {
 
 function main() {
   for (const spec of DRIVERS) {
-    const outDir = join(root, 'dist', 'src', spec.driver, 'config', 'generated');
+    const outDir = join(root, 'dist', 'src', spec.driver, 'config', 'schema-module');
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, `${spec.driver}-schema.js`), buildDriverModule(spec));
   }

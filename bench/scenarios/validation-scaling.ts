@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { adcConfigSpec } from '../../src/adc/config/adc-config-spec.js';
-import { storedJsonOf } from '../../src/core/config/config-commands.js';
+import { storedJsonOf } from '../../src/core/config/commands.js';
 import type { DriverConfigSpec } from '../../src/core/config/driver-config-spec.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { gpioConfigSpec } from '../../src/gpio/config/gpio-config-spec.js';

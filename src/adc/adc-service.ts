@@ -6,7 +6,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { systemClock, type Clock } from '../core/clock.js';
-import { LogRateLimiter, type Logger } from '../core/log.js';
+import { FaultLog } from '../core/fault-log.js';
+import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../core/mqtt/device.js';
 import { Scheduler } from '../core/scheduler.js';
 import { adcControlSpec, MAX_DECIMAL_PLACES } from './adc-control.js';
@@ -38,7 +39,7 @@ export class AdcService {
   private readonly ownScheduler: Scheduler | undefined;
   private readonly scheduler: TaskScheduler;
   private readonly clock: Clock;
-  private readonly limiter: LogRateLimiter;
+  private readonly faults: FaultLog;
   private config: AdcConfig;
   /** The running channels by id, in config order. */
   private live = new Map<string, ChannelSampler>();
@@ -51,7 +52,7 @@ export class AdcService {
     this.clock = options.clock ?? systemClock;
     this.ownScheduler = options.scheduler === undefined ? new Scheduler(this.clock) : undefined;
     this.scheduler = options.scheduler ?? this.ownScheduler!;
-    this.limiter = new LogRateLimiter(FAILURE_LOG_INTERVAL_MS, () => this.clock.now());
+    this.faults = new FaultLog(options.log, { repeatIntervalMs: FAILURE_LOG_INTERVAL_MS, now: () => this.clock.now() });
     const add = (spec: ControlSpec) => options.device.addControl(spec);
     for (const channel of this.config.channels) this.live.set(channel.id, this.createSampler(channel, add));
   }
@@ -134,7 +135,7 @@ export class AdcService {
       scheduler: this.scheduler,
       clock: this.clock,
       log,
-      limiter: this.limiter,
+      faults: this.faults,
       ...(this.options.readMode !== undefined ? { readMode: this.options.readMode } : {}),
     });
     if (sampler.timing.adjustment !== null) log.warn(`${channel.id}: ${sampler.timing.adjustment}`);

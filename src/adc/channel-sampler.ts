@@ -12,12 +12,13 @@
  *   normal schedule; the next good value clears `r`. A read that finds the file or device gone
  *   starts a new look-up (the device may come back under another iio:deviceN).
  * - One read at a time: the next sample is scheduled only when the previous read settled.
- * - Failures are logged once, then at most once per the rate limiter's interval per kind, and a
+ * - Failures are logged once, then at most once per interval per kind (core/fault-log.ts), and a
  *   line says when the channel reads again.
  */
 import type { Clock } from '../core/clock.js';
 import { isCtlError, messageOf } from '../core/errors.js';
-import type { Logger, LogRateLimiter } from '../core/log.js';
+import type { FaultLog } from '../core/fault-log.js';
+import type { Logger } from '../core/log.js';
 import type { DeviceControl } from '../core/mqtt/device.js';
 import type { ScheduledTask, Scheduler } from '../core/scheduler.js';
 import { alignedAnchor, AnchoredSchedule, samplingTimingOf, type SamplingTiming } from './anchored-schedule.js';
@@ -38,7 +39,7 @@ export interface ChannelSamplerOptions {
   readonly clock: Clock;
   readonly log: Logger;
   /** Shared by the service's channels; keys start with the channel id. */
-  readonly limiter: LogRateLimiter;
+  readonly faults: FaultLog;
   readonly readMode?: ReadMode;
 }
 
@@ -238,15 +239,13 @@ export class ChannelSampler {
     this.lostSinceGood = false;
     if (!this.failing) return;
     this.failing = false;
-    for (const kind of ['lookup', 'read', 'overvoltage', 'range'] as const) this.options.limiter.reset(`${this.id}:${kind}`);
+    for (const kind of ['lookup', 'read', 'overvoltage', 'range'] as const) this.options.faults.forget(`${this.id}:${kind}`);
     this.options.log.info(`${this.id}: reading again`);
   }
 
   private report(kind: FailureKind, line: string, level: 'error' | 'warn'): void {
     this.failing = true;
-    const suppressed = this.options.limiter.check(`${this.id}:${kind}`);
-    if (suppressed === null) return;
-    this.options.log[level](suppressed > 0 ? `${line} (${suppressed} more since the last report)` : line);
+    this.options.faults.failed(`${this.id}:${kind}`, line, level);
   }
 
   private async release(): Promise<void> {

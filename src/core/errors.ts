@@ -13,8 +13,6 @@ export type ErrorCode =
   | 'CONFIG_PARSE'
   /** The configuration breaks the schema or a semantic rule. */
   | 'CONFIG_INVALID'
-  /** A state file could not be read or parsed; it is set aside and the service goes on. */
-  | 'STATE_CORRUPT'
   /** A chip, device or file that was there is gone (unplugged module, removed chip). */
   | 'HW_GONE'
   /** A GPIO line is held by another consumer (EBUSY). */
@@ -23,8 +21,6 @@ export type ErrorCode =
   | 'HW_UNSUPPORTED'
   /** Any other I/O failure talking to hardware. */
   | 'HW_IO'
-  /** The MQTT broker could not be reached within the start-up timeout. */
-  | 'BROKER_UNREACHABLE'
   /** A failure at run time that is nobody's input mistake. */
   | 'RUNTIME';
 
@@ -36,12 +32,10 @@ export const exitCodeOf: Readonly<Record<ErrorCode, ExitCode>> = Object.freeze({
   CONFIG_READ: 6,
   CONFIG_PARSE: 6,
   CONFIG_INVALID: 6,
-  STATE_CORRUPT: 1,
   HW_GONE: 1,
   HW_BUSY: 1,
   HW_UNSUPPORTED: 1,
   HW_IO: 1,
-  BROKER_UNREACHABLE: 1,
   RUNTIME: 1,
 });
 

@@ -18,13 +18,13 @@ import { CtlError, isCtlError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { GpioBackend, GpioChip, LineRequest } from '../hw/gpio/backend.js';
 import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opener.js';
-import { FaultLog } from './fault-log.js';
-import { channelLabel, type LineAccess, type LineChannel } from './line-channel.js';
+import { FaultLog } from '../core/fault-log.js';
+import { channelLabel, type LineAccess, type GpioChannel } from './gpio-channel.js';
 
 export interface ChipSessionOptions {
   /** The configured chip path. */
   readonly path: string;
-  readonly channels: readonly LineChannel[];
+  readonly channels: readonly GpioChannel[];
   readonly backend: GpioBackend;
   readonly log: Logger;
   /** Consumer label of the requests (gpioinfo shows it). */
@@ -39,10 +39,10 @@ export interface ChipSessionOptions {
 }
 
 interface Granted {
-  readonly channels: readonly LineChannel[];
+  readonly channels: readonly GpioChannel[];
   readonly offsets: readonly number[];
   /** Channels of the lines without interrupt, and their offsets. */
-  readonly polled: readonly LineChannel[];
+  readonly polled: readonly GpioChannel[];
   readonly polledOffsets: readonly number[];
 }
 
@@ -52,12 +52,12 @@ function toCtlError(err: unknown): CtlError {
 
 export class ChipSession {
   readonly path: string;
-  private readonly o: ChipSessionOptions;
+  private readonly options: ChipSessionOptions;
   private chip: GpioChip | undefined;
   private identity: ChipIdentity | undefined;
-  private readonly channels: LineChannel[];
+  private readonly channels: GpioChannel[];
   private readonly granted = new Map<LineRequest, Granted>();
-  private readonly waiting = new Set<LineChannel>();
+  private readonly waiting = new Set<GpioChannel>();
   private queue: Promise<void> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -65,12 +65,12 @@ export class ChipSession {
   private stopped = false;
   private readonly faults: FaultLog;
   /** Channels whose polling was logged (once, not at every return of the chip). */
-  private readonly announcedPolled = new Set<LineChannel>();
+  private readonly announcedPolled = new Set<GpioChannel>();
   /** Why the chip could not be opened last time; undefined while it is open. */
   openError: CtlError | undefined;
 
   constructor(options: ChipSessionOptions) {
-    this.o = options;
+    this.options = options;
     this.path = options.path;
     this.faults = new FaultLog(options.log);
     this.channels = [...options.channels];
@@ -83,7 +83,7 @@ export class ChipSession {
   }
 
   /** Adds channels (a reload): their lines are requested at once when the chip is open. */
-  add(channels: readonly LineChannel[]): Promise<void> {
+  add(channels: readonly GpioChannel[]): Promise<void> {
     return this.enqueue(async () => {
       for (const channel of channels) {
         this.channels.push(channel);
@@ -97,7 +97,7 @@ export class ChipSession {
    * Removes channels (a reload): their lines are released and the channels closed; every other
    * line of the chip stays as it is.
    */
-  remove(channels: readonly LineChannel[]): Promise<void> {
+  remove(channels: readonly GpioChannel[]): Promise<void> {
     const leaving = new Set(channels);
     return this.enqueue(async () => {
       for (const [req, g] of [...this.granted]) {
@@ -129,9 +129,12 @@ export class ChipSession {
     return this.enqueue(() => this.connect());
   }
 
-  /** Read cycle: reads every granted line; a failing read ends its request (a lost chip shows here). */
-  readCycle(): Promise<void> {
-    return this.enqueue(() => this.checkLines());
+  /**
+   * Reads every granted line once and hands each channel its level (the service's read cycle); a
+   * failing read ends its request (a lost chip shows here).
+   */
+  readLines(): Promise<void> {
+    return this.enqueue(() => this.readGranted());
   }
 
   /** Samples the lines without interrupt once. */
@@ -148,8 +151,8 @@ export class ChipSession {
           void this.enqueue(() => this.requestFailed(req, err));
           continue;
         }
-        const now = this.o.nowNs();
-        g.polled.forEach((channel, i) => channel.sample(levels[i]!, now));
+        const now = this.options.nowNs();
+        g.polled.forEach((channel, i) => channel.onPolled(levels[i]!, now));
       }
     } finally {
       this.polling = false;
@@ -169,14 +172,14 @@ export class ChipSession {
 
   private enqueue(op: () => Promise<void>): Promise<void> {
     const run = this.queue.then(() => (this.stopped ? undefined : op()));
-    this.queue = run.catch((err: unknown) => this.o.log.error(`${this.path}: ${messageOf(err)}`));
+    this.queue = run.catch((err: unknown) => this.options.log.error(`${this.path}: ${messageOf(err)}`));
     return this.queue;
   }
 
   private async connect(): Promise<void> {
     if (this.chip === undefined) {
       try {
-        this.chip = await openChipAgain(this.o.backend, this.path, this.identity, this.o.locator);
+        this.chip = await openChipAgain(this.options.backend, this.path, this.identity, this.options.locator);
       } catch (err) {
         this.openFailed(toCtlError(err));
         return;
@@ -189,7 +192,7 @@ export class ChipSession {
 
   private chipOpened(chip: GpioChip): void {
     if (this.identity !== undefined && chip.path !== this.path) {
-      this.o.log.warn(`GPIO chip ${this.path} (label "${chip.label}") came back as ${chip.path}; using it`);
+      this.options.log.warn(`GPIO chip ${this.path} (label "${chip.label}") came back as ${chip.path}; using it`);
     }
     this.identity = { label: chip.label, lineCount: chip.lineCount };
     this.openError = undefined;
@@ -200,10 +203,9 @@ export class ChipSession {
     this.openError = error;
     for (const channel of this.waiting) channel.detach();
     const names = [...this.waiting].map((c) => c.config.name).join(', ');
-    const message = `${error.message}; error r on ${names}; retrying every ${this.o.retryMs / 1000} s`;
-    // While the chip is away, the first line said it all; later attempts only go to debug.
-    if (this.faults.has('chip')) this.o.log.debug(message);
-    else this.faults.failed('chip', message);
+    const message = `${error.message}; error r on ${names}; retrying every ${this.options.retryMs / 1000} s`;
+    // While the chip is away, the first line said it all; later attempts are counted (FaultLog).
+    this.faults.failed('chip', message);
     this.scheduleRetry();
   }
 
@@ -217,7 +219,7 @@ export class ChipSession {
     const channels = this.channels.filter((c) => this.waiting.has(c));
     const attaching: Array<Promise<void>> = [];
     let lost: CtlError | undefined;
-    const failed = (channel: LineChannel, err: unknown): void => {
+    const failed = (channel: GpioChannel, err: unknown): void => {
       if (isCtlError(err, 'HW_GONE')) lost ??= err;
       else this.lineFailed(channel, toCtlError(err));
     };
@@ -237,16 +239,16 @@ export class ChipSession {
   }
 
   /** Requests lines; on failure nothing stays requested and it rejects. */
-  private async requestLines(channels: readonly LineChannel[]): Promise<{ req: LineRequest; g: Granted; early: { error?: Error } }> {
+  private async requestLines(channels: readonly GpioChannel[]): Promise<{ req: LineRequest; g: Granted; early: { error?: Error } }> {
     const chip = this.chip;
     if (chip === undefined) throw new CtlError('HW_GONE', `GPIO chip ${this.path} is not open`);
     const byOffset = new Map(channels.map((c) => [c.offset, c]));
     let self: LineRequest | undefined;
     const early: { error?: Error } = {};
     const req = await chip.request({
-      consumer: this.o.consumer,
+      consumer: this.options.consumer,
       lines: channels.map((c) => c.lineSettings()),
-      onEdge: (event) => byOffset.get(event.offset)?.edge(event),
+      onEdge: (event) => byOffset.get(event.offset)?.onEdge(event),
       onFailure: (error) => {
         if (self === undefined) early.error = error;
         else void this.enqueue(() => this.requestFailed(self!, error));
@@ -270,7 +272,7 @@ export class ChipSession {
     const { channels } = g;
     try {
       for (const channel of channels) {
-        await channel.attach(this.accessOf(req, channel.offset), this.o.nowNs());
+        await channel.attach(this.accessOf(req, channel.offset), this.options.nowNs());
       }
     } catch (err) {
       await this.giveUp(req, g);
@@ -279,7 +281,7 @@ export class ChipSession {
     for (const channel of channels) {
       if (req.polled.has(channel.offset) && !this.announcedPolled.has(channel)) {
         this.announcedPolled.add(channel);
-        this.o.log.info(`${this.label(channel)}: no interrupt; polled every ${this.o.pollMs} ms`);
+        this.options.log.info(`${this.label(channel)}: no interrupt; polled every ${this.options.pollMs} ms`);
       }
       this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
     }
@@ -317,9 +319,9 @@ export class ChipSession {
     for (const channel of g.channels) this.lineFailed(channel, error);
   }
 
-  private lineFailed(channel: LineChannel, error: CtlError): void {
+  private lineFailed(channel: GpioChannel, error: CtlError): void {
     channel.detach();
-    this.faults.failed(`line ${channel.offset}`, `${this.label(channel)}: ${error.message}; error r, retrying every ${this.o.retryMs / 1000} s`);
+    this.faults.failed(`line ${channel.offset}`, `${this.label(channel)}: ${error.message}; error r, retrying every ${this.options.retryMs / 1000} s`);
     this.scheduleRetry();
   }
 
@@ -329,11 +331,11 @@ export class ChipSession {
     await this.closeChip();
     this.openError = error;
     const names = [...this.waiting].map((c) => c.config.name).join(', ');
-    this.faults.failed('chip', `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.o.retryMs / 1000} s`);
+    this.faults.failed('chip', `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.options.retryMs / 1000} s`);
     this.scheduleRetry();
   }
 
-  private async checkLines(): Promise<void> {
+  private async readGranted(): Promise<void> {
     for (const [req, g] of [...this.granted]) {
       if (!this.granted.has(req)) continue;
       let levels: boolean[];
@@ -343,8 +345,8 @@ export class ChipSession {
         await this.requestFailed(req, err);
         continue;
       }
-      const now = this.o.nowNs();
-      g.channels.forEach((channel, i) => channel.check(levels[i]!, now));
+      const now = this.options.nowNs();
+      g.channels.forEach((channel, i) => channel.onRead(levels[i]!, now));
     }
   }
 
@@ -359,13 +361,13 @@ export class ChipSession {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       void this.enqueue(() => this.connect());
-    }, this.o.retryMs);
+    }, this.options.retryMs);
   }
 
   private updatePolling(): void {
-    const needed = !this.stopped && this.o.pollMs > 0 && [...this.granted.values()].some((g) => g.polled.length > 0);
+    const needed = !this.stopped && this.options.pollMs > 0 && [...this.granted.values()].some((g) => g.polled.length > 0);
     if (needed && this.pollTimer === undefined) {
-      this.pollTimer = setInterval(() => void this.poll(), this.o.pollMs);
+      this.pollTimer = setInterval(() => void this.poll(), this.options.pollMs);
     } else if (!needed && this.pollTimer !== undefined) {
       clearInterval(this.pollTimer);
       this.pollTimer = undefined;
@@ -379,7 +381,7 @@ export class ChipSession {
     this.pollTimer = undefined;
   }
 
-  private label(channel: LineChannel): string {
+  private label(channel: GpioChannel): string {
     return channelLabel(channel.config.name, this.chip?.path ?? this.path, channel.offset);
   }
 }

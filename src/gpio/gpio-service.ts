@@ -22,10 +22,10 @@ import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } fro
 import { ChipSession } from './chip-session.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './control-specs.js';
-import { CounterChannel } from './counter-channel.js';
-import { InputChannel } from './input-channel.js';
-import type { ChannelContext, Handover, LineChannel } from './line-channel.js';
-import { OutputChannel } from './output-channel.js';
+import { MeterInput } from './meter-input.js';
+import { SwitchInput } from './switch-input.js';
+import type { ChannelContext, Handover, GpioChannel } from './gpio-channel.js';
+import { SwitchOutput } from './switch-output.js';
 import { planReload } from './reload-plan.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
@@ -74,16 +74,16 @@ function hasCounter(config: GpioChannelConfig): config is GpioChannelConfig & { 
   return config.counter !== null;
 }
 
-function createChannel(p: PlannedChannel, ctx: ChannelContext, handover?: Handover): LineChannel {
-  if (p.config.direction === 'output') return new OutputChannel(p.config, p.offset, ctx, handover);
-  if (hasCounter(p.config)) return new CounterChannel(p.config, p.offset, ctx);
-  return new InputChannel(p.config, p.offset, ctx);
+function createChannel(p: PlannedChannel, ctx: ChannelContext, handover?: Handover): GpioChannel {
+  if (p.config.direction === 'output') return new SwitchOutput(p.config, p.offset, ctx, handover);
+  if (hasCounter(p.config)) return new MeterInput(p.config, p.offset, ctx);
+  return new SwitchInput(p.config, p.offset, ctx);
 }
 
 /** A channel as it runs: where its line is, the channel, and the session of its chip. */
 interface LiveChannel {
   readonly planned: PlannedChannel;
-  readonly channel: LineChannel;
+  readonly channel: GpioChannel;
   readonly session: ChipSession;
 }
 
@@ -190,9 +190,9 @@ export class GpioService {
     if (this.cycling || this.stopped) return;
     this.cycling = true;
     try {
-      for (const session of this.sessions) await session.readCycle();
+      for (const session of this.sessions) await session.readLines();
       const now = this.nowNs();
-      for (const l of this.live.values()) l.channel.refresh(now);
+      for (const l of this.live.values()) l.channel.onReadCycle(now);
     } finally {
       this.cycling = false;
     }
@@ -228,7 +228,7 @@ export class GpioService {
   }
 
   /** Hands channels to the sessions of their chips (new sessions for new chips) and requests their lines. */
-  private async addChannels(arriving: ReadonlyArray<{ planned: PlannedChannel; channel: LineChannel }>): Promise<void> {
+  private async addChannels(arriving: ReadonlyArray<{ planned: PlannedChannel; channel: GpioChannel }>): Promise<void> {
     for (const [path, group] of groupByChip(arriving.map((a) => ({ ...a, chip: a.planned.chip })))) {
       let session = this.sessions.find((s) => s.path === path);
       const fresh = session === undefined;
@@ -243,7 +243,7 @@ export class GpioService {
     }
   }
 
-  private createSession(path: string, channels: readonly LineChannel[]): ChipSession {
+  private createSession(path: string, channels: readonly GpioChannel[]): ChipSession {
     const { options } = this;
     const session: ChipSession = new ChipSession({
       path,

@@ -19,3 +19,20 @@ export async function waitUntil(
     await sleep(intervalMs);
   }
 }
+
+/**
+ * Resolves with the first value `check` gives that is not undefined, checking every 50 ms;
+ * rejects with "timed out waiting for `what`" after `timeoutMs` (default 15000).
+ */
+export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  let value: T | undefined;
+  await waitUntil(
+    async () => {
+      value = await check();
+      return value !== undefined;
+    },
+    what,
+    { timeoutMs, intervalMs: 50 },
+  );
+  return value as T;
+}

@@ -8,7 +8,7 @@ import type { JsonObject } from '../../core/config/jsonc.js';
 import type { StandaloneValidator } from '../../core/config/schema-problems.js';
 import type { AdcConfig } from './adc-config-model.js';
 import { buildAdcModel } from './build-adc-model.js';
-import * as generated from './generated/adc-schema.js';
+import * as generated from './schema-module/adc-schema.js';
 
 const { facts } = generated;
 const reserved = new Set(facts.reservedNames);

@@ -13,7 +13,7 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import type { AdcChannelConfig, AdcConfig } from './adc-config-model.js';
-import { facts } from './generated/adc-schema.js';
+import { facts } from './schema-module/adc-schema.js';
 
 const defaults = facts.channelDefaults;
 

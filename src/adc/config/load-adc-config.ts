@@ -3,7 +3,7 @@
  * board directory, validated, as the typed deep-frozen model plus warning lines. Throws a
  * ConfigError (exit 6) listing every problem.
  */
-import { loadConfigFile, loadConfigText } from '../../core/config/config-commands.js';
+import { loadConfigFile, loadConfigText } from '../../core/config/commands.js';
 import { adcConfigSpec } from './adc-config-spec.js';
 import type { AdcConfig } from './adc-config-model.js';
 

@@ -4,7 +4,7 @@
  *   the stored override object or a stub, then the file's other channels in file order.
  * - `-J`: editor JSON → stored config: empty properties removed, protected keys of system
  *   channels stripped, system entries left with only their name dropped.
- * Both work on an already validated configuration (see load-config.ts) and return the whole
+ * Both work on an already validated configuration (see pipeline.ts) and return the whole
  * output text, so the caller writes it at once or not at all.
  */
 import type { ConfigFamily } from './config-family.js';

@@ -12,7 +12,7 @@ import {
   type MergedConfig,
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
-import { facts } from './generated/gpio-schema.js';
+import { facts } from './schema-module/gpio-schema.js';
 import { controlIdsOf } from '../control-specs.js';
 import { directionOf } from './gpio-direction.js';
 import {

@@ -8,7 +8,7 @@ import type { JsonObject } from '../../core/config/jsonc.js';
 import type { StandaloneValidator } from '../../core/config/schema-problems.js';
 import { currentControlId, totalControlId } from '../control-specs.js';
 import { buildGpioModel } from './build-gpio-model.js';
-import * as generated from './generated/gpio-schema.js';
+import * as generated from './schema-module/gpio-schema.js';
 import type { GpioConfig } from './gpio-config-model.js';
 import { directionOf } from './gpio-direction.js';
 

@@ -6,7 +6,7 @@
  * output. A custom channel always says (the schema requires it), so in practice only board
  * channels and reserved names fall back on this.
  */
-import { facts } from './generated/gpio-schema.js';
+import { facts } from './schema-module/gpio-schema.js';
 
 const reservedInputs: ReadonlySet<string> = new Set(facts.nameEnums.system_input);
 

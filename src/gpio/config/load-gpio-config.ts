@@ -3,7 +3,7 @@
  * board directory, validated, as the typed deep-frozen model plus warning lines. Throws a
  * ConfigError (exit 6) listing every problem.
  */
-import { loadConfigFile, loadConfigText } from '../../core/config/config-commands.js';
+import { loadConfigFile, loadConfigText } from '../../core/config/commands.js';
 import { gpioConfigSpec } from './gpio-config-spec.js';
 import type { GpioConfig } from './gpio-config-model.js';
 

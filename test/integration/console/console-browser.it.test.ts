@@ -83,13 +83,15 @@ describe('web console in a browser', { skip: skipWithoutChromium }, () => {
 
   test('setting a meter total publishes the new _total; a bad number is refused in the page', async () => {
     const input = page.locator('tr[data-control="A1_IN_total"] input');
+    // The row is redrawn live as the meter counts: each check waits for the page's verdict.
+    const fieldError = 'tr[data-control="A1_IN_total"] .field-error';
     await input.fill('12abc');
-    assert.equal(await page.locator('tr[data-control="A1_IN_total"] .field-error').innerText(), 'expected a number such as 1234.5');
+    await until(page, fieldError, 'expected a number such as 1234.5');
     await page.locator('tr[data-control="A1_IN_total"] button').click();
     await input.fill('-5');
-    assert.equal(await page.locator('tr[data-control="A1_IN_total"] .field-error').innerText(), 'a meter reading cannot be negative');
+    await until(page, fieldError, 'a meter reading cannot be negative');
     await input.fill('1234.5');
-    assert.equal(await page.locator('tr[data-control="A1_IN_total"] .field-error').innerText(), '');
+    await until(page, fieldError, '');
     await page.locator('tr[data-control="A1_IN_total"] button').click();
     const value = await eventually('A1_IN_total = 1234.500', () => {
       const c = rig.console.feed.snapshot().devices.find((d) => d.id === 'ctl-gpio')?.controls.find((x) => x.name === 'A1_IN_total');

@@ -72,13 +72,4 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
   };
 }
 
-/** Waits until `check` returns a value other than undefined (polling), or fails naming `what`. */
-export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { eventually } from '../../helpers/wait-until.js';

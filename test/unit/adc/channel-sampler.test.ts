@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { createMemoryLogger, LogRateLimiter } from '../../../src/core/log.js';
+import { FaultLog } from '../../../src/core/fault-log.js';
+import { createMemoryLogger } from '../../../src/core/log.js';
 import { adcControlSpec } from '../../../src/adc/adc-control.js';
 import { ChannelSampler } from '../../../src/adc/channel-sampler.js';
 import { resolveAdcChannel } from '../../../src/adc/channel-resolver.js';
@@ -51,7 +52,7 @@ function rig(
     scheduler: time,
     clock: time,
     log,
-    limiter: new LogRateLimiter(300_000, () => time.now()),
+    faults: new FaultLog(log, { repeatIntervalMs: 300_000, now: () => time.now() }),
     readMode: options.readMode ?? 'sync',
   });
   t.after(() => sampler.stop());

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
-import * as adcGenerated from '../../../src/adc/config/generated/adc-schema.js';
+import * as adcGenerated from '../../../src/adc/config/schema-module/adc-schema.js';
 import { parseJsonc, type JsonValue } from '../../../src/core/config/jsonc.js';
-import * as gpioGenerated from '../../../src/gpio/config/generated/gpio-schema.js';
+import * as gpioGenerated from '../../../src/gpio/config/schema-module/gpio-schema.js';
 import { runMain } from './cli-kit.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import Ajv from 'ajv';
-import { facts as adcFacts } from '../../../src/adc/config/generated/adc-schema.js';
-import { facts as gpioFacts } from '../../../src/gpio/config/generated/gpio-schema.js';
+import { facts as adcFacts } from '../../../src/adc/config/schema-module/adc-schema.js';
+import { facts as gpioFacts } from '../../../src/gpio/config/schema-module/gpio-schema.js';
 
 type Node = Record<string, unknown>;
 const ROOT = new URL('../../../../', import.meta.url);

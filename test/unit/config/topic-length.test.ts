@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adcConfigSpec } from '../../../src/adc/config/adc-config-spec.js';
-import { loadConfigText } from '../../../src/core/config/config-commands.js';
+import { loadConfigText } from '../../../src/core/config/commands.js';
 import { gpioConfigSpec } from '../../../src/gpio/config/gpio-config-spec.js';
 import { adcDoc, customAdc, customGpio, gpioDoc, oneProblem } from './config-kit.js';
 

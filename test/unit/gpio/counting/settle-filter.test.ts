@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SettleFilter } from '../../../../src/gpio/counting/settle-filter.js';
+import { SettleFilter } from '../../../../src/gpio/settle-filter.js';
 import { countsTransition, resolveAutoEdge } from '../../../../src/gpio/counting/edge-mode.js';
 
 const MS = 1_000_000n;

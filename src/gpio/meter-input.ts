@@ -16,9 +16,9 @@ import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
 import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edge-mode.js';
 import { IdleLevelWatch } from './counting/idle-level-watch.js';
 import { PulseCounter } from './counting/pulse-counter.js';
-import { InputLevel } from './input-level.js';
-import { InputLineChannel } from './input-line-channel.js';
-import type { ChannelContext, Handover, LineAccess, LineChannel } from './line-channel.js';
+import { CommittedLevel } from './committed-level.js';
+import { DebouncedInput } from './debounced-input.js';
+import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
 import type { CounterRecord, GpioStateStore } from './state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
@@ -28,11 +28,11 @@ interface EarlyChange {
   readonly atNs: bigint;
 }
 
-export class CounterChannel extends InputLineChannel implements LineChannel {
+export class MeterInput extends DebouncedInput implements GpioChannel {
   private readonly total: DeviceControl;
   private readonly current: DeviceControl;
   private readonly counter: PulseCounter;
-  protected readonly level: InputLevel;
+  protected readonly level: CommittedLevel;
   private readonly state: GpioStateStore;
   private readonly log: Logger;
   private mode: EdgeMode | undefined;
@@ -62,7 +62,7 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
     this.current = ctx.addControl(meterCurrentSpec(name, counter, ctx.maxUnchangedInterval));
     this.total.setNumber(this.counter.total());
     this.current.setNumber(0);
-    this.level = new InputLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => this.changed(level, atNs, resync));
+    this.level = new CommittedLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => this.changed(level, atNs, resync));
   }
 
   /** The edge direction that counts (undefined until autodetection ran). */
@@ -89,7 +89,7 @@ export class CounterChannel extends InputLineChannel implements LineChannel {
     this.current.setError('r', true);
   }
 
-  refresh(nowNs: bigint): void {
+  onReadCycle(nowNs: bigint): void {
     if (!this.attached) return;
     const resting = this.watch?.heldAt(nowNs);
     if (resting !== undefined) this.decideEdge(resting);

@@ -6,7 +6,7 @@
  */
 import { ConfigError } from '../errors.js';
 import type { DriverConfigSpec } from './driver-config-spec.js';
-import { listBoardFiles, readConfigText } from './config-files.js';
+import { listBoardFiles, readConfigText } from './file-reading.js';
 import { channelProblems } from './channel-checks.js';
 import { deepFreeze } from './deep-freeze.js';
 import { JsonDocument } from './json-document.js';

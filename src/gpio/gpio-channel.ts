@@ -6,7 +6,7 @@ import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl } from '../core/mqtt/device.js';
 import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
-import type { GrantedInput, InputTiming } from './input-level.js';
+import type { GrantedInput, InputTiming } from './committed-level.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
 /** One granted line, as a channel uses it. */
@@ -17,7 +17,7 @@ export interface LineAccess extends GrantedInput {
   write(level: boolean): Promise<void>;
 }
 
-export interface LineChannel {
+export interface GpioChannel {
   readonly config: GpioChannelConfig;
   /** Line offset on the session's chip. */
   readonly offset: number;
@@ -31,13 +31,13 @@ export interface LineChannel {
   /** The line is lost or could not be requested: `r` on every control, values stay. */
   detach(): void;
   /** An edge event of the line. */
-  edge(event: EdgeEvent): void;
+  onEdge(event: EdgeEvent): void;
   /** A poll sample of a line without interrupt. */
-  sample(level: boolean, atNs: bigint): void;
+  onPolled(level: boolean, atNs: bigint): void;
   /** The read cycle's level of the line (a lost edge shows here). */
-  check(level: boolean, atNs: bigint): void;
+  onRead(level: boolean, atNs: bigint): void;
   /** Read cycle: re-evaluate what changes with time and publish per policy. */
-  refresh(nowNs: bigint): void;
+  onReadCycle(nowNs: bigint): void;
   /** Stops timers; the service is stopping (no `r`: the device is removed anyway). */
   close(): void;
   /** What a channel re-created from this one by a reload takes over. */

@@ -20,10 +20,10 @@ import type { CommandResult, DeviceControl } from '../core/mqtt/device.js';
 import type { Drive, EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';
-import type { ChannelContext, Handover, LineAccess, LineChannel } from './line-channel.js';
+import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
-export class OutputChannel implements LineChannel {
+export class SwitchOutput implements GpioChannel {
   private readonly control: DeviceControl;
   private readonly state: GpioStateStore;
   private readonly log: Logger;
@@ -70,13 +70,13 @@ export class OutputChannel implements LineChannel {
     this.control.setError('r', true);
   }
 
-  edge(_event: EdgeEvent): void {}
+  onEdge(_event: EdgeEvent): void {}
 
-  sample(): void {}
+  onPolled(): void {}
 
-  check(): void {}
+  onRead(): void {}
 
-  refresh(): void {
+  onReadCycle(): void {
     if (this.line !== undefined && this.shown !== undefined) this.control.setBoolean(this.shown);
   }
 

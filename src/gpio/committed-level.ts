@@ -14,7 +14,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { ScheduledTask, Scheduler } from '../core/scheduler.js';
-import { SettleFilter } from './counting/settle-filter.js';
+import { SettleFilter } from './settle-filter.js';
 
 /** Time seams shared by every input of the service. */
 export interface InputTiming {
@@ -36,7 +36,7 @@ export interface GrantedInput {
 /** A change of the committed level. `resync`: taken over from a read, not seen as an edge. */
 export type LevelChange = (level: boolean, atNs: bigint, resync: boolean) => void;
 
-export class InputLevel {
+export class CommittedLevel {
   private committed: boolean | undefined;
   private filter: SettleFilter | undefined;
   private polled = false;
@@ -73,7 +73,7 @@ export class InputLevel {
   }
 
   /** An edge event: the line's logical level is `level` since `atNs`. */
-  edge(level: boolean, atNs: bigint): void {
+  onEdge(level: boolean, atNs: bigint): void {
     if (this.committed === undefined || this.polled) return;
     this.mismatchSeen = false;
     if (this.filter === undefined) {
@@ -85,7 +85,7 @@ export class InputLevel {
   }
 
   /** A poll sample of a polled line. */
-  sample(level: boolean, atNs: bigint): void {
+  onPolled(level: boolean, atNs: bigint): void {
     if (this.committed === undefined || !this.polled || this.filter === undefined) return;
     this.filter.observe(level, atNs);
     const settled = this.filter.settle(atNs);
@@ -93,7 +93,7 @@ export class InputLevel {
   }
 
   /** The read cycle's level of an edge line (ignored for polled lines, which are sampled). */
-  check(level: boolean, atNs: bigint): void {
+  onRead(level: boolean, atNs: bigint): void {
     if (this.committed === undefined || this.polled) return;
     if (level === this.committed || this.filter?.deadline() != null) {
       this.mismatchSeen = false;

@@ -1,5 +1,5 @@
 /**
- * Declarations of the module scripts/build-validators.mjs generates from
+ * Written by hand: the declarations of the module scripts/build-validators.mjs generates from
  * schemas/ctl-mqtt-adc.schema.json into dist/ (Ajv standalone validators and facts read from the
  * schema). Keep in step with that script.
  */

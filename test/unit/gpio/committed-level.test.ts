@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InputLevel } from '../../../src/gpio/input-level.js';
+import { CommittedLevel } from '../../../src/gpio/committed-level.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 
 const MS = 1_000_000n;
@@ -15,7 +15,7 @@ function tracker(debounceUs: number, granted = { polled: false, kernelDebounced:
   // CLOCK_MONOTONIC ns on the same synthetic time as the scheduler's milliseconds.
   const nowNs = () => BigInt(Math.round(time.now() * 1e6));
   const changes: Array<{ level: boolean; atNs: bigint; resync: boolean }> = [];
-  const level = new InputLevel(debounceUs, { scheduler: time, clock: time, nowNs }, (l, atNs, resync) =>
+  const level = new CommittedLevel(debounceUs, { scheduler: time, clock: time, nowNs }, (l, atNs, resync) =>
     changes.push({ level: l, atNs, resync }),
   );
   level.begin(false, granted, nowNs());
@@ -26,7 +26,7 @@ test('edges the kernel did not debounce settle here: held level commits, stamped
   const { level, changes, time, nowNs } = tracker(20_000);
   await time.advanceTo(7);
   const at = nowNs();
-  level.edge(true, at);
+  level.onEdge(true, at);
   await time.advanceTo(7 + 19.9);
   assert.equal(changes.length, 0, 'not before the period');
   await time.advanceTo(7 + 20);
@@ -37,17 +37,17 @@ test('edges the kernel did not debounce settle here: held level commits, stamped
 test('edges the kernel did not debounce: a spike and bounce commit nothing extra', async () => {
   const { level, changes, time, nowNs } = tracker(20_000);
   const at = nowNs();
-  level.edge(true, at);
+  level.onEdge(true, at);
   await time.advanceTo(3);
-  level.edge(false, at + 3n * MS); // back within the period: a spike
+  level.onEdge(false, at + 3n * MS); // back within the period: a spike
   await time.advanceTo(60);
   assert.deepEqual(changes, []);
-  level.edge(true, nowNs());
+  level.onEdge(true, nowNs());
   await time.advanceTo(61);
-  level.edge(false, nowNs());
+  level.onEdge(false, nowNs());
   await time.advanceTo(62);
   const last = nowNs();
-  level.edge(true, last);
+  level.onEdge(true, last);
   await time.advanceTo(62 + 19.9);
   assert.deepEqual(changes, [], 'the bounce restarts the period');
   await time.advanceTo(62 + 20);
@@ -56,21 +56,21 @@ test('edges the kernel did not debounce: a spike and bounce commit nothing extra
 
 test('kernel-debounced edges commit at once; a repeated level is no change', () => {
   const { level, changes } = tracker(10_000, { polled: false, kernelDebounced: true });
-  level.edge(true, 5n);
-  level.edge(true, 6n);
-  level.edge(false, 7n);
+  level.onEdge(true, 5n);
+  level.onEdge(true, 6n);
+  level.onEdge(false, 7n);
   assert.deepEqual(changes.map((c) => [c.level, c.atNs]), [[true, 5n], [false, 7n]]);
 });
 
 test('read cycle: a level that disagrees twice in a row with no edge between is taken over as a resync', () => {
   const { level, changes } = tracker(0, { polled: false, kernelDebounced: false });
-  level.check(true, 1n);
+  level.onRead(true, 1n);
   assert.equal(changes.length, 0, 'once may be an edge on its way');
-  level.check(true, 2n);
+  level.onRead(true, 2n);
   assert.deepEqual(changes, [{ level: true, atNs: 2n, resync: true }]);
-  level.check(false, 3n);
-  level.edge(false, 4n); // the edge came: no resync needed
-  level.check(true, 5n);
+  level.onRead(false, 3n);
+  level.onEdge(false, 4n); // the edge came: no resync needed
+  level.onRead(true, 5n);
   assert.deepEqual(changes.at(-1), { level: false, atNs: 4n, resync: false });
   assert.equal(changes.length, 2);
 });
@@ -78,9 +78,9 @@ test('read cycle: a level that disagrees twice in a row with no edge between is 
 test('nothing is tracked before begin or after end', () => {
   const { level, changes } = tracker(0, { polled: false, kernelDebounced: true });
   level.end();
-  level.edge(true, 1n);
-  level.check(true, 2n);
-  level.check(true, 3n);
+  level.onEdge(true, 1n);
+  level.onRead(true, 2n);
+  level.onRead(true, 3n);
   assert.deepEqual(changes, []);
   assert.equal(level.level, undefined);
 });

@@ -1,14 +1,14 @@
 /**
  * What plain inputs and meter inputs share: the line is requested as an input with both edges
  * and the kernel debounce, and every edge, poll sample and read-cycle level goes to the channel's
- * committed-level tracker (InputLevel); the subclass decides what a committed change means.
+ * committed-level tracker (CommittedLevel); the subclass decides what a committed change means.
  */
 import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
-import type { InputLevel } from './input-level.js';
+import type { CommittedLevel } from './committed-level.js';
 
-export abstract class InputLineChannel {
-  protected abstract readonly level: InputLevel;
+export abstract class DebouncedInput {
+  protected abstract readonly level: CommittedLevel;
 
   constructor(
     readonly config: GpioChannelConfig,
@@ -21,15 +21,15 @@ export abstract class InputLineChannel {
     return { offset: this.offset, direction: 'input', activeLow: inverted, edges: true, debounceUs };
   }
 
-  edge(event: EdgeEvent): void {
-    this.level.edge(event.rising, event.timestampNs);
+  onEdge(event: EdgeEvent): void {
+    this.level.onEdge(event.rising, event.timestampNs);
   }
 
-  sample(level: boolean, atNs: bigint): void {
-    this.level.sample(level, atNs);
+  onPolled(level: boolean, atNs: bigint): void {
+    this.level.onPolled(level, atNs);
   }
 
-  check(level: boolean, atNs: bigint): void {
-    this.level.check(level, atNs);
+  onRead(level: boolean, atNs: bigint): void {
+    this.level.onRead(level, atNs);
   }
 }

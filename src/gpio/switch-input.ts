@@ -5,19 +5,19 @@
 import type { DeviceControl } from '../core/mqtt/device.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import { inputSwitchSpec } from './control-specs.js';
-import { InputLevel } from './input-level.js';
-import { InputLineChannel } from './input-line-channel.js';
-import type { ChannelContext, Handover, LineAccess, LineChannel } from './line-channel.js';
+import { CommittedLevel } from './committed-level.js';
+import { DebouncedInput } from './debounced-input.js';
+import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
 
-export class InputChannel extends InputLineChannel implements LineChannel {
+export class SwitchInput extends DebouncedInput implements GpioChannel {
   private readonly control: DeviceControl;
-  protected readonly level: InputLevel;
+  protected readonly level: CommittedLevel;
 
   constructor(config: GpioChannelConfig, offset: number, ctx: ChannelContext) {
     super(config, offset);
     this.control = ctx.addControl(inputSwitchSpec(config.name, ctx.maxUnchangedInterval));
     const log = ctx.log;
-    this.level = new InputLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => {
+    this.level = new CommittedLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => {
       if (log.debugEnabled) log.debug(`input "${config.name}": ${level ? 1 : 0}${resync ? ' (read, its edge was lost)' : ''} at ${atNs} ns`);
       this.control.setBoolean(level);
     });
@@ -34,7 +34,7 @@ export class InputChannel extends InputLineChannel implements LineChannel {
     this.control.setError('r', true);
   }
 
-  refresh(): void {
+  onReadCycle(): void {
     const level = this.level.level;
     if (level !== undefined) this.control.setBoolean(level);
   }
