@@ -5,7 +5,6 @@
  */
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import type { Logger } from '../core/log.js';
-import { startupTimeoutOf } from '../core/mqtt/startup-deadline.js';
 import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
 import { runService } from '../core/service/lifecycle.js';
 import { createServiceDevice } from '../core/service/service-device.js';
@@ -43,7 +42,6 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger,
   return runService({
     device,
     log: logger,
-    startupTimeoutS: startupTimeoutOf(process.env, logger),
     parts: {
       async start() {
         logger.info(`${config.channels.length} channel(s), device ${cli.deviceId}, sysfs under ${cli.sysfsRoot}`);

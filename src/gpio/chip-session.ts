@@ -10,7 +10,8 @@
  *   gives `r` on every control of the chip; the chip is re-opened every `retryMs` and the lines
  *   requested again (outputs at their level), the inputs read again. Lines that failed on their
  *   own (busy, refused) are retried on the same schedule. No tight loop: one timer at a time.
- * - Lines without interrupt are sampled every `pollMs` while there are any.
+ * - The requests it holds, and their reading (the read cycle, and sampling lines without
+ *   interrupt every `pollMs`), are in granted-lines.ts; what a failed read means is decided here.
  * Every operation that changes requests runs in one queue, so a failure report never races a
  * re-request or the stop. A failure is logged once per streak, and its end once.
  */
@@ -19,6 +20,7 @@ import type { Logger } from '../core/log.js';
 import type { GpioBackend, GpioChip, LineRequest } from '../hw/gpio/backend.js';
 import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opener.js';
 import { FaultLog } from '../core/fault-log.js';
+import { GrantedLines, type Granted } from './granted-lines.js';
 import { channelLabel, type LineAccess, type GpioChannel } from './gpio-channel.js';
 
 export interface ChipSessionOptions {
@@ -38,14 +40,6 @@ export interface ChipSessionOptions {
   readonly locator?: ChipLocator;
 }
 
-interface Granted {
-  readonly channels: readonly GpioChannel[];
-  readonly offsets: readonly number[];
-  /** Channels of the lines without interrupt, and their offsets. */
-  readonly polled: readonly GpioChannel[];
-  readonly polledOffsets: readonly number[];
-}
-
 function toCtlError(err: unknown): CtlError {
   return err instanceof CtlError ? err : new CtlError('HW_IO', messageOf(err), { cause: err });
 }
@@ -56,12 +50,10 @@ export class ChipSession {
   private chip: GpioChip | undefined;
   private identity: ChipIdentity | undefined;
   private readonly channels: GpioChannel[];
-  private readonly granted = new Map<LineRequest, Granted>();
+  private readonly granted: GrantedLines;
   private readonly waiting = new Set<GpioChannel>();
   private queue: Promise<void> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private polling = false;
   private stopped = false;
   private readonly faults: FaultLog;
   /** Channels whose polling was logged (once, not at every return of the chip). */
@@ -73,6 +65,11 @@ export class ChipSession {
     this.options = options;
     this.path = options.path;
     this.faults = new FaultLog(options.log);
+    this.granted = new GrantedLines({
+      pollMs: options.pollMs,
+      nowNs: options.nowNs,
+      onPollFailed: (req, err) => void this.enqueue(() => this.requestFailed(req, err)),
+    });
     this.channels = [...options.channels];
     for (const channel of this.channels) this.waiting.add(channel);
   }
@@ -100,7 +97,7 @@ export class ChipSession {
   remove(channels: readonly GpioChannel[]): Promise<void> {
     const leaving = new Set(channels);
     return this.enqueue(async () => {
-      for (const [req, g] of [...this.granted]) {
+      for (const [req, g] of this.granted.entries()) {
         if (!g.channels.some((c) => leaving.has(c))) continue;
         this.granted.delete(req);
         await req.release();
@@ -114,7 +111,7 @@ export class ChipSession {
         channel.close();
       }
       this.channels.splice(0, this.channels.length, ...this.channels.filter((c) => !leaving.has(c)));
-      this.updatePolling();
+      this.granted.pollAsNeeded();
       if (this.waiting.size > 0) this.scheduleRetry();
     });
   }
@@ -134,38 +131,24 @@ export class ChipSession {
    * failing read ends its request (a lost chip shows here).
    */
   readLines(): Promise<void> {
-    return this.enqueue(() => this.readGranted());
+    return this.enqueue(() => this.granted.readAll((req, err) => this.requestFailed(req, err)));
   }
 
   /** Samples the lines without interrupt once. */
-  async poll(): Promise<void> {
-    if (this.polling || this.stopped) return;
-    this.polling = true;
-    try {
-      for (const [req, g] of [...this.granted]) {
-        if (g.polledOffsets.length === 0) continue;
-        let levels: boolean[];
-        try {
-          levels = await req.get(g.polledOffsets);
-        } catch (err) {
-          void this.enqueue(() => this.requestFailed(req, err));
-          continue;
-        }
-        const now = this.options.nowNs();
-        g.polled.forEach((channel, i) => channel.onPolled(levels[i]!, now));
-      }
-    } finally {
-      this.polling = false;
-    }
+  poll(): Promise<void> {
+    return this.granted.pollOnce();
   }
 
   /** Releases every line and closes the chip; no more retries. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.clearTimers();
+    this.clearRetry();
+    this.granted.stop();
     await this.queue;
-    for (const req of this.granted.keys()) await req.release();
-    this.granted.clear();
+    for (const [req] of this.granted.entries()) {
+      this.granted.delete(req);
+      await req.release();
+    }
     for (const channel of this.channels) channel.close();
     await this.closeChip();
   }
@@ -262,7 +245,7 @@ export class ChipSession {
       polled,
       polledOffsets: polled.map((c) => c.offset),
     };
-    this.granted.set(req, g);
+    this.granted.add(req, g);
     for (const channel of channels) this.waiting.delete(channel);
     return { req, g, early };
   }
@@ -285,7 +268,7 @@ export class ChipSession {
       }
       this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
     }
-    this.updatePolling();
+    this.granted.pollAsNeeded();
     const failedEarly = early.error;
     if (failedEarly !== undefined) void this.enqueue(() => this.requestFailed(req, failedEarly));
   }
@@ -307,7 +290,7 @@ export class ChipSession {
       channel.detach();
       this.waiting.add(channel);
     }
-    this.updatePolling();
+    this.granted.pollAsNeeded();
   }
 
   private async requestFailed(req: LineRequest, err: unknown): Promise<void> {
@@ -326,28 +309,13 @@ export class ChipSession {
   }
 
   private async chipLost(error: CtlError): Promise<void> {
-    for (const [req, g] of [...this.granted]) await this.giveUp(req, g);
+    for (const [req, g] of this.granted.entries()) await this.giveUp(req, g);
     for (const channel of this.waiting) channel.detach();
     await this.closeChip();
     this.openError = error;
     const names = [...this.waiting].map((c) => c.config.name).join(', ');
     this.faults.failed('chip', `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.options.retryMs / 1000} s`);
     this.scheduleRetry();
-  }
-
-  private async readGranted(): Promise<void> {
-    for (const [req, g] of [...this.granted]) {
-      if (!this.granted.has(req)) continue;
-      let levels: boolean[];
-      try {
-        levels = await req.get(g.offsets);
-      } catch (err) {
-        await this.requestFailed(req, err);
-        continue;
-      }
-      const now = this.options.nowNs();
-      g.channels.forEach((channel, i) => channel.onRead(levels[i]!, now));
-    }
   }
 
   private async closeChip(): Promise<void> {
@@ -364,21 +332,9 @@ export class ChipSession {
     }, this.options.retryMs);
   }
 
-  private updatePolling(): void {
-    const needed = !this.stopped && this.options.pollMs > 0 && [...this.granted.values()].some((g) => g.polled.length > 0);
-    if (needed && this.pollTimer === undefined) {
-      this.pollTimer = setInterval(() => void this.poll(), this.options.pollMs);
-    } else if (!needed && this.pollTimer !== undefined) {
-      clearInterval(this.pollTimer);
-      this.pollTimer = undefined;
-    }
-  }
-
-  private clearTimers(): void {
+  private clearRetry(): void {
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
   }
 
   private label(channel: GpioChannel): string {

@@ -16,7 +16,6 @@ import { dirname } from 'node:path';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { startupTimeoutOf } from '../core/mqtt/startup-deadline.js';
 import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
 import { runService } from '../core/service/lifecycle.js';
@@ -111,7 +110,6 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
   return runService({
     device,
     log: logger,
-    startupTimeoutS: startupTimeoutOf(process.env, logger),
     parts: {
       async start() {
         report = await service.start();

@@ -16,7 +16,7 @@
 import { messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MqttDevice } from '../mqtt/device.js';
-import { watchStartupDeadline } from '../mqtt/startup-deadline.js';
+import { startupTimeoutOf, watchStartupDeadline } from '../mqtt/startup-deadline.js';
 import { ReloadQueue } from './reload-queue.js';
 
 /** What a driver contributes to the lifecycle. */
@@ -41,8 +41,8 @@ export interface LifecycleOptions {
   readonly device: MqttDevice;
   readonly parts: ServiceParts;
   readonly log: Logger;
-  /** Seconds to wait for the first broker connection; 0 waits forever. */
-  readonly startupTimeoutS: number;
+  /** Seconds to wait for the first broker connection; 0 waits forever. Default: CTL_MQTT_STARTUP_TIMEOUT or 30. */
+  readonly startupTimeoutS?: number;
   /** Deadline of the stop after a signal (ms); default 4500 (the process is gone within 5 s). */
   readonly stopTimeoutMs?: number;
   /** How long after the exit code is known the process is ended anyway (ms); default 1000. */
@@ -151,7 +151,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   device.start();
   started = true;
   if (pendingAtStart) void reloads.request();
-  watchStartupDeadline(device, options.startupTimeoutS, (reason) => {
+  watchStartupDeadline(device, options.startupTimeoutS ?? startupTimeoutOf(process.env, log), (reason) => {
     if (stopping !== undefined) return; // a signal is already stopping it
     log.error(`${reason}; exiting`);
     shutdown(1);
