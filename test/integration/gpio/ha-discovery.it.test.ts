@@ -73,3 +73,34 @@ test('HA entities survive a stop and a restart; a removed channel loses its enti
   assert.deepEqual([...(await haConfigs()).keys()], []);
   assert.deepEqual([...(await deviceTopics()).keys()], []);
 });
+
+test('a reload keeps HA in step: a removed channel loses its entity at once, a renamed device is announced again, the rest untouched', async (t) => {
+  const rig = await simRig(t);
+  const run = await scenarioRun(t, rig, 'ha-reload');
+  const node = run.deviceId;
+  const ha = await MqttRecorder.start(rig.brokerUrl, ['homeassistant/#']);
+  t.after(() => ha.close());
+  const input = { name: 'IN', gpio: gpioOf(rig, 0, 1), direction: 'input' };
+  const output = { name: 'OUT', gpio: gpioOf(rig, 0, 2), direction: 'output' };
+  const inTopic = `homeassistant/binary_sensor/${node}/IN/config`;
+  const outTopic = `homeassistant/switch/${node}/OUT/config`;
+  // A stale config of an earlier run: the start-up scan removes it and says so, so the scan is
+  // over before the reload (what the reload removes is the reload's doing).
+  await publishOnce(rig.brokerUrl, `homeassistant/switch/${node}/OLD/config`, '{}', { retain: true });
+  const service = run.start([input, output], ['--ha-discovery']);
+  await ha.waitForTopic(inTopic);
+  await ha.waitForTopic(outTopic);
+  await service.log(/removed 1 Home Assistant configs of entities this device no longer has: .*\/OLD\/config/);
+
+  // Only the output is left, under another device name.
+  run.writeConfig(JSON.stringify({ device_name: 'Renamed', channels: [output] }));
+  const mark = ha.mark();
+  service.child.kill('SIGHUP');
+  await service.log(/configuration reloaded: 1 channel\(s\) unchanged, 0 changed, 0 added, 1 removed/);
+  await ha.waitFor((m) => m.topic === inTopic && m.payload === '', { from: mark, what: 'the IN config emptied' });
+  const out = await ha.waitFor((m) => m.topic === outTopic && m.payload !== '', { from: mark, what: 'the OUT config with the new name' });
+  assert.equal((JSON.parse(out.payload) as { device: { name: string } }).device.name, 'Renamed');
+  const configs = await retainedSnapshot(rig.brokerUrl, 'homeassistant/#');
+  assert.deepEqual([...configs.keys()], [outTopic]);
+  assert.equal(await service.stop(), 0, service.stderr());
+});

@@ -149,3 +149,26 @@ test('a reload that throws is one error line; the service goes on', async () => 
   process.kill(process.pid, STOP);
   assert.equal(await s.exited, 0);
 });
+
+test('a reload signal during the start waits for it: the reload runs once, after the start', async () => {
+  const order: string[] = [];
+  let started: () => void = () => {};
+  const s = lifecycle({
+    start: async () => {
+      order.push('start begins');
+      await new Promise<void>((resolve) => (started = resolve));
+      order.push('start ends');
+      return undefined;
+    },
+    reload: async () => void order.push('reload'),
+  });
+  await settle();
+  process.kill(process.pid, RELOAD);
+  await settle();
+  assert.deepEqual(order, ['start begins'], 'no reload under a start');
+  started();
+  await settle();
+  assert.deepEqual(order, ['start begins', 'start ends', 'reload']);
+  process.kill(process.pid, STOP);
+  assert.equal(await s.exited, 0);
+});
