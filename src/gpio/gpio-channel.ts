@@ -40,8 +40,8 @@ export interface GpioChannel {
   onReadCycle(nowNs: bigint): void;
   /** Stops timers; the service is stopping (no `r`: the device is removed anyway). */
   close(): void;
-  /** What a channel re-created from this one by a reload takes over. */
-  handover(): Handover;
+  /** What a channel re-created from this one by a reload takes over (nothing when absent: an input's state is the line, a meter's is in the state store). */
+  handover?(): Handover;
 }
 
 /** What a re-created channel (a reload changed its config) takes over from the one it replaces. */

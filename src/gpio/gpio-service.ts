@@ -141,7 +141,7 @@ export class GpioService {
     if (this.stopped) return;
     const plan = planReload(this.live, planned);
     const leaving = [...plan.removed, ...plan.changed.map((c) => c.old)];
-    const handovers = new Map(plan.changed.map((c) => [c.next.config.name, c.old.channel.handover()]));
+    const handovers = new Map(plan.changed.map((c) => [c.next.config.name, c.old.channel.handover?.() ?? {}]));
 
     // Lines first: a line that moves to another channel must be free before it is requested.
     for (const session of this.sessions) {

@@ -18,7 +18,7 @@ import { IdleLevelWatch } from './counting/idle-level-watch.js';
 import { PulseCounter } from './counting/pulse-counter.js';
 import { CommittedLevel } from './committed-level.js';
 import { DebouncedInput } from './debounced-input.js';
-import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
+import type { ChannelContext, LineAccess, GpioChannel } from './gpio-channel.js';
 import type { CounterRecord, GpioStateStore } from './state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
@@ -101,10 +101,6 @@ export class MeterInput extends DebouncedInput implements GpioChannel {
     this.level.end();
   }
 
-  handover(): Handover {
-    // Its total and its edge are in the state store, which the new channel reads.
-    return {};
-  }
 
   private changed(level: boolean, atNs: bigint, resync: boolean): void {
     // A resync (the read cycle found a level whose edge was lost, or is very late) counts like

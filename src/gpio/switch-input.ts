@@ -7,7 +7,7 @@ import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import { inputSwitchSpec } from './control-specs.js';
 import { CommittedLevel } from './committed-level.js';
 import { DebouncedInput } from './debounced-input.js';
-import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
+import type { ChannelContext, LineAccess, GpioChannel } from './gpio-channel.js';
 
 export class SwitchInput extends DebouncedInput implements GpioChannel {
   private readonly control: DeviceControl;
@@ -43,7 +43,4 @@ export class SwitchInput extends DebouncedInput implements GpioChannel {
     this.level.end();
   }
 
-  handover(): Handover {
-    return {};
-  }
 }
