@@ -5,10 +5,9 @@
  */
 import type { CommonCliOptions } from '../core/config/cli-options.js';
 import { defaultClientId } from '../core/mqtt/broker-options.js';
-import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../core/mqtt/topic-budget.js';
+import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes, withThousands as n } from '../core/mqtt/topic-budget.js';
 import { usageError } from './option-table.js';
 
-const n = (v: number): string => v.toLocaleString('en');
 const LIMIT = `the limit is ${n(MQTT_MAX_STRING_BYTES)}`;
 
 /** @throws CtlError USAGE naming the first value that cannot fit. */

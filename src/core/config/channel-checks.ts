@@ -3,7 +3,7 @@
  * a name or id must be one MQTT topic level whose topics fit MQTT's length limit, and no file may
  * name a channel twice (across files the same name means "merge", not "duplicate").
  */
-import { MQTT_MAX_STRING_BYTES, type TopicBudget } from '../mqtt/topic-budget.js';
+import { MQTT_MAX_STRING_BYTES, withThousands, type TopicBudget } from '../mqtt/topic-budget.js';
 import type { ConfigFamily } from './config-family.js';
 import type { ConfigSource } from './merge-channels.js';
 import type { Problem } from './problems.js';
@@ -25,7 +25,7 @@ export function topicLevelFault(name: string): string | null {
 export function topicLengthFault(family: ConfigFamily, name: string, budget: TopicBudget): string | null {
   const bytes = Math.max(...family.controlIds(name).map((id) => budget.controlTopicBytes(id)));
   if (bytes <= MQTT_MAX_STRING_BYTES) return null;
-  const n = (v: number) => v.toLocaleString('en');
+  const n = withThousands;
   return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${n(bytes)} bytes of UTF-8 (the limit is ${n(MQTT_MAX_STRING_BYTES)})`;
 }
 

@@ -109,6 +109,13 @@ export class ManagedConnection {
       // mqtt-packet's number cache is 65,536 pre-made 2-byte Buffers (~8 MiB of heap, ~10 MiB of
       // RSS, measured); a small controller publishing a few values a second gains nothing from it.
       writeCache: false,
+      // Every packet sent would move the keepalive timer (a timer re-armed ~2,000 times at start
+      // with 256 controls); a PINGREQ every keepalive interval whatever the traffic is as valid.
+      reschedulePings: false,
+      // mqtt.js logs through `debug` on every packet; without DEBUG set each call only asks
+      // whether it is enabled, which still costs ~5 % of a start's CPU (measured). DEBUG=mqttjs*
+      // keeps working.
+      ...(process.env['DEBUG'] ? {} : { log: noLog }),
     };
     if (persistentSession) clientOptions.properties = { sessionExpiryInterval: SESSION_EXPIRY_S };
     if (will !== undefined) clientOptions.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true };
@@ -133,15 +140,7 @@ export class ManagedConnection {
    */
   publish(topic: string, payload: string, retain = true): Promise<boolean> {
     const client = this.client;
-    if (client === undefined || !this.up) return Promise.resolve(false);
-    // mqtt.js keeps a QoS 1 packet for resending before it encodes it: one it cannot encode would
-    // throw again, outside any caller, each time it is resent. So it never gets one.
-    const bytes = utf8Bytes(topic);
-    if (bytes > MQTT_MAX_STRING_BYTES) {
-      const shown = topic.length > 120 ? `${topic.slice(0, 120)}...` : topic;
-      this.options.log.error(`cannot publish ${shown}: the topic is ${bytes} bytes of UTF-8; MQTT allows ${MQTT_MAX_STRING_BYTES}`);
-      return Promise.resolve(false);
-    }
+    if (client === undefined || !this.up || !this.fitsMqtt(topic)) return Promise.resolve(false);
     return new Promise((resolve) => {
       const settle = (acked: boolean): void => {
         if (this.pendingAcks.delete(settle)) resolve(acked);
@@ -154,16 +153,66 @@ export class ManagedConnection {
     });
   }
 
-  /** Subscribes; resolves true on SUBACK granting every filter, false otherwise. */
-  subscribe(filters: ISubscriptionMap): Promise<boolean> {
+  /**
+   * Publishes QoS 1 retained, with nobody waiting for the PUBACK: what a device sends all the time
+   * (values, metas), without a promise per packet. False when it was not handed to the client (not
+   * connected, a topic MQTT cannot carry, or the client threw).
+   */
+  send(topic: string, payload: string): boolean {
     const client = this.client;
-    if (client === undefined || !this.up) return Promise.resolve(false);
+    if (client === undefined || !this.up || !this.fitsMqtt(topic)) return false;
+    try {
+      client.publish(topic, payload, RETAINED_QOS1, this.onSent);
+      return true;
+    } catch (err) {
+      this.options.log.error(`cannot publish ${shownTopic(topic)}: ${messageOf(err)}`);
+      return false;
+    }
+  }
+
+  /**
+   * Hands what was published so far to the socket now. mqtt-packet corks the socket for each
+   * packet until the next tick, so a long synchronous burst (every control at connect) would
+   * otherwise reach the broker only once it is all encoded; flushed every few controls, the broker
+   * works on the first ones (on another core) while the rest are encoded: 256 controls come out
+   * ~10 % sooner (measured).
+   */
+  flush(): void {
+    const stream = this.client?.stream;
+    if (stream === undefined) return;
+    // Each cork of the burst is matched by an uncork on the next tick; those find nothing to undo.
+    while (stream.writableCorked > 0) stream.uncork();
+  }
+
+  /** Subscribes; resolves true on SUBACK granting every filter, false otherwise. */
+  async subscribe(filters: ISubscriptionMap): Promise<boolean> {
+    const granted = await this.subscribeEach(filters);
+    return granted.size === Object.keys(filters).length;
+  }
+
+  /**
+   * Subscribes to every filter in one SUBSCRIBE; resolves to the filters the SUBACK granted (none
+   * when not connected or the subscribe failed). A refused filter is one warning line.
+   */
+  subscribeEach(filters: ISubscriptionMap): Promise<ReadonlySet<string>> {
+    const client = this.client;
+    const none = new Set<string>();
+    if (client === undefined || !this.up) return Promise.resolve(none);
     return new Promise((resolve) => {
       client.subscribe(filters, (err, granted) => {
-        const refused = granted?.some((g) => g.qos > 2) ?? false;
-        if (err !== undefined && err !== null) this.options.log.debug(`subscribe failed: ${messageOf(err)}`);
-        else if (refused) this.options.log.warn(`broker refused a subscription: ${Object.keys(filters).join(', ')}`);
-        resolve((err === undefined || err === null) && !refused);
+        if (err !== undefined && err !== null) {
+          this.options.log.debug(`subscribe failed: ${messageOf(err)}`);
+          resolve(none);
+          return;
+        }
+        const ok = new Set<string>();
+        const refused: string[] = [];
+        for (const grant of granted ?? []) {
+          if (grant.qos > 2) refused.push(grant.topic);
+          else ok.add(grant.topic);
+        }
+        if (refused.length > 0) this.options.log.warn(`broker refused a subscription: ${refused.join(', ')}`);
+        resolve(ok);
       });
     });
   }
@@ -203,6 +252,21 @@ export class ManagedConnection {
     });
     this.up = false;
   }
+
+  /**
+   * mqtt.js keeps a QoS 1 packet for resending before it encodes it: one it cannot encode would
+   * throw again, outside any caller, each time it is resent. So it never gets one.
+   */
+  private fitsMqtt(topic: string): boolean {
+    const bytes = utf8Bytes(topic);
+    if (bytes <= MQTT_MAX_STRING_BYTES) return true;
+    this.options.log.error(`cannot publish ${shownTopic(topic)}: the topic is ${bytes} bytes of UTF-8; MQTT allows ${MQTT_MAX_STRING_BYTES}`);
+    return false;
+  }
+
+  private readonly onSent = (err?: Error): void => {
+    if (err !== undefined && err !== null) this.options.log.debug(`publish failed: ${messageOf(err)}`);
+  };
 
   private onConnect(sessionPresent: boolean): void {
     const client = this.client;
@@ -299,6 +363,14 @@ export class ManagedConnection {
     client.options.reconnectPeriod = delay;
     return delay;
   }
+}
+
+function noLog(): void {}
+
+const RETAINED_QOS1 = { qos: 1, retain: true } as const;
+
+function shownTopic(topic: string): string {
+  return topic.length > 120 ? `${topic.slice(0, 120)}...` : topic;
 }
 
 function formatSeconds(ms: number): string {

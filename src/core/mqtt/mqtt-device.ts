@@ -5,7 +5,7 @@
  * republish on every reconnect and the cleanup on stop all live here.
  */
 import { systemClock, type Clock } from '../clock.js';
-import { CtlError, messageOf } from '../errors.js';
+import { CtlError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { resolveBroker, type BrokerOptions } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
@@ -16,6 +16,9 @@ import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
 import { DeviceTopics } from './topics.js';
+
+/** At connect, the packets of this many controls go to the socket at a time (see ManagedConnection.flush). */
+const FLUSH_EVERY_CONTROLS = 8;
 
 export interface MqttDeviceOptions {
   readonly device: DeviceSpec;
@@ -119,7 +122,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
     this.controls.set(spec.id, control);
     this.ha?.addControl(spec);
-    if (this.isOnline) this.publishControl(control);
+    if (this.isOnline) this.publishControl(control, true);
     return control;
   }
 
@@ -143,7 +146,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
         this.commandsOpen.delete(spec.id);
         void this.connection.unsubscribe([topics.controlCommand(spec.id)]);
       } else {
-        this.subscribeCommands(spec.id);
+        this.subscribeCommands([spec.id]);
       }
     }
     return control;
@@ -235,12 +238,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   private send(topic: string, payload: string): void {
-    // mqtt.js throws, rather than failing the publish, on a packet it cannot encode: one line, and
-    // the service goes on (the lengths are checked at start, so this is a bug, not a user's input).
-    this.connection.publish(topic, payload).catch((err: unknown) => {
-      const shown = topic.length > 120 ? `${topic.slice(0, 120)}...` : topic;
-      this.log.error(`cannot publish ${shown}: ${messageOf(err)}`);
-    });
+    this.connection.send(topic, payload);
   }
 
   private onConnect(first: boolean, sessionPresent: boolean): void {
@@ -251,7 +249,14 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.send(topics.deviceLegacyMeta('driver'), spec.driver);
     this.send(topics.deviceLegacyMeta('name'), spec.title);
     this.send(topics.deviceLegacyMeta('error'), this.deviceFlags);
-    for (const control of this.controls.values()) this.publishControl(control);
+    // One SUBSCRIBE for every writable control, ahead of their values (see publishControl).
+    const writable = [...this.controls.values()].filter((c) => !c.spec.readonly).map((c) => c.spec.id);
+    if (writable.length > 0) this.subscribeCommands(writable);
+    let sent = 0;
+    for (const control of this.controls.values()) {
+      this.publishControl(control, false);
+      if (++sent % FLUSH_EVERY_CONTROLS === 0) this.connection.flush();
+    }
     for (const topic of this.toClear) this.send(topic, '');
     this.toClear.clear();
     this.isOnline = true;
@@ -261,24 +266,30 @@ class BrokerDevice implements MqttDevice, ControlSink {
     if (!this.staleCleanupDone) void this.removeStaleControls();
   }
 
-  /** Metas, error flags, the `/on` subscription (before the first value, so no command is missed), then the value. */
-  private publishControl(control: ControlState): void {
+  /**
+   * Metas, error flags, the `/on` subscription (before the first value, so no command is missed;
+   * `subscribe` false when the caller already subscribed it), then the value.
+   */
+  private publishControl(control: ControlState, subscribe: boolean): void {
     const { spec, order } = control;
     const { topics } = this;
     this.send(topics.controlMeta(spec.id), controlMetaJson(spec, order));
     for (const [key, payload] of controlLegacyMetas(spec, order)) this.send(topics.controlLegacyMeta(spec.id, key), payload);
     this.send(topics.controlLegacyMeta(spec.id, 'error'), control.errors);
-    if (!spec.readonly) this.subscribeCommands(spec.id);
+    if (subscribe && !spec.readonly) this.subscribeCommands([spec.id]);
     if (control.value !== undefined) {
       this.send(topics.control(spec.id), control.value);
       control.notePublished();
     }
   }
 
-  private subscribeCommands(id: string): void {
+  /** Subscribes the controls' `/on` topics in one SUBSCRIBE; each granted one takes commands. */
+  private subscribeCommands(ids: readonly string[]): void {
+    const topicOf = new Map(ids.map((id) => [this.topics.controlCommand(id), id]));
     // QoS 2: a command is handed over exactly once, also when the broker re-sends after a reconnect.
-    void this.connection.subscribe({ [this.topics.controlCommand(id)]: { qos: 2 } }).then((ok) => {
-      if (ok && this.controls.has(id)) this.commandsOpen.add(id);
+    const filters = Object.fromEntries([...topicOf.keys()].map((topic) => [topic, { qos: 2 as const }]));
+    void this.connection.subscribeEach(filters).then((granted) => {
+      for (const [topic, id] of topicOf) if (granted.has(topic) && this.controls.has(id)) this.commandsOpen.add(id);
     });
   }
 
