@@ -6,12 +6,12 @@
  *   const channel = await openIioChannel(device.dir, channelNameOf(cfg.channel_number), { desiredScale: cfg.scale });
  *   const mV = (await channel.readRaw()) * channel.scale.value;
  */
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
 import { iioError } from './iio-errors.js';
 import { IioRawReader, type IioRawReaderOptions } from './iio-raw.js';
 import { type IioScale, resolveScale } from './iio-scale.js';
+import { statOf } from './sysfs-calls.js';
 
 /**
  * The IIO channel name of a config's `channel_number`: an integer N is `voltageN`; a string is the
@@ -61,7 +61,7 @@ export async function openIioChannel(
 ): Promise<IioChannel> {
   const rawPath = join(deviceDir, `in_${channel}_raw`);
   try {
-    await stat(rawPath);
+    await statOf(rawPath);
   } catch (err) {
     throw iioError(`IIO channel ${channel} not found (${rawPath})`, err);
   }

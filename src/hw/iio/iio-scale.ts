@@ -12,11 +12,11 @@
  * Without a list (or a list with no number in it) the scale is read from `in_<ch>_scale`, then
  * `in_voltage_scale`. No scale anywhere is an error: no magic constant stands in for hardware.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
 import { errnoOf } from '../../core/errors.js';
 import { iioError } from './iio-errors.js';
+import { namesNow, statOf, textOf, writeText } from './sysfs-calls.js';
 
 export interface ScaleOption {
   /** The token as the kernel wrote it (written back verbatim). */
@@ -71,21 +71,30 @@ export function pickScale(options: readonly ScaleOption[], desired: number): Sca
  * HW_GONE when the device directory is gone.
  */
 export async function resolveScale(deviceDir: string, channel: string, desired = 0): Promise<IioScale> {
-  const own = join(deviceDir, `in_${channel}_scale`);
-  const shared = join(deviceDir, 'in_voltage_scale');
+  const ownName = `in_${channel}_scale`;
+  const sharedName = 'in_voltage_scale';
+  const own = join(deviceDir, ownName);
+  const shared = join(deviceDir, sharedName);
   const lists = [`in_${channel}_scale_available`, 'in_voltage_scale_available', 'scale_available'];
+  let present: ReadonlySet<string>;
+  try {
+    present = await namesNow(deviceDir);
+  } catch (err) {
+    throw iioError(`IIO device ${deviceDir} cannot be listed`, err);
+  }
   for (const name of lists) {
+    if (!present.has(name)) continue;
     const from = join(deviceDir, name);
     const text = await readOptional(from);
     if (text === undefined) continue;
     const pick = pickScale(parseScaleList(text), desired);
     if (!pick) break; // a list without numbers: fall back to the scale files
-    const target = (await isFile(own)) ? own : (await isFile(shared)) ? shared : undefined;
+    const target = present.has(ownName) && (await isFile(own)) ? own : present.has(sharedName) && (await isFile(shared)) ? shared : undefined;
     if (!target) {
       throw new CtlError('HW_IO', `cannot set the scale of ${channel} to ${pick.token}: neither ${own} nor ${shared} exists`);
     }
     try {
-      await writeFile(target, pick.token + '\n'); // truncating, as `echo >` does; sysfs accepts it
+      await writeText(target, pick.token + '\n'); // truncating, as `echo >` does; sysfs accepts it
     } catch (err) {
       throw iioError(`cannot set the scale of ${channel} to ${pick.token} (${target})`, err);
     }
@@ -93,6 +102,7 @@ export async function resolveScale(deviceDir: string, channel: string, desired =
     return { value: readBack ?? pick.value, source: target, chosen: { from, token: pick.token } };
   }
   for (const source of [own, shared]) {
+    if (!present.has(basename(source))) continue;
     const text = await readOptional(source);
     if (text === undefined) continue;
     const value = parseScale(text);
@@ -102,7 +112,7 @@ export async function resolveScale(deviceDir: string, channel: string, desired =
   if (!(await isDirectory(deviceDir))) throw new CtlError('HW_GONE', `IIO device ${deviceDir} is gone`);
   throw new CtlError(
     'HW_UNSUPPORTED',
-    `IIO channel ${channel} of ${deviceDir} has no scale (none of ${[...lists, `in_${channel}_scale`, 'in_voltage_scale'].join(', ')})`,
+    `IIO channel ${channel} of ${deviceDir} has no scale (none of ${[...lists, ownName, sharedName].join(', ')})`,
   );
 }
 
@@ -115,7 +125,7 @@ function parseScale(text: string | undefined): number | undefined {
 /** A file's text, or undefined when it does not exist. */
 async function readOptional(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'latin1');
+    return await textOf(path);
   } catch (err) {
     const code = errnoOf(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
@@ -124,9 +134,9 @@ async function readOptional(path: string): Promise<string | undefined> {
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+  return (await statOf(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+  return (await statOf(path).catch(() => undefined))?.isDirectory() ?? false;
 }

@@ -8,12 +8,12 @@
  * Not finding a device is an ordinary state (a module not plugged in yet): the error says why in
  * one line, and the caller looks again later.
  */
-import { readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
 import { fnmatch } from './fnmatch.js';
 import { errnoOf } from '../../core/errors.js';
 import { iioError } from './iio-errors.js';
+import { linkTargetOf, namesIn, statOf } from './sysfs-calls.js';
 
 export interface IioDeviceRef {
   /** The device directory through its bus entry: `<root>/sys/bus/iio/devices/iio:deviceN`. */
@@ -49,7 +49,7 @@ export async function findIioDevice(options: FindIioDeviceOptions = {}): Promise
 
   let names: string[];
   try {
-    names = await readdir(devices);
+    names = await namesIn(devices);
   } catch (err) {
     throw busError(devices, err);
   }
@@ -73,7 +73,7 @@ async function deviceZero(devices: string): Promise<IioDeviceRef> {
   const dir = join(devices, entry);
   let problem: string | undefined;
   try {
-    if (!(await stat(dir)).isDirectory()) problem = 'not a directory';
+    if (!(await statOf(dir)).isDirectory()) problem = 'not a directory';
   } catch (err) {
     problem = errnoOf(err) ?? String(err);
   }
@@ -84,7 +84,7 @@ async function deviceZero(devices: string): Promise<IioDeviceRef> {
 /** The target of a symlink; undefined for anything that is not one (skipped, like the original). */
 async function linkTarget(path: string): Promise<string | undefined> {
   try {
-    return await readlink(path);
+    return await linkTargetOf(path);
   } catch {
     return undefined;
   }

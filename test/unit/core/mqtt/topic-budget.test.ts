@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { haNodeId } from '../../../../src/core/mqtt/ha/ha-ids.js';
-import { TopicBudget, utf8Bytes } from '../../../../src/core/mqtt/topic-budget.js';
+import { TopicBudget, utf8Bytes, withThousands } from '../../../../src/core/mqtt/topic-budget.js';
 import { DeviceTopics } from '../../../../src/core/mqtt/topics.js';
 
 test('the longest topic of a control is its legacy meta/readonly, counted in bytes of UTF-8', () => {
@@ -22,4 +22,8 @@ test('with discovery, a long discovery prefix makes the config topic the longest
   const budget = new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: ha });
   assert.equal(budget.controlTopicBytes('A1'), utf8Bytes(`${ha}/binary_sensor/${haNodeId('', 'dev')}/A1/config`));
   assert.equal(new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: null }).controlTopicBytes('A1'), utf8Bytes('/devices/dev/controls/A1/meta/readonly'));
+});
+
+test('byte counts in messages are grouped by thousands, as en-US writes them', () => {
+  for (const v of [0, 7, 999, 1000, 65_535, 65_536, 100_000, 1_234_567]) assert.equal(withThousands(v), v.toLocaleString('en-US'), String(v));
 });
