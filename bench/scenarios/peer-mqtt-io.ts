@@ -71,9 +71,13 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       throw notMeasured(
         `${why}.` +
           (unreachable
-            ? ' Also tried on this machine: Debian has no mqtt-io package (`apt-cache search mqtt-io`, `mqtt_io`: nothing; it ' +
-              'has `python3-libgpiod` 1.6.3, the binding the peer needs, and `python3-paho-mqtt`); the local Python package ' +
-              'mirrors of the machine carry paho-mqtt and aiomqtt but not mqtt-io; the npm registry has no such package.'
+            ? ' Also tried on this machine: Debian has no mqtt-io package (`apt-cache search mqtt-io`, `mqtt_io`: nothing), ' +
+              'though it has what mqtt-io runs on (`python3-libgpiod` 1.6.3, the binding its gpiod module needs, and ' +
+              '`python3-asyncio-mqtt`, `python3-paho-mqtt`, `python3-cerberus`, `python3-backoff`, `python3-yaml`), so only ' +
+              'mqtt-io itself is missing; the local Python package mirrors of the machine carry paho-mqtt and aiomqtt but not ' +
+              'mqtt-io; the npm registry has no such package. Its source is not to be had here either: no public source ' +
+              'tree of 2.7.0 can be fetched from this machine, and assembling one from stored copies of single files of ' +
+              'its repository (the newest of which say 2.5.2) would not be the released 2.7.0.'
             : '') +
           ' No peer figure is written: none was measured.',
       );
