@@ -54,8 +54,14 @@ const MAX_DEPTH = 200;
 /** JSON pointer of a path (RFC 6901 escaping). */
 export function pointerOf(path: JsonPath): string {
   let out = '';
-  for (const seg of path) out += '/' + String(seg).replace(/~/g, '~0').replace(/\//g, '~1');
+  for (const seg of path) out += '/' + pointerSegment(seg);
   return out;
+}
+
+function pointerSegment(seg: string | number): string {
+  const text = String(seg);
+  // Most names have neither character: no regex runs for them.
+  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
 }
 
 class SyntaxFailure extends Error {
@@ -69,6 +75,16 @@ export function parseJsonc(text: string): ParsedJson {
   const offsets = new Map<string, number>();
   const duplicateKeys: JsonPath[] = [];
   const path: (string | number)[] = [];
+  // The JSON pointer of every level of `path`, so each value's pointer is one concatenation.
+  const pointers: string[] = [''];
+  const enter = (seg: string | number): void => {
+    path.push(seg);
+    pointers.push(pointers[pointers.length - 1] + '/' + pointerSegment(seg));
+  };
+  const leave = (): void => {
+    path.pop();
+    pointers.pop();
+  };
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
 
   const fail = (message: string, at = pos, found?: string): never => {
@@ -133,16 +149,15 @@ export function parseJsonc(text: string): ParsedJson {
   const parseValue = (depth: number): JsonValue => {
     skipTrivia();
     if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
-    offsets.set(pointerOf(path), pos);
+    offsets.set(pointers[pointers.length - 1]!, pos);
     const c = text[pos];
     if (c === '{') return parseObject(depth);
     if (c === '[') return parseArray(depth);
     if (c === '"') return parseString();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, pos) && !/[A-Za-z0-9_$]/.test(text[pos + word.length] ?? '')) {
-        pos += word.length;
-        return value;
-      }
+    const word = c === 't' ? 'true' : c === 'f' ? 'false' : c === 'n' ? 'null' : undefined;
+    if (word !== undefined && text.startsWith(word, pos) && !/[A-Za-z0-9_$]/.test(text[pos + word.length] ?? '')) {
+      pos += word.length;
+      return word === 'true' ? true : word === 'false' ? false : null;
     }
     NUMBER.lastIndex = pos;
     const m = NUMBER.exec(text);
@@ -174,12 +189,14 @@ export function parseJsonc(text: string): ParsedJson {
       skipTrivia();
       if (text[pos] !== ':') fail(`expected ':' after property name "${key}"`);
       pos++;
-      path.push(key);
+      enter(key);
       if (Object.hasOwn(obj, key)) duplicateKeys.push([...path]);
       const value = parseValue(depth + 1);
-      path.pop();
-      // defineProperty: a key named "__proto__" must become data, not a prototype.
-      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      leave();
+      // A key named "__proto__" must become data, not a prototype; defineProperty for it alone,
+      // since it makes the object slower than plain assignment does.
+      if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      else obj[key] = value;
       skipTrivia();
       if (text[pos] === ',') {
         pos++;
@@ -202,9 +219,9 @@ export function parseJsonc(text: string): ParsedJson {
         pos++;
         return arr;
       }
-      path.push(arr.length);
+      enter(arr.length);
       arr.push(parseValue(depth + 1));
-      path.pop();
+      leave();
       skipTrivia();
       if (text[pos] === ',') {
         pos++;

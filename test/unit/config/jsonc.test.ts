@@ -86,3 +86,20 @@ test('pointers escape ~ and /', () => {
   assert.equal(pointerOf(['a/b', 'c~d', 0]), '/a~1b/c~0d/0');
   assert.deepEqual(new LineIndex('ab\ncd').position(3), { line: 2, column: 1 });
 });
+
+test('every value is found by its pointer, names with ~ and / escaped, as pointerOf builds it', () => {
+  const text = '{"a/b": {"c~d": [10, {"e": true}]}, "f": null}';
+  const r = parseJsonc(text);
+  for (const [path, token] of [
+    [[], '{"a/b"'],
+    [['a/b'], '{"c~d"'],
+    [['a/b', 'c~d'], '[10'],
+    [['a/b', 'c~d', 0], '10'],
+    [['a/b', 'c~d', 1, 'e'], 'true'],
+    [['f'], 'null'],
+  ] as const) {
+    const at = r.offsets.get(pointerOf(path));
+    assert.ok(at !== undefined && text.startsWith(token, at), `${pointerOf(path)} at ${at}`);
+  }
+  assert.equal(r.offsets.size, 7);
+});
