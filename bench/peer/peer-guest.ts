@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { lineDir, puller, simChip, type SimChip } from '../../test/hil/gpio-sim-rig.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const CHIP = 'pinctrl-bcm2711';
@@ -69,6 +70,7 @@ function ctlProgram(meter: boolean): Program {
       const config = join(dir, `${id}.conf`);
       writeFileSync(config, JSON.stringify({ device_name: 'Peer bench', channels }));
       const args = [
+        ...NODE_FLAGS,
         join(root, 'dist/src/cli/gpio-main.js'), '-c', config, '--system-config-dir', dir, '--gpio-backend', 'cdev',
         '--state-file', join(dir, `${id}.state.json`), '--broker', `mqtt://127.0.0.1:${port}`, '--device-id', id,
       ];

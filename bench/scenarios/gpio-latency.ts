@@ -19,6 +19,7 @@ import mqtt from 'mqtt';
 import { createSimBoard } from '../../src/hw/gpio/sim/sim-board.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { judge, type BenchContext, type Scenario, type ScenarioResult } from '../lib/scenario.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 import { summarize } from '../lib/stats.js';
 import { cdfChart } from '../lib/svg.js';
 
@@ -76,7 +77,7 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     const firstValue = valueOn(serviceTopic, '0');
     const service = spawn(
       process.execPath,
-      [join(ctx.root, 'dist/src/cli/gpio-main.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
+      [...NODE_FLAGS, join(ctx.root, 'dist/src/cli/gpio-main.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
         '--broker', broker.url, '--device-id', DEVICE, '--gpio-sim', simDir, '-d', '-1'],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );

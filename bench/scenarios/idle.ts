@@ -20,6 +20,7 @@ import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
 import { summarize } from '../lib/stats.js';
 import { judge, type BenchContext, type Goal, type Scenario, type ScenarioResult } from '../lib/scenario.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 const WINDOWS = 6;
 const WINDOW_MS = 5000;
@@ -48,10 +49,10 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
     const board = createDemoBoard(dir, gpio, adc);
     const recorder = await MqttRecorder.start(broker.url, [`/devices/${files.deviceId}/controls/+`]);
     const label = `${files.binary}, example config (${channels} channels)`;
-    const service = watch(label, process.execPath, [files.entry, ...demoServiceArgs(kind, board, broker.url, dir)]);
+    const service = watch(label, process.execPath, [...NODE_FLAGS, files.entry, ...demoServiceArgs(kind, board, broker.url, dir)]);
     const baseline = watchBareNode();
     // Run from the repository root: `import 'mqtt'` of an -e script resolves from the cwd.
-    const mqttOnly = watch('node with mqtt.js connected', process.execPath, ['--input-type=module', '-e', MQTT_ONLY, broker.url], { cwd: ctx.root });
+    const mqttOnly = watch('node with mqtt.js connected', process.execPath, [...NODE_FLAGS, '--input-type=module', '-e', MQTT_ONLY, broker.url], { cwd: ctx.root });
     const streamsOnly = watch('node with readable-stream loaded', process.execPath, ['-e', STREAMS_ONLY], { cwd: ctx.root });
     try {
       await recorder.waitFor(() => new Set(recorder.messages.filter((m) => m.payload !== '').map((m) => m.topic)).size >= channels, {
@@ -115,12 +116,13 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
         note:
           `Node with mqtt.js connected and nothing else: ${rssMqtt.summary.median.toFixed(1)} MiB ` +
           `(${(rssMqtt.summary.median / rssBase.summary.median).toFixed(2)}x); the service adds ` +
-          `${(rss.summary.median - rssMqtt.summary.median).toFixed(1)} MiB over it.` +
+          `${(rss.summary.median - rssMqtt.summary.median).toFixed(1)} MiB over it. Both run with the Node options every ` +
+          `ctl-mqtt command has (${NODE_FLAGS.join(' ')}: one V8 worker thread, a young generation kept at 1 MiB; ` +
+          'src/core/service/node-flags.ts), which took 7 - 10 MiB off each service; they do not change a bare Node process.' +
           (judge(RSS_GOAL, rssRatio, rss.summary.median)
             ? ''
             : ' Not met because of the MQTT client the project uses: mqtt.js loads ~100 CommonJS modules (the services ' +
-              "already turn off its 65,536-buffer number cache, writeCache: false, which saved 8 - 10 MiB); a smaller young " +
-              'generation (--max-semi-space-size=1) saved only ~2 MiB more and bundling nothing. Of what mqtt.js adds, ' +
+              "already turn off its 65,536-buffer number cache, writeCache: false, which saved 8 - 10 MiB). Of what mqtt.js adds, " +
               `readable-stream alone (npm's copy of Node's streams, 28 modules, loaded by mqtt.js and by mqtt-packet's bl) ` +
               `is ${(rssStreams - rssBase.summary.median).toFixed(1)} MiB (Node with it loaded: ${rssStreams.toFixed(1)} MiB, ` +
               `${(rssStreams / rssBase.summary.median).toFixed(2)}x). What would fix it is an MQTT client on Node's own ` +

@@ -26,6 +26,7 @@ import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, stopChild } from '../lib/process-stats.js';
 import type { BenchContext, ScenarioResult } from '../lib/scenario.js';
 import type { Scenario } from '../lib/scenario.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 /** How long after "applied" the publishes of the change are still counted. */
 const SETTLE_MS = 300;
@@ -55,7 +56,7 @@ class Service {
 
   start(): void {
     this.stderr = '';
-    this.child = spawn(process.execPath, [this.entry, ...this.args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = spawn(process.execPath, [...NODE_FLAGS, this.entry, ...this.args], { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
   }
 

@@ -24,6 +24,7 @@ import { mosquittoAvailable, startMosquitto } from '../../test/helpers/mosquitto
 import { stopChild } from '../lib/process-stats.js';
 import { judge, type BenchContext, type Goal, type Measured, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 const CHANNELS = 256;
 const GOAL: Goal = { text: 'at most 1.5x the empty config', maxRatio: 1.5 };
@@ -151,7 +152,7 @@ let runNumber = 0;
 async function startOnce(service: Service, variant: Variant, values: FirstValues): Promise<number> {
   const deviceId = `bench-start-${service.kind}-${++runNumber}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [service.entry, ...variant.args(deviceId)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, service.entry, ...variant.args(deviceId)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${variant.label} exited ${code}: ${stderr}`))));

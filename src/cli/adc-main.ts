@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
 /** The `ctl-mqtt-adc` binary. */
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import { adcConfigSpec } from '../adc/config/adc-config-spec.js';

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
 /** The `ctl-mqtt-gpio` binary. */
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { gpioConfigSpec } from '../gpio/config/gpio-config-spec.js';

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { NODE_FLAGS } from '../core/service/node-flags.js';
 
 export interface ServiceExit {
   /** Exit code, or null when killed by a signal. */
@@ -38,7 +39,7 @@ export class ServiceProcess {
 
   constructor(options: ServiceProcessOptions) {
     this.name = options.name;
-    this.child = spawn(process.execPath, [options.entry, ...options.args], {
+    this.child = spawn(process.execPath, [...NODE_FLAGS, options.entry, ...options.args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../../src/core/service/node-flags.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = { gpio: join(ROOT, 'dist/src/cli/gpio-main.js'), adc: join(ROOT, 'dist/src/cli/adc-main.js') };
@@ -81,7 +82,16 @@ test('the bin runs through a symlink, as npm installs it', (t) => {
   const link = join(tempDir(t), 'ctl-mqtt-gpio');
   symlinkSync(BIN.gpio, link);
   assert.match(run(link, ['--version']).stdout, /^ctl-mqtt-gpio /);
-  assert.ok(readFileSync(BIN.gpio, 'utf8').startsWith('#!/usr/bin/env node\n'));
+});
+
+test('every way a service is started passes the same Node options: the #! line and the installed commands', () => {
+  const flags = NODE_FLAGS.join(' ');
+  for (const name of ['gpio', 'adc', 'console']) {
+    const bin = readFileSync(join(ROOT, `dist/src/cli/${name}-main.js`), 'utf8');
+    assert.ok(bin.startsWith(`#!/usr/bin/env -S node ${flags}\n`), `${name}-main.js: ${bin.split('\n')[0]}`);
+    const wrapper = readFileSync(join(ROOT, `packaging/bin/ctl-mqtt-${name}`), 'utf8');
+    assert.ok(wrapper.includes(`\nexec node ${flags} "$root/dist/src/cli/${name}-main.js" "$@"\n`), `packaging/bin/ctl-mqtt-${name}`);
+  }
 });
 
 /** Relative and bare specifiers statically imported by a compiled module (not `import()`). */
