@@ -15,6 +15,7 @@ import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
 import type { BenchContext, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 const CHANNELS = 64;
 const WINDOW_MS = 5000;
@@ -31,7 +32,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const iio = Array.from({ length: CHANNELS }, (_, i) => ({ id: `ch${i}`, channel_number: `voltage${i}`, voltage_multiplier: 2 }));
     await writeFile(conf, JSON.stringify({ device_name: 'bench', iio_channels: iio }));
     const bin = join(ctx.root, 'dist', 'src', 'cli', 'adc-main.js');
-    const args = [bin, '--sysfs-root', tree.root, '-c', conf, '--system-config-dir', join(dir, 'none'), '-p', String(broker.port)];
+    const args = [...NODE_FLAGS, bin, '--sysfs-root', tree.root, '-c', conf, '--system-config-dir', join(dir, 'none'), '-p', String(broker.port)];
     const windows = Math.max(4, Math.round(ctx.runs / 3));
 
     // Both variants and the baseline run side by side over the same windows: a busy machine

@@ -10,6 +10,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import type { Scenario, ScenarioResult, BenchContext } from '../lib/scenario.js';
 import { judge } from '../lib/scenario.js';
 import { timeAgainst } from '../lib/measure.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 const GOAL = { text: 'at most 2x node -e 0', maxRatio: 2 };
 
@@ -53,7 +54,7 @@ async function runDriver(ctx: BenchContext, d: Driver): Promise<ScenarioResult[]
     const baseline = { label: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] };
     const results: ScenarioResult[] = [];
     for (const [flag, stdin] of [['-j', undefined], ['-J', editorJson]] as const) {
-      const subject = { label: `${d.bin} ${flag}`, cmd: process.execPath, args: [bin, flag, '-c', conf, ...common], stdin };
+      const subject = { label: `${d.bin} ${flag}`, cmd: process.execPath, args: [...NODE_FLAGS, bin, flag, '-c', conf, ...common], stdin };
       const m = await timeAgainst(subject, baseline, ctx.runs, ctx.warmup);
       const ratio = m.subject.summary.median / m.baseline.summary.median;
       results.push({

@@ -18,6 +18,7 @@ import { mosquittoAvailable } from '../../test/helpers/mosquitto.js';
 import { eventually, startConsoleRig } from '../../test/integration/console/console-rig.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
 import { judge, type BenchContext, type Goal, type Scenario, type ScenarioResult } from '../lib/scenario.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 const LOADS = 15;
 const WINDOWS = 6;
@@ -76,6 +77,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const port = await freePort();
     const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(ctx.root, `schemas/ctl-mqtt-${k}.schema.json`)]);
     const consoleProcess = watch('ctl-mqtt-console, no page open', process.execPath, [
+      ...NODE_FLAGS,
       join(ctx.root, 'dist/src/cli/console-main.js'),
       '--port', String(port), '--broker', rig.broker.url, '--password-file', join(rig.dir, 'no-password'), ...schemas,
     ]);

@@ -19,6 +19,7 @@ import { createSimBoard } from '../../src/hw/gpio/sim/sim-board.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { judge, type BenchContext, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
+import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
 
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 20_000);
 const GOAL = { text: `the last of ${COMMANDS} commands on the line within 2000 ms`, maxAbsolute: 2000 };
@@ -92,7 +93,7 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     await client.subscribeAsync(valueTopic, { qos: 1 });
     service = spawn(
       process.execPath,
-      [join(ctx.root, 'dist/src/cli/gpio-main.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
+      [...NODE_FLAGS, join(ctx.root, 'dist/src/cli/gpio-main.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
         '--broker', broker.url, '--device-id', DEVICE, '--gpio-sim', simDir, '-d', '-1'],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
