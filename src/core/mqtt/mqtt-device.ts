@@ -19,6 +19,11 @@ import { DeviceTopics } from './topics.js';
 
 /** At connect, the packets of this many controls go to the socket at a time (see ManagedConnection.flush). */
 const FLUSH_EVERY_CONTROLS = 8;
+/**
+ * Topic filters in one SUBSCRIBE: MQTT sets no limit, but some brokers do (AWS IoT Core refuses
+ * more than 8), and 8 already makes 64 writable controls 8 packets instead of 64.
+ */
+const SUBSCRIBE_FILTERS_AT_MOST = 8;
 
 export interface MqttDeviceOptions {
   readonly device: DeviceSpec;
@@ -249,7 +254,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.send(topics.deviceLegacyMeta('driver'), spec.driver);
     this.send(topics.deviceLegacyMeta('name'), spec.title);
     this.send(topics.deviceLegacyMeta('error'), this.deviceFlags);
-    // One SUBSCRIBE for every writable control, ahead of their values (see publishControl).
+    // The writable controls' `/on`, a few to a SUBSCRIBE, ahead of their values (see publishControl).
     const writable = [...this.controls.values()].filter((c) => !c.spec.readonly).map((c) => c.spec.id);
     if (writable.length > 0) this.subscribeCommands(writable);
     let sent = 0;
@@ -283,14 +288,19 @@ class BrokerDevice implements MqttDevice, ControlSink {
     }
   }
 
-  /** Subscribes the controls' `/on` topics in one SUBSCRIBE; each granted one takes commands. */
+  /**
+   * Subscribes the controls' `/on` topics, up to SUBSCRIBE_FILTERS_AT_MOST in one SUBSCRIBE; each
+   * granted one takes commands.
+   */
   private subscribeCommands(ids: readonly string[]): void {
-    const topicOf = new Map(ids.map((id) => [this.topics.controlCommand(id), id]));
-    // QoS 2: a command is handed over exactly once, also when the broker re-sends after a reconnect.
-    const filters = Object.fromEntries([...topicOf.keys()].map((topic) => [topic, { qos: 2 as const }]));
-    void this.connection.subscribeEach(filters).then((granted) => {
-      for (const [topic, id] of topicOf) if (granted.has(topic) && this.controls.has(id)) this.commandsOpen.add(id);
-    });
+    for (let i = 0; i < ids.length; i += SUBSCRIBE_FILTERS_AT_MOST) {
+      const topicOf = new Map(ids.slice(i, i + SUBSCRIBE_FILTERS_AT_MOST).map((id) => [this.topics.controlCommand(id), id]));
+      // QoS 2: a command is handed over exactly once, also when the broker re-sends after a reconnect.
+      const filters = Object.fromEntries([...topicOf.keys()].map((topic) => [topic, { qos: 2 as const }]));
+      void this.connection.subscribeEach(filters).then((granted) => {
+        for (const [topic, id] of topicOf) if (granted.has(topic) && this.controls.has(id)) this.commandsOpen.add(id);
+      });
+    }
   }
 
   /** The retained topics of one control: value, metas, legacy metas, error. */

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder, threeControls } from './device-fixture.js';
 
 const base = `/devices/${DEVICE.id}`;
@@ -84,4 +85,33 @@ test('a value may come later than its meta; a control starting with r has no val
       [`${base}/controls/V1`, '3.30'],
     ],
   );
+});
+
+test('writable controls are subscribed 8 to a SUBSCRIBE, before their values, and each takes commands', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const { device } = makeDevice(t, broker.url);
+  const commands: string[] = [];
+  const ids = Array.from({ length: 20 }, (_, i) => `OUT${i + 1}`);
+  for (const id of ids) {
+    device.addControl({ id, type: 'switch', readonly: false, onCommand: (payload) => void commands.push(`${id}=${payload}`) }).setBoolean(false);
+  }
+  device.addControl(threeControls()[0]!).setBoolean(true);
+  device.start();
+  await device.whenOnline();
+  const log = () => broker.log();
+  await waitUntil(() => log().includes(`${base}/controls/OUT20/on (QoS 2)`), 'the last /on subscription', { timeoutMs: 10_000 });
+  // The broker logs each SUBSCRIBE, then its filters one a line; the start-up scan has one of its own.
+  const lines = log().split('\n');
+  const subscribes = lines.filter((l, i) => /Received SUBSCRIBE from ctl-test-/.test(l) && /\/on \(QoS 2\)/.test(lines[i + 1] ?? '')).length;
+  assert.equal(subscribes, 3, 'ceil(20 / 8) SUBSCRIBE packets for the /on topics');
+  // Every /on is in the broker's log before the first value of its control.
+  for (const id of ids) {
+    const subscribeAt = log().indexOf(`\t${base}/controls/${id}/on (QoS 2)`);
+    const valueAt = log().indexOf(`'${base}/controls/${id}', `);
+    assert.ok(subscribeAt > 0 && valueAt > subscribeAt, `${id}: subscribed at ${subscribeAt}, first value at ${valueAt}`);
+  }
+  const sender = await startRecorder(t, broker.url, ['/none']);
+  for (const id of ids) await sender.client.publishAsync(`${base}/controls/${id}/on`, '1', { qos: 1 });
+  await waitUntil(() => commands.length === ids.length, 'every command handled', { timeoutMs: 10_000 });
+  assert.deepEqual(commands.sort(), ids.map((id) => `${id}=1`).sort());
 });
