@@ -99,7 +99,10 @@ test('writable controls are subscribed 8 to a SUBSCRIBE, before their values, an
   device.start();
   await device.whenOnline();
   const log = () => broker.log();
-  await waitUntil(() => log().includes(`${base}/controls/OUT20/on (QoS 2)`), 'the last /on subscription', { timeoutMs: 10_000 });
+  // IN1 is the last control: once its value is in the broker's log, everything before it is.
+  await waitUntil(() => log().includes(`${base}/controls/OUT20/on (QoS 2)`) && log().includes(`'${base}/controls/IN1', `), 'the last value', {
+    timeoutMs: 10_000,
+  });
   // The broker logs each SUBSCRIBE, then its filters one a line; the start-up scan has one of its own.
   const lines = log().split('\n');
   const subscribes = lines.filter((l, i) => /Received SUBSCRIBE from ctl-test-/.test(l) && /\/on \(QoS 2\)/.test(lines[i + 1] ?? '')).length;
