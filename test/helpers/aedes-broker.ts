@@ -14,8 +14,16 @@ export interface AedesBroker {
   close(): Promise<void>;
 }
 
-export async function startAedes(): Promise<AedesBroker> {
+export interface AedesOptions {
+  /** Topic filters the broker refuses in its SUBACK (return code 0x80). */
+  readonly refuseSubscriptions?: readonly string[];
+}
+
+export async function startAedes(options: AedesOptions = {}): Promise<AedesBroker> {
   const broker = await Aedes.createBroker();
+  const refused = new Set(options.refuseSubscriptions ?? []);
+  // A null subscription is refused in the SUBACK; the client stays connected.
+  if (refused.size > 0) broker.authorizeSubscribe = (_client, sub, done) => done(null, refused.has(sub.topic) ? null : sub);
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);

@@ -109,9 +109,6 @@ export class ManagedConnection {
       // mqtt-packet's number cache is 65,536 pre-made 2-byte Buffers (~8 MiB of heap, ~10 MiB of
       // RSS, measured); a small controller publishing a few values a second gains nothing from it.
       writeCache: false,
-      // Every packet sent would move the keepalive timer (a timer re-armed ~2,000 times at start
-      // with 256 controls); a PINGREQ every keepalive interval whatever the traffic is as valid.
-      reschedulePings: false,
       // mqtt.js logs through `debug` on every packet; without DEBUG set each call only asks
       // whether it is enabled, which still costs ~5 % of a start's CPU (measured). DEBUG=mqttjs*
       // keeps working.
@@ -162,7 +159,10 @@ export class ManagedConnection {
     const client = this.client;
     if (client === undefined || !this.up || !this.fitsMqtt(topic)) return false;
     try {
-      client.publish(topic, payload, RETAINED_QOS1, this.onSent);
+      client.publish(topic, payload, RETAINED_QOS1, (err) => {
+        // A PUBACK carries no topic, so the callback keeps it for the line.
+        if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
+      });
       return true;
     } catch (err) {
       this.options.log.error(`cannot publish ${shownTopic(topic)}: ${messageOf(err)}`);
@@ -192,25 +192,29 @@ export class ManagedConnection {
 
   /**
    * Subscribes to every filter in one SUBSCRIBE; resolves to the filters the SUBACK granted (none
-   * when not connected or the subscribe failed). A refused filter is one warning line.
+   * when not connected or the subscribe failed). Refused filters are one warning line.
    */
   subscribeEach(filters: ISubscriptionMap): Promise<ReadonlySet<string>> {
     const client = this.client;
     const none = new Set<string>();
     if (client === undefined || !this.up) return Promise.resolve(none);
     return new Promise((resolve) => {
-      client.subscribe(filters, (err, granted) => {
-        if (err !== undefined && err !== null) {
+      client.subscribe(filters, (err, subscriptions, suback) => {
+        // mqtt.js reports a SUBACK that refuses any filter as an error for the whole SUBSCRIBE;
+        // its return codes (one per filter, in order) still say which ones were granted.
+        const codes = suback?.granted;
+        if (err !== undefined && err !== null && !(Array.isArray(codes) && codes.length === subscriptions?.length)) {
           this.options.log.debug(`subscribe failed: ${messageOf(err)}`);
           resolve(none);
           return;
         }
         const ok = new Set<string>();
         const refused: string[] = [];
-        for (const grant of granted ?? []) {
-          if (grant.qos > 2) refused.push(grant.topic);
-          else ok.add(grant.topic);
-        }
+        (subscriptions ?? []).forEach((subscription, i) => {
+          const code = err !== undefined && err !== null ? codes?.[i] : subscription.qos;
+          if (typeof code === 'number' && (code & 0x80) === 0) ok.add(subscription.topic);
+          else refused.push(subscription.topic);
+        });
         if (refused.length > 0) this.options.log.warn(`broker refused a subscription: ${refused.join(', ')}`);
         resolve(ok);
       });
@@ -263,10 +267,6 @@ export class ManagedConnection {
     this.options.log.error(`cannot publish ${shownTopic(topic)}: the topic is ${bytes} bytes of UTF-8; MQTT allows ${MQTT_MAX_STRING_BYTES}`);
     return false;
   }
-
-  private readonly onSent = (err?: Error): void => {
-    if (err !== undefined && err !== null) this.options.log.debug(`publish failed: ${messageOf(err)}`);
-  };
 
   private onConnect(sessionPresent: boolean): void {
     const client = this.client;

@@ -76,20 +76,18 @@ export async function resolveScale(deviceDir: string, channel: string, desired =
   const own = join(deviceDir, ownName);
   const shared = join(deviceDir, sharedName);
   const lists = [`in_${channel}_scale_available`, 'in_voltage_scale_available', 'scale_available'];
-  let present: ReadonlySet<string>;
-  try {
-    present = await namesNow(deviceDir);
-  } catch (err) {
-    throw iioError(`IIO device ${deviceDir} cannot be listed`, err);
-  }
+  // Which attribute files exist, from one listing; a directory that cannot be listed (gone, or not
+  // readable) is found out file by file, as without a listing.
+  const present = await namesNow(deviceDir).catch(() => undefined);
+  const exists = (name: string): boolean => present === undefined || present.has(name);
   for (const name of lists) {
-    if (!present.has(name)) continue;
+    if (!exists(name)) continue;
     const from = join(deviceDir, name);
     const text = await readOptional(from);
     if (text === undefined) continue;
     const pick = pickScale(parseScaleList(text), desired);
     if (!pick) break; // a list without numbers: fall back to the scale files
-    const target = present.has(ownName) && (await isFile(own)) ? own : present.has(sharedName) && (await isFile(shared)) ? shared : undefined;
+    const target = exists(ownName) && (await isFile(own)) ? own : exists(sharedName) && (await isFile(shared)) ? shared : undefined;
     if (!target) {
       throw new CtlError('HW_IO', `cannot set the scale of ${channel} to ${pick.token}: neither ${own} nor ${shared} exists`);
     }
@@ -102,7 +100,7 @@ export async function resolveScale(deviceDir: string, channel: string, desired =
     return { value: readBack ?? pick.value, source: target, chosen: { from, token: pick.token } };
   }
   for (const source of [own, shared]) {
-    if (!present.has(basename(source))) continue;
+    if (!exists(basename(source))) continue;
     const text = await readOptional(source);
     if (text === undefined) continue;
     const value = parseScale(text);

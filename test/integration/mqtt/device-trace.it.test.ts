@@ -1,7 +1,9 @@
 import { test } from 'node:test';
+import mqtt from 'mqtt';
 import assert from 'node:assert/strict';
+import { startAedes } from '../../helpers/aedes-broker.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-fixture.js';
 
 const base = `/devices/${DEVICE.id}`;
 
@@ -117,4 +119,36 @@ test('writable controls are subscribed 8 to a SUBSCRIBE, before their values, an
   for (const id of ids) await sender.client.publishAsync(`${base}/controls/${id}/on`, '1', { qos: 1 });
   await waitUntil(() => commands.length === ids.length, 'every command handled', { timeoutMs: 10_000 });
   assert.deepEqual(commands.sort(), ids.map((id) => `${id}=1`).sort());
+});
+
+test('a refused /on is one warning naming it; the other controls of its SUBSCRIBE still take commands', async (t) => {
+  // mosquitto grants every subscription and applies its ACL at delivery; aedes can refuse one.
+  const broker = await startAedes({ refuseSubscriptions: [`${base}/controls/OUT2/on`] });
+  t.after(() => broker.close());
+  // A session left by an earlier process with the device's client id: the device inherits it, so
+  // it takes a command only on a control whose own SUBACK granted its /on.
+  const earlier = await mqtt.connectAsync(broker.url, { protocolVersion: 4, clean: false, clientId: `ctl-test-${process.pid}` });
+  await earlier.subscribeAsync('/earlier', { qos: 1 });
+  await earlier.endAsync();
+  const { device, log } = makeDevice(t, broker.url);
+  const commands: string[] = [];
+  for (const id of ['OUT1', 'OUT2', 'OUT3']) {
+    device.addControl({ id, type: 'switch', readonly: false, onCommand: (payload) => void commands.push(`${id}=${payload}`) }).setBoolean(false);
+  }
+  device.start();
+  await device.whenOnline();
+  await waitUntil(() => log.lines.some((l) => l.includes('broker refused a subscription')), 'the warning', { timeoutMs: 10_000 });
+  const warnings = log.lines.filter((l) => l.includes('broker refused a subscription'));
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0]!, /WARN/);
+  assert.ok(warnings[0]!.includes(`${base}/controls/OUT2/on`) && !/OUT[13]/.test(warnings[0]!), warnings[0]);
+  assert.ok(log.lines.some((l) => l.includes('MQTT 3.1.1')), 'aedes speaks 3.1.1, where a session is inherited');
+  const sender = await startRecorder(t, broker.url, ['/none']);
+  // Fails if the refusal of OUT2 kept OUT1 and OUT3 from taking commands.
+  await waitUntil(async () => {
+    for (const id of ['OUT1', 'OUT3']) await sender.client.publishAsync(`${base}/controls/${id}/on`, '1', { qos: 1 });
+    await sleep(50);
+    return commands.includes('OUT1=1') && commands.includes('OUT3=1');
+  }, 'both commands handled', { timeoutMs: 10_000 });
+  assert.ok(!commands.some((c) => c.startsWith('OUT2')));
 });
