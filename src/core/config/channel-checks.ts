@@ -25,8 +25,7 @@ export function topicLevelFault(name: string): string | null {
 export function topicLengthFault(family: ConfigFamily, name: string, budget: TopicBudget): string | null {
   const bytes = Math.max(...family.controlIds(name).map((id) => budget.controlTopicBytes(id)));
   if (bytes <= MQTT_MAX_STRING_BYTES) return null;
-  const n = withThousands;
-  return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${n(bytes)} bytes of UTF-8 (the limit is ${n(MQTT_MAX_STRING_BYTES)})`;
+  return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`;
 }
 
 export function channelProblems(family: ConfigFamily, source: ConfigSource, budget: TopicBudget): Problem[] {

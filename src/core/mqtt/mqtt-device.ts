@@ -127,7 +127,10 @@ class BrokerDevice implements MqttDevice, ControlSink {
     const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
     this.controls.set(spec.id, control);
     this.ha?.addControl(spec);
-    if (this.isOnline) this.publishControl(control, true);
+    if (this.isOnline) {
+      if (!spec.readonly) this.subscribeCommands([spec.id]);
+      this.publishControl(control);
+    }
     return control;
   }
 
@@ -259,7 +262,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     if (writable.length > 0) this.subscribeCommands(writable);
     let sent = 0;
     for (const control of this.controls.values()) {
-      this.publishControl(control, false);
+      this.publishControl(control);
       if (++sent % FLUSH_EVERY_CONTROLS === 0) this.connection.flush();
     }
     for (const topic of this.toClear) this.send(topic, '');
@@ -272,16 +275,15 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   /**
-   * Metas, error flags, the `/on` subscription (before the first value, so no command is missed;
-   * `subscribe` false when the caller already subscribed it), then the value.
+   * Metas, error flags, then the value. A writable control's `/on` is subscribed by the caller
+   * before this, so no command sent after its first value is missed.
    */
-  private publishControl(control: ControlState, subscribe: boolean): void {
+  private publishControl(control: ControlState): void {
     const { spec, order } = control;
     const { topics } = this;
     this.send(topics.controlMeta(spec.id), controlMetaJson(spec, order));
     for (const [key, payload] of controlLegacyMetas(spec, order)) this.send(topics.controlLegacyMeta(spec.id, key), payload);
     this.send(topics.controlLegacyMeta(spec.id, 'error'), control.errors);
-    if (subscribe && !spec.readonly) this.subscribeCommands([spec.id]);
     if (control.value !== undefined) {
       this.send(topics.control(spec.id), control.value);
       control.notePublished();
