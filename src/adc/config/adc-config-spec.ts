@@ -25,6 +25,7 @@ export const adcConfigSpec: DriverConfigSpec<AdcConfig> = {
   reservedNames: reserved,
   protectedKeys: ['match_iio', 'channel_number', 'mqtt_type', 'voltage_multiplier', 'max_voltage'],
   hardwareKey: 'channel_number',
+  systemStandIn: () => facts.nameEnums.system_channel[0]!,
   controlIds: (id) => [id],
   validateConfig: generated.config,
   validateBoard: generated.board,

@@ -20,6 +20,13 @@ export interface ConfigFamily {
    * board does not define but the main config gives this key is used with it.
    */
   readonly hardwareKey: string;
+  /**
+   * A reserved name of the system variant a board channel belongs to (a system input or output,
+   * an ADC system channel). The board decides which channels are system channels, whatever their
+   * names; the validators, generated at build time, know only the reserved names, so a board
+   * channel named in the main config is validated under this name instead.
+   */
+  systemStandIn(boardChannel: Readonly<Record<string, unknown>>): string;
   /** Every control id a channel of this name may publish (its topics must fit MQTT). */
   controlIds(name: string): readonly string[];
 }

@@ -7,6 +7,7 @@
 import { ConfigError } from '../errors.js';
 import type { DriverConfigSpec } from './driver-config-spec.js';
 import { listBoardFiles, readConfigText } from './file-reading.js';
+import { boardChannelsById, boardValidationView, mainValidationView } from './board-variants.js';
 import { channelProblems } from './channel-checks.js';
 import { deepFreeze } from './deep-freeze.js';
 import { JsonDocument } from './json-document.js';
@@ -60,7 +61,13 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
   const syntax = new Set<Problem>();
   const budget = input.topics === undefined ? TopicBudget.shortest() : new TopicBudget(input.topics);
 
-  const check = (doc: JsonDocument, value: JsonValue | undefined, board: boolean): ConfigSource | undefined => {
+  // `schemaView`: what the schema check sees of `value` (see board-variants.ts).
+  const check = (
+    doc: JsonDocument,
+    value: JsonValue | undefined,
+    board: boolean,
+    schemaView: (value: JsonValue) => JsonValue = (v) => v,
+  ): ConfigSource | undefined => {
     if (doc.syntaxProblem || value === undefined) {
       if (doc.syntaxProblem) {
         problems.push(doc.syntaxProblem);
@@ -70,7 +77,7 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
     }
     for (const path of doc.duplicateKeys) warnings.push(doc.problem(path, 'key given twice; the last one is used'));
     const validate = board ? spec.validateBoard : spec.validateConfig;
-    const found = schemaProblems(doc, value, validate, spec.variants);
+    const found = schemaProblems(doc, schemaView(value), validate, spec.variants);
     problems.push(...found);
     if (!isJsonObject(value)) return undefined;
     // The per-file checks (names, duplicates) look only at string names, so they run even when
@@ -87,10 +94,11 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
   const boardFiles = input.boardDir === null ? [] : listBoardFiles(input.boardDir);
   for (const file of boardFiles) {
     const doc = readConfigDocument(file);
-    const source = check(doc, doc.value, true);
+    const source = check(doc, doc.value, true, (v) => boardValidationView(spec, v));
     if (source) boards.push(source);
   }
-  const main = check(input.main, input.mainValue ?? input.main.value, false);
+  const boardById = boardChannelsById(spec, boards);
+  const main = check(input.main, input.mainValue ?? input.main.value, false, (v) => mainValidationView(spec, v, boardById));
   if (!main || boards.length < boardFiles.length) fail(problems, syntax);
 
   const merged = mergeChannels(spec, boards, main);

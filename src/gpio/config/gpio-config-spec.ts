@@ -36,6 +36,8 @@ export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
   reservedNames: new Set(facts.reservedNames),
   protectedKeys: ['gpio', 'direction', 'inverted', 'open_drain', 'open_source'],
   hardwareKey: 'gpio',
+  systemStandIn: (board) =>
+    directionOf(String(board.name), board.direction) === 'input' ? facts.nameEnums.system_input[0]! : facts.nameEnums.system_output[0]!,
   controlIds: (name) => [name, totalControlId(name), currentControlId(name)],
   validateConfig: generated.config,
   validateBoard: generated.board,

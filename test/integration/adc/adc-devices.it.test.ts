@@ -3,10 +3,13 @@
  * main-config overrides and ignored protected keys, and a device that appears after the start.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
-import { adcRig, control, sleep } from './adc-rig.js';
+import { adcRig, BIN, control, sleep } from './adc-rig.js';
 
 const fast = { poll_interval: 50, averaging_window: 2, delay_between_measurements: 5 };
 
@@ -80,4 +83,31 @@ test('an older controller\'s single config: reserved ids on their own channel_nu
   await rig.waitValue('Vin', (p) => p === '20.0');
   assert.match(proc.stderr(), /INFO: .*iio_channels\[0\]: system channel "A1" has no board definition: using the channel_number given here/);
   assert.doesNotMatch(proc.stderr(), /skipped/);
+});
+
+test('a board channel named outside the reserved list (5Vout) with the user\'s averaging: -j | -J keeps it and the service runs it', async (t) => {
+  const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage5: { raw: 1250, scale: '1' }, voltage1: { raw: 100, scale: '1' } } }]);
+  const board = {
+    iio_channels: [
+      { id: 'Vin', match_iio: '2198000.adc', channel_number: 'voltage1', voltage_multiplier: 10 },
+      { id: '5Vout', match_iio: '2198000.adc', channel_number: 'voltage5', voltage_multiplier: 4, decimal_places: 2 },
+    ],
+  };
+  const stored = { device_name: 'ADCs', iio_channels: [{ id: '5Vout', ...fast, averaging_window: 3 }] };
+  writeFileSync(join(rig.boardDir, 'system.conf'), JSON.stringify(board));
+  const convert = (flag: '-j' | '-J', input: string): string => {
+    const r = spawnSync(process.execPath, [BIN, flag, '--system-config-dir', rig.boardDir], { input, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${flag}: ${r.stderr}`);
+    assert.equal(r.stderr, '');
+    return r.stdout;
+  };
+  const editor = JSON.parse(convert('-j', JSON.stringify(stored))) as { iio_channels: { id: string }[] };
+  assert.deepEqual(editor.iio_channels.map((c) => c.id), ['Vin', '5Vout']);
+  const saved = JSON.parse(convert('-J', JSON.stringify(editor))) as object;
+  assert.deepEqual(saved, stored, 'the user\'s settings come back, nothing of the board added');
+
+  const proc = rig.start(saved, board);
+  await rig.waitValue('5Vout', (p) => p === '5.00');
+  assert.doesNotMatch(proc.stderr(), /WARNING|ERROR/);
+  assert.equal(await proc.stop(), 0);
 });

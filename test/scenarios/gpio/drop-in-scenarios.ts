@@ -4,12 +4,13 @@
  * input follows its line, as a board file and as an older controller's single config.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { boardFileShape, mainConfigOverBoard, SHAPE_LINES, singleConfigShape, type ShapeLine } from './board-shapes.js';
 import type { GpioServiceRig } from './rig.js';
-import { gpioOf, scenarioRun, type ScenarioRun } from './service-run.js';
+import { GPIO_MAIN, gpioOf, scenarioRun, type ScenarioRun } from './service-run.js';
 
 /** Every channel of the shape behaves as its board says: outputs through `/on`, inputs from their line. */
 async function everyChannelWorks(run: ScenarioRun, rig: GpioServiceRig): Promise<void> {
@@ -70,5 +71,51 @@ export async function singleConfigOfAnOlderController(t: TestContext, rig: GpioS
     await service.log(new RegExp(`INFO: .*system channel "${line.name}" has no board definition: using the gpio given here`));
   }
   assert.doesNotMatch(service.stderr(), /skipped/);
+  assert.equal(await service.stop(), 0, service.stderr());
+}
+
+/**
+ * A board whose channels have names outside the schema's reserved list (a WB7's `D1_IN`/`D1_OUT`,
+ * relays, an extension module's `EXT1_K3`; `Relay_1` leaves `direction` out, as older board files
+ * do), with the user's settings on them: the editor's round trip (`-j | -J`, as the config editor
+ * runs it) keeps every setting, and the service runs the result.
+ */
+export async function boardNamesOutsideTheReservedList(t: TestContext, rig: GpioServiceRig): Promise<void> {
+  const run = await scenarioRun(t, rig, 'board-names');
+  const board = [
+    { name: 'D1_IN', gpio: gpioOf(rig, 0, 0), direction: 'input' },
+    { name: 'D1_OUT', gpio: gpioOf(rig, 0, 1), direction: 'output' },
+    { name: 'Relay_1', gpio: gpioOf(rig, 0, 2) },
+    { name: 'EXT1_K3', gpio: gpioOf(rig, 1, 0), direction: 'output' },
+  ];
+  writeFileSync(join(run.boardDir, 'system.conf'), JSON.stringify({ channels: board }, null, 2));
+  const settings = [
+    { name: 'D1_IN', type: 'watt_meter', multiplier: 1000 },
+    { name: 'D1_OUT', initial_state: true },
+    { name: 'Relay_1', load_previous_state: false },
+  ];
+  const stored = JSON.stringify({ device_name: 'Discrete I/O', channels: settings });
+  const convert = (flag: '-j' | '-J', input: string): string => {
+    const r = spawnSync(process.execPath, [GPIO_MAIN, flag, '--system-config-dir', run.boardDir], { input, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${flag}: ${r.stderr}`);
+    assert.equal(r.stderr, '', `${flag} says nothing on stderr`);
+    return r.stdout;
+  };
+  const editor = JSON.parse(convert('-j', stored)) as { channels: { name: string }[] };
+  assert.deepEqual(editor.channels.map((c) => c.name), ['D1_IN', 'D1_OUT', 'Relay_1', 'EXT1_K3'], 'the board\'s channels, in board order');
+  const saved = convert('-J', JSON.stringify(editor));
+  assert.deepEqual(JSON.parse(saved), JSON.parse(stored), 'the user\'s settings come back, nothing of the board added');
+
+  const service = run.start(saved);
+  await run.value('D1_OUT', '1');
+  assert.equal(await rig.level(0, 1), true, 'D1_OUT starts on (initial_state)');
+  await run.value('D1_IN_total');
+  const meta = JSON.parse((await run.value('Relay_1/meta')).payload) as { readonly: boolean };
+  assert.equal(meta.readonly, false, 'Relay_1 is an output');
+  const mark = run.recorder.mark();
+  await run.command('EXT1_K3', '1');
+  await run.value('EXT1_K3', '1', { from: mark });
+  assert.equal(await rig.level(1, 0), true, 'EXT1_K3 drives its line');
+  assert.doesNotMatch(service.stderr(), /WARNING|ERROR/, 'the board and the saved config run without a warning');
   assert.equal(await service.stop(), 0, service.stderr());
 }

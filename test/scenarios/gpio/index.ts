@@ -14,7 +14,7 @@ import {
   sigtermInHighPhase,
   totalOnPersisted,
 } from './counter-scenarios.js';
-import { boardFileOfARealController, singleConfigOfAnOlderController } from './drop-in-scenarios.js';
+import { boardFileOfARealController, boardNamesOutsideTheReservedList, singleConfigOfAnOlderController } from './drop-in-scenarios.js';
 import { reloadInPlace } from './reload-scenarios.js';
 import { chipMissingAtStart, chipRemovedAndRestored, corruptStateFile } from './fault-scenarios.js';
 import { inputsAndInverted, outputsThroughOn, startValuesAcrossRestart } from './io-scenarios.js';
@@ -37,6 +37,7 @@ export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'reload' | 'lines'
   dropIn: [
     { name: 'a board file as real controllers ship it: outputs without direction are writable, inputs follow', run: boardFileOfARealController },
     { name: 'an older controller\'s single config: reserved names on their own integer gpio', run: singleConfigOfAnOlderController },
+    { name: 'board channels named outside the reserved list keep the user\'s settings through -j | -J and run', run: boardNamesOutsideTheReservedList },
   ],
   reload: [
     { name: 'SIGHUP during a pulse train: unchanged channels untouched, changed ones re-created with their state, removed ones cleared', run: reloadInPlace },

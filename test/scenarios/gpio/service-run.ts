@@ -12,7 +12,8 @@ import { MqttRecorder, type Recorded } from '../../helpers/mqtt-recorder.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import type { GpioServiceRig } from './rig.js';
 
-const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
+/** The GPIO binary as built. */
+export const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
 
 /** One channel of a config, in the config file's own words. */
 export type ChannelJson = Record<string, unknown>;

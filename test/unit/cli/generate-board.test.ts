@@ -203,3 +203,38 @@ test('the generated board files are accepted by the services: their channels are
     }
   }
 });
+
+test('a tree whose channels have names outside the reserved list (D1_IN, Relay_1, EXT1_K3, 5Vout): the user\'s settings survive -j | -J', async (t) => {
+  const root = tempDir(t, 'ctl-gen-');
+  addGpioChip(root, 0, 0x10);
+  addGpioChip(root, 4, 0x40);
+  writeDtChildren(root, 'wirenboard/gpios', {
+    D1_IN: { 'io-gpios': cells(0x10, 1, 0), input: FLAG, 'sort-order': cells(1) },
+    D1_OUT: { 'io-gpios': cells(0x10, 2, 0), 'sort-order': cells(2) },
+    Relay_1: { 'io-gpios': cells(0x10, 3, 0), 'sort-order': cells(3) },
+    EXT1_K3: { 'io-gpios': cells(0x40, 2, 0), 'sort-order': cells(4) },
+  });
+  const iio = createFakeIioTree(root, [{ parent: 'platform/soc/2100000.bus/2198000.adc' }]);
+  setOfPhandle(iio.device(0).dir, 0x30);
+  writeDtChildren(root, 'wirenboard/analog-inputs', {
+    '5Vout': { 'iio-device': cells(0x30), 'iio-channel-name': str('voltage5'), 'divider-r1-ohms': cells(30000), 'divider-r2-ohms': cells(10000) },
+  });
+  const settings = {
+    gpio: { device_name: 'GPIOs', channels: [{ name: 'D1_IN', type: 'water_meter', multiplier: 10 }, { name: 'D1_OUT', initial_state: true }, { name: 'Relay_1', load_previous_state: false }] },
+    adc: { device_name: 'ADCs', iio_channels: [{ id: '5Vout', averaging_window: 20 }] },
+  };
+  for (const driver of ['gpio', 'adc'] as const) {
+    const dir = join(root, `${driver}-conf.d`);
+    assert.equal((await runMain(driver, args(root, dir))).code, 0);
+    const j = await runMain(driver, ['-j', '--system-config-dir', dir], { stdin: JSON.stringify(settings[driver]) });
+    assert.deepEqual([j.code, j.stderr], [0, ''], j.stderr);
+    const back = await runMain(driver, ['-J', '--system-config-dir', dir], { stdin: j.stdout });
+    assert.deepEqual([back.code, back.stderr], [0, ''], back.stderr);
+    assert.deepEqual(JSON.parse(back.stdout), settings[driver], `${driver}: the settings come back as they were`);
+    // And the service's loader takes the saved file with that board.
+    const main = join(root, `${driver}.conf`);
+    writeFileSync(main, back.stdout);
+    const again = await runMain(driver, ['-j', '-c', main, '--system-config-dir', dir], { tty: true });
+    assert.equal(again.code, 0, again.stderr);
+  }
+});
