@@ -7,10 +7,12 @@ import type { AdcCliOptions } from '../core/config/cli-options.js';
 import type { Logger } from '../core/log.js';
 import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
 import { runService } from '../core/service/lifecycle.js';
+import { serviceManagerOf } from '../core/service/service-manager.js';
 import { createServiceDevice } from '../core/service/service-device.js';
 import { AdcService } from './adc-service.js';
 import type { AdcConfig } from './config/adc-config-model.js';
 import type { ReadMode } from './raw-read-path.js';
+import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 
 /**
  * `CTL_ADC_READS=async` (or `sync`) forces one read path for every channel instead of choosing per
@@ -42,6 +44,7 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger,
   return runService({
     device,
     log: logger,
+    serviceManager: serviceManagerOf(process.env, openNotifySocket, logger),
     parts: {
       async start() {
         logger.info(`${config.channels.length} channel(s), device ${cli.deviceId}, sysfs under ${cli.sysfsRoot}`);

@@ -1,5 +1,7 @@
 #!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
 /** The `ctl-mqtt-gpio` binary. */
+// First of all: a reload signal during the start must not end the process (see the module).
+import '../core/service/early-signals.js';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { gpioConfigSpec } from '../gpio/config/gpio-config-spec.js';
 import type { GpioConfig } from '../gpio/config/gpio-config-model.js';

@@ -19,6 +19,7 @@ import type { Logger } from '../core/log.js';
 import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
 import { runService } from '../core/service/lifecycle.js';
+import { serviceManagerOf } from '../core/service/service-manager.js';
 import { createServiceDevice } from '../core/service/service-device.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { createCdevBackend } from '../hw/gpio/cdev/cdev-backend.js';
@@ -28,6 +29,7 @@ import type { LegacyMapper } from './channel-plan.js';
 import type { GpioConfig } from './config/gpio-config-model.js';
 import { GpioService, type StartReport } from './gpio-service.js';
 import { GpioStateStore } from './state/gpio-state.js';
+import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 
 /** The backend the command line chose, with what the service needs to know about its chips. */
 interface Hardware {
@@ -110,6 +112,7 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
   return runService({
     device,
     log: logger,
+    serviceManager: serviceManagerOf(process.env, openNotifySocket, logger),
     parts: {
       async start() {
         report = await service.start();

@@ -7,7 +7,10 @@
  *   (retained topics cleared), then what the driver closes last; exit 0 when done or at the stop
  *   deadline (4.5 s), 1 if the stop threw. A second signal exits at once.
  * - SIGHUP: reload the configuration in place (one at a time; see reload-queue.ts). A stop waits
- *   for a reload under way, so the two never overlap.
+ *   for a reload under way, so the two never overlap. SIGHUPs that came before this handler was
+ *   installed (early-signals.ts) and during the start make one reload once the service has started.
+ * - The service manager (service-manager.ts) hears READY once every control is published,
+ *   RELOADING/READY around each reload and STOPPING when a stop begins.
  * - No broker within the start-up timeout (see startup-deadline.ts): the same stop, exit 1.
  * - The driver's start may end the process at once with an exit code (every GPIO chip refused).
  * Once the exit code is known the returned promise resolves with it; should a handle still hold
@@ -17,7 +20,9 @@ import { messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MqttDevice } from '../mqtt/device.js';
 import { startupTimeoutOf, watchStartupDeadline } from '../mqtt/startup-deadline.js';
+import { takeEarlyReloads } from './early-signals.js';
 import { ReloadQueue } from './reload-queue.js';
+import type { ServiceManager } from './service-manager.js';
 
 /** What a driver contributes to the lifecycle. */
 export interface ServiceParts {
@@ -51,6 +56,8 @@ export interface LifecycleOptions {
   readonly reloadSignals?: readonly NodeJS.Signals[];
   /** Ends the process; default `process.exit`. */
   readonly exit?: (code: number) => void;
+  /** Told when the service is ready, reloading and stopping (systemd); default: nobody. */
+  readonly serviceManager?: ServiceManager;
 }
 
 /** Runs the service until it ends; resolves to the process exit code. */
@@ -61,6 +68,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   const backstopMs = options.backstopMs ?? 1000;
   const stopSignals = options.stopSignals ?? ['SIGTERM', 'SIGINT'];
   const reloadSignals = options.reloadSignals ?? ['SIGHUP'];
+  const manager = options.serviceManager;
 
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => (resolveExit = resolve));
@@ -69,13 +77,24 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     if (finished) return;
     finished = true;
     removeHandlers();
+    manager?.close();
     resolveExit(code);
     setTimeout(() => endProcess(code), backstopMs).unref();
   };
 
   let started = false;
+  // The manager hears of reloads only once it has heard READY: a reload folded into the start
+  // (asked during it) is part of the start as far as it is concerned.
+  let ready = false;
   const reloads = new ReloadQueue(async () => {
-    if (parts.reload !== undefined) await parts.reload();
+    if (parts.reload === undefined) return;
+    const told = ready;
+    if (told) manager?.reloading();
+    try {
+      await parts.reload();
+    } finally {
+      if (told) manager?.ready();
+    }
   }, log);
 
   let stopping: Promise<void> | undefined;
@@ -89,6 +108,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
 
   /** Stops everything and finishes with `code` (1 if the stop threw), at the deadline at the latest. */
   const shutdown = (code: number): void => {
+    manager?.stopping();
     const deadline = setTimeout(() => {
       log.warn(`stop did not finish within ${stopTimeoutMs} ms; exiting`);
       finish(code);
@@ -130,6 +150,10 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   let pendingAtStart = false;
   for (const signal of stopSignals) process.on(signal, onStopSignal);
   for (const signal of reloadSignals) process.on(signal, onReloadSignal);
+  if (reloadSignals.includes('SIGHUP') && takeEarlyReloads() > 0) {
+    log.info('SIGHUP during start-up: the configuration is read again once the service has started');
+    pendingAtStart = true;
+  }
   function removeHandlers(): void {
     for (const signal of stopSignals) process.off(signal, onStopSignal);
     for (const signal of reloadSignals) process.off(signal, onReloadSignal);
@@ -150,6 +174,13 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   }
   device.start();
   started = true;
+  device.whenOnline().then(
+    () => {
+      ready = true;
+      manager?.ready();
+    },
+    () => {}, // stopped before it was ever online: nothing to tell
+  );
   if (pendingAtStart) void reloads.request();
   watchStartupDeadline(device, options.startupTimeoutS ?? startupTimeoutOf(process.env, log), (reason) => {
     if (stopping !== undefined) return; // a signal is already stopping it

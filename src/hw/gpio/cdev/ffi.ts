@@ -1,11 +1,10 @@
 /**
- * The only file that imports koffi (FFI is quarantined here): libc's open, close, ioctl, read, write, poll,
- * eventfd and fcntl, wrapped as the typed Syscalls seam. koffi is loaded on first use, so a
- * process that never opens a GPIO chip (the sim backend, the ADC service) never loads it.
+ * The GPIO backend's system calls: libc's open, close, ioctl, read, write, poll, eventfd and
+ * fcntl through koffi (../../libc.ts), wrapped as the typed Syscalls seam. Declared on first use,
+ * so a process that never opens a GPIO chip (the sim backend, the ADC service) never loads koffi.
  * Untyped values (`any`) stay inside this file.
  */
-import { createRequire } from 'node:module';
-import { CtlError } from '../../../core/errors.js';
+import { loadLibc } from '../../libc.js';
 import { errnoName } from './errno.js';
 import { ErrnoError, type Syscalls } from './syscalls.js';
 
@@ -37,16 +36,7 @@ let libc: Libc | undefined;
 
 function load(): Libc {
   if (libc) return libc;
-  let koffi: any;
-  try {
-    koffi = createRequire(import.meta.url)('koffi');
-  } catch (err) {
-    throw new CtlError(
-      'HW_UNSUPPORTED',
-      `the GPIO character device backend needs the koffi package, which cannot load here: ${(err as Error).message}`,
-    );
-  }
-  const lib = koffi.load('libc.so.6');
+  const { koffi, lib } = loadLibc('the GPIO character device backend');
   libc = {
     koffi,
     open: lib.func('int open(const char *path, int flags)'),
