@@ -15,8 +15,9 @@
 //                                                x64, arm64 and armhf
 //   /usr/lib/ctl-mqtt/schemas/*.schema.json      -> /usr/share/ctl-mqtt-*/ (--print-schema)
 //   /usr/share/ctl-mqtt-{gpio,adc}/              schema, full example config, boards/example.conf
-//   /usr/share/wb-mqtt-confed/schemas/           the schemas again, where Wiren Board's config
-//                                                editor looks for them
+//   (nothing in wb-mqtt-confed's schema directories: the units' --generate-board writes the one
+//    copy Wiren Board's config editor lists, /var/lib/wb-mqtt-confed/schemas/, where it exists;
+//    an upgrade from a version that shipped /usr/share/wb-mqtt-confed/schemas/ removes that copy)
 //   /lib/systemd/system/*.service, /lib/udev/rules.d/60-ctl-mqtt-gpio.rules
 //                                                (ctl-mqtt-console.service: the web console, loopback)
 //   /etc/ctl-mqtt-{gpio,adc}.conf                conffiles (board channels only)
@@ -227,8 +228,6 @@ function stage(root, pkg) {
     const share = join(root, 'usr/share', binary);
     install(join(here, 'bin', binary), join(root, 'usr/bin', binary), 0o755);
     install(join(repo, 'schemas', `${binary}.schema.json`), join(share, `${binary}.schema.json`));
-    // A copy, not a link: the editor may read its directory without following links out of it.
-    install(join(repo, 'schemas', `${binary}.schema.json`), join(root, 'usr/share/wb-mqtt-confed/schemas', `${binary}.schema.json`));
     install(join(repo, 'examples', `${binary}.conf`), join(share, `${binary}.conf.example`));
     install(join(repo, 'examples/board', binary, 'conf.d/system.conf'), join(share, 'boards/example.conf'));
     mkdirSync(join(lib, 'schemas'), { recursive: true });

@@ -38,7 +38,6 @@ step "files, conffiles, enabled units"
 for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.json \
   usr/lib/ctl-mqtt/dist/src/cli/gpio-main.js usr/lib/ctl-mqtt/dist/src/cli/adc-main.js \
   usr/share/ctl-mqtt-gpio/ctl-mqtt-gpio.schema.json usr/share/ctl-mqtt-adc/ctl-mqtt-adc.schema.json \
-  usr/share/wb-mqtt-confed/schemas/ctl-mqtt-gpio.schema.json usr/share/wb-mqtt-confed/schemas/ctl-mqtt-adc.schema.json \
   usr/share/ctl-mqtt-gpio/boards/example.conf usr/share/ctl-mqtt-adc/boards/example.conf \
   lib/systemd/system/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
   lib/udev/rules.d/60-ctl-mqtt-gpio.rules etc/ctl-mqtt-gpio.conf etc/ctl-mqtt-adc.conf \
@@ -64,14 +63,26 @@ conffiles=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}' ctl-
 koffi_builds=$(ls "$root/usr/lib/ctl-mqtt/node_modules/koffi/build/koffi" | sort | tr '\n' ' ')
 [ "$koffi_builds" = "linux_arm64 linux_armhf linux_x64 " ] || fail "koffi binaries: $koffi_builds"
 for svc in gpio adc; do
-  cmp -s "$root/usr/share/wb-mqtt-confed/schemas/ctl-mqtt-$svc.schema.json" "$repo/schemas/ctl-mqtt-$svc.schema.json" \
-    || fail "the config editor's ctl-mqtt-$svc.schema.json differs from schemas/"
+  cmp -s "$root/usr/share/ctl-mqtt-$svc/ctl-mqtt-$svc.schema.json" "$repo/schemas/ctl-mqtt-$svc.schema.json" \
+    || fail "/usr/share/ctl-mqtt-$svc/ctl-mqtt-$svc.schema.json differs from schemas/"
   # The board file from the device tree before every start, with the same paths as the service.
   unit="$root/lib/systemd/system/ctl-mqtt-$svc.service"
   grep -qx "ExecStartPre=/usr/bin/ctl-mqtt-$svc --generate-board" "$unit" || fail "ctl-mqtt-$svc.service does not run --generate-board first"
   grep -qx "ExecStart=/usr/bin/ctl-mqtt-$svc" "$unit" || fail "ctl-mqtt-$svc.service: ExecStart has options --generate-board lacks"
   grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' "$unit" || fail "ctl-mqtt-$svc.service: systemctl reload does not send SIGHUP"
+  # A reload asked during the start waits until the service is ready (READY=1 once published).
+  grep -qx 'Type=notify' "$unit" || fail "ctl-mqtt-$svc.service is not Type=notify: a reload during the start would not wait"
+  grep -qx 'NotifyAccess=main' "$unit" || fail "ctl-mqtt-$svc.service: NotifyAccess=main missing"
+  grep -qx 'WatchdogSec=30' "$unit" || fail "ctl-mqtt-$svc.service: WatchdogSec=30 missing"
+  grep -qx 'Restart=always' "$unit" || fail "ctl-mqtt-$svc.service: an end by a signal would not be restarted"
+  grep -qx 'Wants=wb-hwconf-manager.service' "$unit" || fail "ctl-mqtt-$svc.service does not want wb-hwconf-manager.service"
+  grep -qx 'After=network.target mosquitto.service wb-hwconf-manager.service' "$unit" \
+    || fail "ctl-mqtt-$svc.service is not ordered after mosquitto and wb-hwconf-manager"
 done
+# One schema per config where wb-mqtt-confed looks: the units generate it; the package ships none.
+[ ! -e "$root/usr/share/wb-mqtt-confed" ] || fail "the package ships schemas in /usr/share/wb-mqtt-confed (the editor would list each config twice)"
+dpkg-deb -c "$deb" | grep -q 'wb-mqtt-confed' && fail "the package has files under wb-mqtt-confed"
+grep -q -- '--no-block' "$root/var/lib/dpkg/info/ctl-mqtt.postinst" || fail "postinst waits for the services to be ready"
 
 step "ctl-mqtt-adc --print-schema"
 "$root/usr/bin/ctl-mqtt-adc" --print-schema >"$root/schema.out"
@@ -187,6 +198,21 @@ if command -v systemd-analyze >/dev/null 2>&1; then
     || fail "systemd-analyze verify: $complaints"
   [ -z "$complaints" ] || fail "systemd-analyze verify: $complaints"
 fi
+
+step "an upgrade from a version that shipped the schemas in /usr/share/wb-mqtt-confed removes that copy"
+dpkg_root --purge ctl-mqtt >/dev/null
+older="$root/older-package"
+mkdir -p "$older/DEBIAN" "$older/usr/share/wb-mqtt-confed/schemas"
+cp "$repo/schemas/ctl-mqtt-gpio.schema.json" "$repo/schemas/ctl-mqtt-adc.schema.json" "$older/usr/share/wb-mqtt-confed/schemas/"
+printf '%s\n' 'Package: ctl-mqtt' 'Version: 0.0.1' 'Architecture: all' 'Maintainer: ctl-mqtt <ctl-mqtt@example.invalid>' \
+  'Description: an older ctl-mqtt that shipped the config editor schemas' >"$older/DEBIAN/control"
+dpkg-deb --build --root-owner-group "$older" "$root/older.deb" >/dev/null
+dpkg_root --install "$root/older.deb" >/dev/null
+[ -e "$root/usr/share/wb-mqtt-confed/schemas/ctl-mqtt-gpio.schema.json" ] || fail "the older package did not install its schema copy"
+dpkg_root --install "$deb" >/dev/null
+for svc in gpio adc; do
+  [ ! -e "$root/usr/share/wb-mqtt-confed/schemas/ctl-mqtt-$svc.schema.json" ] || fail "the upgrade left /usr/share/wb-mqtt-confed/schemas/ctl-mqtt-$svc.schema.json"
+done
 
 step "purge"
 # A copy --generate-board wrote for the config editor goes with the package.

@@ -7,10 +7,14 @@
  * - the last occurrence of an option wins; `--` ends the options; no positional arguments.
  * Every mistake is a CtlError USAGE (exit 2) with one line saying what is wrong.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CtlError } from '../core/errors.js';
+import { deviceTreeBase } from '../hw/devicetree/dt-node.js';
 import {
   BINARY,
   DEFAULT_DEVICE_ID,
+  WIREN_BOARD_DEVICE_ID,
   DEFAULT_EDITOR_SCHEMA_DIR,
   DEFAULT_HA_STATUS_TOPIC,
   DEFAULT_HOST,
@@ -115,13 +119,23 @@ function brokerOf(d: ArgsDraft): BrokerOptions {
   };
 }
 
+/**
+ * The device id when `--device-id` does not give one: the originals' (`wb-gpio`, `wb-adc`) on a
+ * Wiren Board controller, whose device tree has the `wirenboard` node, so that what names their
+ * topics keeps working; `ctl-gpio` / `ctl-adc` elsewhere.
+ */
+export function defaultDeviceId(driver: DriverKind, sysfsRoot: string): string {
+  const wirenBoard = existsSync(join(deviceTreeBase(sysfsRoot), 'wirenboard'));
+  return (wirenBoard ? WIREN_BOARD_DEVICE_ID : DEFAULT_DEVICE_ID)[driver];
+}
+
 /** Parses the arguments (without `node` and the script) of one binary. Throws USAGE errors. */
 export function parseCliArgs(driver: 'gpio', argv: readonly string[]): GpioCliOptions;
 export function parseCliArgs(driver: 'adc', argv: readonly string[]): AdcCliOptions;
 export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOptions;
 export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOptions {
   const d = readDraft(driver, argv);
-  const deviceId = d.deviceId ?? DEFAULT_DEVICE_ID[driver];
+  const deviceId = d.deviceId ?? defaultDeviceId(driver, d.sysfsRoot ?? '/');
   const common: CommonCliOptions = {
     binary: BINARY[driver],
     mode: modeOf(d),

@@ -4,8 +4,8 @@
  * only when its text changes. When the config editor's schema directory exists, the schema with
  * the board's channel names goes there too (`--editor-schema-dir`).
  *
- * Outcomes: no such device-tree node (not a board that describes itself): one line, nothing
- * written, exit 0. A malformed property: one line naming it, exit 6, nothing written (the previous
+ * Outcomes: no such device-tree node (not a board that describes itself): one line, no board
+ * file, the editor's schema (when its directory exists) with the schema's reserved names, exit 0. A malformed property: one line naming it, exit 6, nothing written (the previous
  * board file stays). A file that cannot be written: one line, exit 1.
  */
 import { stat } from 'node:fs/promises';
@@ -46,17 +46,21 @@ export async function generateBoard(
 ): Promise<number> {
   const say = (line: string) => io.stdout.write(`${cli.binary}: ${line}\n`);
   const board = await generator.generate(cli.sysfsRoot);
+  // The package ships no copy in the editor's directories: this is the one the editor lists.
+  const writeEditorSchema = async (text: string, what: string): Promise<void> => {
+    if (!(await isDirectory(cli.editorSchemaDir))) return;
+    const schemaFile = join(cli.editorSchemaDir, `${cli.binary}.schema.json`);
+    say(`${schemaFile}: ${what} (${await write(schemaFile, text)})`);
+  };
   if (board === null) {
     say(`no device-tree node ${join(deviceTreeBase(cli.sysfsRoot), generator.node)}: no board file written`);
+    await writeEditorSchema(schemaText, 'editor schema with the reserved names');
     return 0;
   }
   for (const warning of board.warnings) io.stderr.write(`${cli.binary}: warning: ${warning}\n`);
   const file = join(cli.systemConfigDir, BOARD_FILE_NAME);
   const outcome = await write(file, boardFileText(cli.binary, generator.node, board.value));
   say(`${file}: ${board.channelCount} channel(s) from the device tree (${outcome})`);
-  if (await isDirectory(cli.editorSchemaDir)) {
-    const schemaFile = join(cli.editorSchemaDir, `${cli.binary}.schema.json`);
-    say(`${schemaFile}: editor schema for this board (${await write(schemaFile, editorSchemaText(schemaText, board.editorEnums))})`);
-  }
+  await writeEditorSchema(editorSchemaText(schemaText, board.editorEnums), 'editor schema for this board');
   return 0;
 }

@@ -1,5 +1,5 @@
 /** The `--help` text, built from the option table so it cannot drift from the parser. */
-import { BINARY, DEFAULT_DEVICE_ID, type DriverKind } from '../core/config/cli-options.js';
+import { BINARY, DEFAULT_DEVICE_ID, WIREN_BOARD_DEVICE_ID, type DriverKind } from '../core/config/cli-options.js';
 import { OPTIONS } from './option-table.js';
 
 const SUMMARY: Record<DriverKind, string> = {
@@ -17,7 +17,7 @@ export function usageText(driver: DriverKind): string {
         return `${n} ${o.metavar}`;
       })
       .join(', ');
-    const help = o.help.replace(/BINARY/g, binary).replace(/DEVICE_ID/g, DEFAULT_DEVICE_ID[driver]);
+    const help = o.help.replace(/BINARY/g, binary).replace(/DEVICE_ID/g, `${DEFAULT_DEVICE_ID[driver]}; ${WIREN_BOARD_DEVICE_ID[driver]} on a Wiren Board`);
     return [spelled, help] as const;
   });
   const width = Math.max(...rows.map(([s]) => s.length)) + 2;

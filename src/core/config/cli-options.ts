@@ -39,7 +39,7 @@ export interface CommonCliOptions {
   readonly broker: BrokerOptions;
   /** `-T`: prepended literally to every topic ('' = none). */
   readonly topicPrefix: string;
-  /** `--device-id`: MQTT device id (`ctl-gpio` / `ctl-adc`). */
+  /** `--device-id`: MQTT device id (`ctl-gpio` / `ctl-adc`; `wb-gpio` / `wb-adc` on a Wiren Board). */
   readonly deviceId: string;
   /** `--client-id`: MQTT client id; null = the MQTT layer's default (`[<prefix>-]<device-id>-<hostname>`). */
   readonly clientId: string | null;
@@ -74,6 +74,11 @@ export type CliOptions = GpioCliOptions | AdcCliOptions;
 
 export const BINARY: Readonly<Record<DriverKind, string>> = { gpio: 'ctl-mqtt-gpio', adc: 'ctl-mqtt-adc' };
 export const DEFAULT_DEVICE_ID: Readonly<Record<DriverKind, string>> = { gpio: 'ctl-gpio', adc: 'ctl-adc' };
+/**
+ * The default device ids on a Wiren Board controller: the originals' own, which the controller's
+ * dashboards, wb-rules scripts and Home Assistant integration name.
+ */
+export const WIREN_BOARD_DEVICE_ID: Readonly<Record<DriverKind, string>> = { gpio: 'wb-gpio', adc: 'wb-adc' };
 export const DEFAULT_HOST = 'localhost';
 export const DEFAULT_PORT = 1883;
 export const DEFAULT_HA_PREFIX = 'homeassistant';

@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
+import { MqttRecorder, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 import { adcRig, BIN, control, sleep } from './adc-rig.js';
 
@@ -109,5 +109,16 @@ test('a board channel named outside the reserved list (5Vout) with the user\'s a
   const proc = rig.start(saved, board);
   await rig.waitValue('5Vout', (p) => p === '5.00');
   assert.doesNotMatch(proc.stderr(), /WARNING|ERROR/);
+  assert.equal(await proc.stop(), 0);
+});
+
+test('on a Wiren Board (the device tree has the wirenboard node) the device is wb-adc, as with the original', async (t) => {
+  const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 1000, scale: '1' } } }]);
+  mkdirSync(join(rig.tree.root, 'sys/firmware/devicetree/base/wirenboard'), { recursive: true });
+  const proc = rig.start({ device_name: 'ADCs', iio_channels: [{ id: 'in', channel_number: 'voltage1', voltage_multiplier: 1, ...fast }] });
+  const watcher = await MqttRecorder.start(rig.broker.url, ['/devices/wb-adc/controls/in']);
+  t.after(() => watcher.close());
+  await watcher.waitForTopic('/devices/wb-adc/controls/in', '1.000');
+  assert.equal(rig.values('in').length, 0, 'nothing under /devices/ctl-adc');
   assert.equal(await proc.stop(), 0);
 });

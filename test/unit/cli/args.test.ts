@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseCliArgs } from '../../../src/cli/args.js';
 import { isCtlError } from '../../../src/core/errors.js';
@@ -128,4 +131,19 @@ test('bad arguments: one line each, saying what is wrong', () => {
 test('the last occurrence of an option wins; values may look like options', () => {
   const g = parseCliArgs('gpio', ['-p', '1', '-p', '2', '-c', '-j']);
   assert.deepEqual([g.broker.port, g.configFile, g.mode], [2, '-j', 'run']);
+});
+
+test('default device ids: the originals\' wb-gpio / wb-adc where the device tree (under --sysfs-root) has the wirenboard node; --device-id wins', (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'ctl-args-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const ids = () => [
+    parseCliArgs('gpio', ['--sysfs-root', root]).deviceId,
+    parseCliArgs('adc', ['--sysfs-root', root]).deviceId,
+    parseCliArgs('gpio', ['--sysfs-root', root, '--device-id', 'mine']).deviceId,
+  ];
+  assert.deepEqual(ids(), ['ctl-gpio', 'ctl-adc', 'mine'], 'a controller that is not a Wiren Board');
+  mkdirSync(join(root, 'sys/firmware/devicetree/base/model'), { recursive: true });
+  assert.deepEqual(ids(), ['ctl-gpio', 'ctl-adc', 'mine'], 'a device tree without the node');
+  mkdirSync(join(root, 'sys/firmware/devicetree/base/wirenboard'));
+  assert.deepEqual(ids(), ['wb-gpio', 'wb-adc', 'mine'], 'a Wiren Board');
 });

@@ -97,20 +97,25 @@ test('an unchanged device tree leaves the file alone (same inode, same mtime)', 
   assert.notEqual(statSync(file).ino, before.ino);
 });
 
-test('no device-tree node: one line, nothing written, exit 0', async (t) => {
+test('no device-tree node: no board file, exit 0; the editor\'s schema (the shipped one) only where its directory exists', async (t) => {
   const root = tempDir(t, 'ctl-gen-');
-  mkdirSync(join(root, 'confed'));
   for (const [driver, node] of [['gpio', 'wirenboard/gpios'], ['adc', 'wirenboard/analog-inputs']] as const) {
     const dir = join(root, `${driver}-conf.d`);
     const r = await runMain(driver, args(root, dir));
-    assert.deepEqual(r, {
-      code: 0,
-      stdout: `ctl-mqtt-${driver}: no device-tree node ${root}/sys/firmware/devicetree/base/${node}: no board file written\n`,
-      stderr: '',
-    });
+    const noNode = `ctl-mqtt-${driver}: no device-tree node ${root}/sys/firmware/devicetree/base/${node}: no board file written\n`;
+    assert.deepEqual(r, { code: 0, stdout: noNode, stderr: '' });
     assert.equal(existsSync(dir), false);
+    assert.equal(existsSync(join(root, 'confed')), false);
   }
-  assert.deepEqual(readdirSync(join(root, 'confed')), []);
+  mkdirSync(join(root, 'confed'));
+  for (const driver of ['gpio', 'adc'] as const) {
+    const r = await runMain(driver, args(root, join(root, `${driver}-conf.d`)));
+    const schemaFile = join(root, 'confed', `ctl-mqtt-${driver}.schema.json`);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, new RegExp(`\\n${'ctl-mqtt-'}${driver}: ${schemaFile}: editor schema with the reserved names \\(written\\)\\n$`));
+    assert.equal(readFileSync(schemaFile, 'utf8'), readFileSync(new URL(`schemas/ctl-mqtt-${driver}.schema.json`, ROOT), 'utf8'));
+  }
+  assert.deepEqual(readdirSync(join(root, 'confed')).sort(), ['ctl-mqtt-adc.schema.json', 'ctl-mqtt-gpio.schema.json']);
 });
 
 test('a malformed property: one line naming it, exit 6, the previous board file kept', async (t) => {
