@@ -217,8 +217,40 @@ export function renderConfigurationDoc() {
     'makes of the field (hidden, shown only with another value).',
     '',
   ].join('\n');
-  return head + '\n' + SERVICES.map(serviceSection).join('\n');
+  return head + '\n' + SERVICES.map(serviceSection).join('\n') + '\n' + WEB_UI_SECTION;
 }
+
+/** How the schemas' editor keywords make Wiren Board's web UI behave (not read from the schemas). */
+const WEB_UI_SECTION = [
+  "## In Wiren Board's web UI",
+  '',
+  "Wiren Board's web UI edits these files through wb-mqtt-confed with its own build of the form",
+  'library json-editor. The schemas carry what it reads, and none of it changes what is valid:',
+  '',
+  '- **Russian.** `translations` has an `en` and a `ru` map keyed by the English text, for every title,',
+  '  description, enum title and the "autodetect" / "not set" placeholders. wb-mqtt-confed takes the',
+  "  config list's title from `translations.<language>[title]`; the web UI translates the rest the same",
+  '  way. A test fails when a text has no Russian entry.',
+  '- **A new channel is a custom one.** "Add" builds the first variant of the channel list\'s `oneOf`,',
+  '  so the custom variant comes first (`gpio_channel`, `custom_channel`). It starts with its required',
+  '  fields and the ones that have a default; optional ADC fields without a default (`match_iio`,',
+  '  `max_voltage`, `mqtt_type`) are added with "Properties", `readings_number` is not offered.',
+  '- **Deleting is offered on custom channels only.** The web UI puts a row\'s delete button among the',
+  '  controls of the variant the row was first built with (the custom one, `options.wb.controls_on_top`);',
+  '  a row that is a system channel does not show it. The list has no reorder, delete-all or',
+  '  delete-last buttons (`disable_array_reorder`, `disable_array_delete_all_rows`,',
+  '  `disable_array_delete_last_row`), and no "edit JSON" (`disable_edit_json`).',
+  '- **System channels.** Their name or id is hidden (`options.hidden`); the channel is shown under it.',
+  '  Only the fields a user may set are built (`defaultProperties`), with their defaults filled in and',
+  '  left out again on save (`_format: merge-default`, repeated on the `oneOf` entry because the form',
+  '  library lets the list item\'s `_format` win over the variant\'s). A system output shows',
+  '  `initial_state` and `load_previous_state` as checkboxes with their defaults.',
+  '- **ADC channels are tabs** (`_format: tabs`).',
+  '',
+  'Whatever the editor saves goes through `-J`, which checks it as any other input; a browser test',
+  'renders both schemas, adds a channel, fills it in and checks that `-J` accepts the result.',
+  '',
+].join('\n');
 
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {

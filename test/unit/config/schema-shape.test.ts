@@ -149,7 +149,7 @@ test('ADC root and variants', () => {
   assert.deepEqual([mui.type, mui.default, mui.minimum], ['integer', 60, 5]);
   assert.deepEqual(
     ((prop(adc, null, 'iio_channels').items as Node).oneOf as Node[]).map((r) => r.$ref),
-    ['#/definitions/system_channel', '#/definitions/custom_channel'],
+    ['#/definitions/custom_channel', '#/definitions/system_channel'],
   );
   assert.deepEqual(def(adc, 'reserved_id').enum, ADC_IDS);
   assert.deepEqual(prop(adc, 'system_channel', 'id').enum, ADC_IDS);
