@@ -3,8 +3,9 @@
  * device-tree node has `of_node/` in its bus entry (`/sys/bus/<bus>/devices/<entry>/of_node`),
  * and that node's `phandle` property is the number other nodes refer to it by.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readPropertyFile } from './property-file.js';
 
 /**
  * The entries of a bus directory whose names match `entry` (with the number in group 1), by the
@@ -33,9 +34,9 @@ export async function busEntriesByPhandle(busDir: string, entry: RegExp): Promis
 
 async function readPhandle(path: string): Promise<number | undefined> {
   try {
-    const bytes = await readFile(path);
-    return bytes.length === 4 ? bytes.readUInt32BE(0) : undefined;
+    const bytes = await readPropertyFile(path);
+    return bytes?.length === 4 ? bytes.readUInt32BE(0) : undefined;
   } catch {
-    return undefined;
+    return undefined; // not a phandle a device can have: the entry is left out, as above
   }
 }

@@ -8,9 +8,10 @@
  * CONFIG_INVALID naming the property's path: the device tree is the board's own configuration,
  * and a service cannot be set up from a broken one (exit 6).
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError, errnoOf, messageOf } from '../../core/errors.js';
+import { readPropertyFile } from './property-file.js';
 
 /** `<root>/sys/firmware/devicetree/base`: the live device tree under a sysfs prefix. */
 export function deviceTreeBase(sysfsRoot: string): string {
@@ -55,23 +56,12 @@ export class DtNode {
 
   /** True when the node has the property (a flag property has no value at all). */
   async has(name: string): Promise<boolean> {
-    try {
-      await readFile(join(this.path, name));
-      return true;
-    } catch (err) {
-      if (errnoOf(err) === 'ENOENT') return false;
-      throw unreadable(join(this.path, name), err);
-    }
+    return (await this.raw(name)) !== undefined;
   }
 
-  /** The raw bytes of a property; undefined when the node does not have it. */
-  async raw(name: string): Promise<Buffer | undefined> {
-    try {
-      return await readFile(join(this.path, name));
-    } catch (err) {
-      if (errnoOf(err) === 'ENOENT') return undefined;
-      throw unreadable(join(this.path, name), err);
-    }
+  /** The raw bytes of a property; undefined when the node does not have it (see property-file.ts). */
+  raw(name: string): Promise<Buffer | undefined> {
+    return readPropertyFile(join(this.path, name));
   }
 
   /**

@@ -4,7 +4,8 @@
  * files are accepted by the services' own loader.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { createFakeIioTree } from '../../../src/hw/iio/fake-tree.js';
@@ -138,6 +139,30 @@ test('a malformed property: one line naming it, exit 6, the previous board file 
   assert.deepEqual([a.code, a.stdout], [6, '']);
   assert.equal(a.stderr, `ctl-mqtt-adc: ${dt}/wirenboard/analog-inputs/Vin/divider-r2-ohms: expected 32-bit cells, got 2 byte(s)\n`);
   assert.equal(readFileSync(file, 'utf8'), '{"channels": []}\n');
+});
+
+test('a property that is not a small regular file (1 GiB, a link to /dev/zero, a FIFO, a directory): one line naming it, exit 6, no hang', async (t) => {
+  const cases: [string, (path: string) => void, RegExp][] = [
+    ['1 GiB', (p) => (writeFileSync(p, ''), truncateSync(p, 1024 ** 3)), /: 1073741824 bytes, more than a device-tree property has \(at most 65536\)$/],
+    ['/dev/zero', (p) => symlinkSync('/dev/zero', p), /: not a regular file \(a device-tree property is one\)$/],
+    ['a FIFO', (p) => assert.equal(spawnSync('mkfifo', [p]).status, 0), /: not a regular file/],
+    ['a directory', (p) => mkdirSync(p), /: not a regular file/],
+  ];
+  for (const [what, make, rule] of cases) {
+    const { root, dt } = controllerTree(t);
+    for (const [driver, property] of [['gpio', 'wirenboard/gpios/A2_OUT/io-gpios'], ['adc', 'wirenboard/analog-inputs/Vin/divider-r2-ohms']] as const) {
+      const path = join(dt, property);
+      rmSync(path);
+      make(path);
+      const r = await runMain(driver, args(root, join(root, `${driver}-conf.d`)));
+      assert.equal(r.code, 6, `${what} (${driver}): ${r.stderr}`);
+      assert.equal(r.stdout, '');
+      const lines = r.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 1, `${what}: one line`);
+      assert.ok(lines[0]!.startsWith(`ctl-mqtt-${driver}: ${path}: `), lines[0]);
+      assert.match(lines[0]!, rule, what);
+    }
+  }
 });
 
 test('a chip that is not there: a warning line on stderr, the board is still written', async (t) => {
