@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { IClientOptions } from 'mqtt';
 import { CtlError, messageOf } from '../errors.js';
-import { readPasswordFile } from './password-source.js';
+import { checkCredentialLength, readPasswordFile } from './password-source.js';
 
 export interface BrokerOptions {
   /** `mqtt://`, `mqtts://`, `ws://`, `wss://` or `unix:///path`; overrides host and port. */
@@ -56,8 +56,8 @@ export function defaultClientId(deviceId: string, topicPrefix = ''): string {
 }
 
 /**
- * @throws CtlError USAGE for a malformed URL; RUNTIME (exit 1) for an unreadable TLS or password
- *   file, with one line naming it.
+ * @throws CtlError USAGE for a malformed URL or a user name or password too long for MQTT;
+ *   RUNTIME (exit 1) for an unreadable TLS or password file, with one line naming it.
  */
 export function resolveBroker(options: BrokerOptions, deviceId: string, topicPrefix = ''): ResolvedBroker {
   const tls = readTlsFiles(options);
@@ -75,6 +75,9 @@ export function resolveBroker(options: BrokerOptions, deviceId: string, topicPre
     clientOptions.port = options.port ?? (hasTls ? 8883 : 1883);
     display = `${clientOptions.protocol}://${hostForUrl(clientOptions.host)}:${clientOptions.port}`;
   }
+  // The command line's own values were checked when it was parsed; these may come from the URL.
+  if (clientOptions.username !== undefined) checkCredentialLength('the MQTT user name', clientOptions.username);
+  if (typeof clientOptions.password === 'string') checkCredentialLength('the MQTT password', clientOptions.password);
   return { display, clientOptions };
 }
 

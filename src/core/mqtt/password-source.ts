@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError, messageOf } from '../errors.js';
-import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-budget.js';
+import { MQTT_MAX_STRING_BYTES, utf8Bytes, withThousands } from './topic-budget.js';
 
 export const PASSWORD_ENV = 'CTL_MQTT_PASSWORD';
 /** The credential name a systemd unit passes the password under. */
@@ -23,7 +23,10 @@ export function passwordSourceOf(
   if (cli.password !== null) return { password: cli.password };
   if (cli.passwordFile !== null) return { passwordFile: cli.passwordFile };
   const fromEnv = env[PASSWORD_ENV];
-  if (fromEnv !== undefined) return { password: fromEnv };
+  if (fromEnv !== undefined) {
+    checkCredentialLength(`${PASSWORD_ENV} (the password)`, fromEnv);
+    return { password: fromEnv };
+  }
   const credentials = env.CREDENTIALS_DIRECTORY;
   if (credentials !== undefined && credentials !== '') {
     const file = join(credentials, PASSWORD_CREDENTIAL);
@@ -35,7 +38,8 @@ export function passwordSourceOf(
 /**
  * The password in a file: its first line (a trailing newline, as `echo` writes one, is not part
  * of it).
- * @throws CtlError RUNTIME (exit 1) when the file cannot be read or the password cannot fit MQTT.
+ * @throws CtlError RUNTIME (exit 1) when the file cannot be read, USAGE (exit 2) when the password
+ *   cannot fit MQTT.
  */
 export function readPasswordFile(path: string): string {
   let text: string;
@@ -45,8 +49,19 @@ export function readPasswordFile(path: string): string {
     throw new CtlError('RUNTIME', `cannot read password file ${path}: ${messageOf(err)}`);
   }
   const password = text.split(/\r?\n/, 1)[0]!;
-  if (utf8Bytes(password) > MQTT_MAX_STRING_BYTES) {
-    throw new CtlError('RUNTIME', `password file ${path}: the password is longer than MQTT's 65,535 bytes`);
-  }
+  checkCredentialLength(`the password in ${path}`, password);
   return password;
+}
+
+/**
+ * A user name or password longer than an MQTT string can be is a mistake in what the person gave
+ * (exit 2, one line), wherever it came from: found at start, not as an error of the MQTT client
+ * at its first packet.
+ * @throws CtlError USAGE naming `what`.
+ */
+export function checkCredentialLength(what: string, value: string): void {
+  const bytes = utf8Bytes(value);
+  if (bytes > MQTT_MAX_STRING_BYTES) {
+    throw new CtlError('USAGE', `${what} is too long for MQTT: ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`);
+  }
 }

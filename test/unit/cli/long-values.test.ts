@@ -3,9 +3,11 @@
  * exit 2 for the command line, exit 6 for a channel name, one line each, never a stack trace.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { tempDir } from '../config/config-kit.js';
 import { runMain } from './cli-kit.js';
 
@@ -48,4 +50,34 @@ test('with a long prefix, a name that fits alone is too long: -j checks with the
   const r = await runMain('gpio', [...base, '-T', 'p'.repeat(60_000)], { tty: true });
   assert.equal(r.code, 6);
   assert.match(r.stderr, /channels\[0\]\.name: is too long for MQTT/);
+});
+
+test('a user name or password too long for MQTT from any source (environment, password file, systemd credential, broker URL) is exit 2 with the source named, in both services', (t) => {
+  const dir = tempDir(t);
+  const config = { gpio: join(dir, 'gpio.conf'), adc: join(dir, 'adc.conf') };
+  writeFileSync(config.gpio, '{"device_name": "x", "channels": []}');
+  writeFileSync(config.adc, '{"device_name": "x", "iio_channels": []}');
+  const passwordFile = join(dir, 'password');
+  writeFileSync(passwordFile, `${LONG}\n`);
+  mkdirSync(join(dir, 'credentials'));
+  writeFileSync(join(dir, 'credentials', 'mqtt-password'), LONG);
+  const sources: [string, string[], NodeJS.ProcessEnv, RegExp][] = [
+    ['CTL_MQTT_PASSWORD', [], { CTL_MQTT_PASSWORD: LONG }, /: CTL_MQTT_PASSWORD \(the password\) is too long for MQTT: 70,000 bytes of UTF-8/],
+    ['--password-file', ['--password-file', passwordFile], {}, new RegExp(`: the password in ${passwordFile} is too long for MQTT`)],
+    ['a systemd credential', [], { CREDENTIALS_DIRECTORY: join(dir, 'credentials') }, /: the password in .*credentials\/mqtt-password is too long for MQTT/],
+    ['the broker URL', ['--broker', `mqtt://${LONG}:pw@127.0.0.1:1`], {}, /: the MQTT user name is too long for MQTT/],
+  ];
+  for (const driver of ['gpio', 'adc'] as const) {
+    for (const [what, extra, env, message] of sources) {
+      const args = [fileURLToPath(new URL(`../../../src/cli/${driver}-main.js`, import.meta.url)), '-c', config[driver], '--system-config-dir', join(dir, 'none')];
+      if (driver === 'gpio') args.push('--gpio-sim', join(dir, 'sim'), '--state-file', join(dir, 'state.json'));
+      else args.push('--sysfs-root', join(dir, 'sys'));
+      const r = spawnSync(process.execPath, [...args, '--broker', 'mqtt://127.0.0.1:1', ...extra], { env: { ...process.env, CTL_MQTT_PASSWORD: undefined, ...env }, encoding: 'utf8', timeout: 20_000 });
+      assert.equal(r.status, 2, `${driver}, ${what}: ${r.stderr}`);
+      const first = r.stderr.split('\n')[0]!;
+      assert.ok(first.startsWith(`ctl-mqtt-${driver}: `), first);
+      assert.match(first, message, `${driver}, ${what}`);
+      assert.doesNotMatch(r.stderr, /internal error|    at /);
+    }
+  }
 });
