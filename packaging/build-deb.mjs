@@ -21,6 +21,7 @@
 //   /lib/systemd/system/*.service, /lib/udev/rules.d/60-ctl-mqtt-gpio.rules
 //                                                (ctl-mqtt-console.service: the web console, loopback)
 //   /etc/ctl-mqtt-{gpio,adc}.conf                conffiles (board channels only)
+//   /etc/default/ctl-mqtt-{gpio,adc}             conffiles: CTL_MQTT_OPTS for the units (commented)
 //   /var/lib/ctl-mqtt-{gpio,adc}/conf.d/         where a board file is installed
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -233,6 +234,7 @@ function stage(root, pkg) {
     mkdirSync(join(lib, 'schemas'), { recursive: true });
     symlinkSync(`../../../share/${binary}/${binary}.schema.json`, join(lib, 'schemas', `${binary}.schema.json`));
     install(join(here, 'etc', `${binary}.conf`), join(root, 'etc', `${binary}.conf`));
+    install(join(here, 'etc/default', binary), join(root, 'etc/default', binary));
     install(join(here, 'systemd', `${binary}.service`), join(root, 'lib/systemd/system', `${binary}.service`));
     mkdirSync(join(root, 'var/lib', binary, 'conf.d'), { recursive: true });
   }

@@ -57,7 +57,7 @@ for unit in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
 done
 [ -x "$root/usr/bin/ctl-mqtt-gpio" ] || fail "usr/bin/ctl-mqtt-gpio is not executable"
 conffiles=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}' ctl-mqtt | awk '{print $1}' | sort | tr '\n' ' ')
-[ "$conffiles" = "/etc/ctl-mqtt-adc.conf /etc/ctl-mqtt-gpio.conf " ] || fail "conffiles: $conffiles"
+[ "$conffiles" = "/etc/ctl-mqtt-adc.conf /etc/ctl-mqtt-gpio.conf /etc/default/ctl-mqtt-adc /etc/default/ctl-mqtt-gpio " ] || fail "conffiles: $conffiles"
 [ ! -e "$root/usr/lib/ctl-mqtt/dist/src/demo" ] || fail "the demo is shipped"
 [ ! -e "$root/usr/lib/ctl-mqtt/node_modules/aedes" ] || fail "aedes (demo only) is shipped"
 koffi_builds=$(ls "$root/usr/lib/ctl-mqtt/node_modules/koffi/build/koffi" | sort | tr '\n' ' ')
@@ -67,8 +67,10 @@ for svc in gpio adc; do
     || fail "/usr/share/ctl-mqtt-$svc/ctl-mqtt-$svc.schema.json differs from schemas/"
   # The board file from the device tree before every start, with the same paths as the service.
   unit="$root/lib/systemd/system/ctl-mqtt-$svc.service"
-  grep -qx "ExecStartPre=/usr/bin/ctl-mqtt-$svc --generate-board" "$unit" || fail "ctl-mqtt-$svc.service does not run --generate-board first"
-  grep -qx "ExecStart=/usr/bin/ctl-mqtt-$svc" "$unit" || fail "ctl-mqtt-$svc.service: ExecStart has options --generate-board lacks"
+  grep -qx "ExecStartPre=/usr/bin/ctl-mqtt-$svc --generate-board \$CTL_MQTT_OPTS" "$unit" || fail "ctl-mqtt-$svc.service does not run --generate-board first"
+  grep -qx "ExecStart=/usr/bin/ctl-mqtt-$svc \$CTL_MQTT_OPTS" "$unit" || fail "ctl-mqtt-$svc.service: ExecStart has options --generate-board lacks"
+  grep -qx "EnvironmentFile=-/etc/default/ctl-mqtt-$svc" "$unit" || fail "ctl-mqtt-$svc.service does not read /etc/default/ctl-mqtt-$svc"
+  grep -q '^#CTL_MQTT_OPTS=' "$root/etc/default/ctl-mqtt-$svc" || fail "/etc/default/ctl-mqtt-$svc has no commented example"
   grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' "$unit" || fail "ctl-mqtt-$svc.service: systemctl reload does not send SIGHUP"
   # A reload asked during the start waits until the service is ready (READY=1 once published).
   grep -qx 'Type=notify' "$unit" || fail "ctl-mqtt-$svc.service is not Type=notify: a reload during the start would not wait"
@@ -186,6 +188,24 @@ for i in 0 1; do
 done
 pids=()
 
+step "an option set in /etc/default/ctl-mqtt-gpio reaches the service, as systemd runs the unit's ExecStart"
+printf 'CTL_MQTT_OPTS="%s"\n' "-T site7 --device-id cellar --gpio-sim $root/sim --state-file $root/sim/state-opts.json \
+--broker unix://$root/sim/no-broker.sock -c $root/etc/ctl-mqtt-gpio.conf --system-config-dir $root/var/lib/ctl-mqtt-gpio/conf.d" \
+  >>"$root/etc/default/ctl-mqtt-gpio"
+# systemd's EnvironmentFile= and an unquoted $VAR in ExecStart=: the value split at whitespace.
+exec_start=$(sed -n 's/^ExecStart=//p' "$root/lib/systemd/system/ctl-mqtt-gpio.service")
+(
+  set -a; . "$root/etc/default/ctl-mqtt-gpio"; set +a
+  read -ra words <<<"${exec_start//\$CTL_MQTT_OPTS/$CTL_MQTT_OPTS}"
+  exec "$root${words[0]}" "${words[@]:1}"
+) 2>"$root/opts.log" &
+pids+=($!)
+for _ in $(seq 300); do grep -q 'started:' "$root/opts.log" && break; sleep 0.1; done
+grep -q 'started: .*device site7/devices/cellar' "$root/opts.log" || fail "CTL_MQTT_OPTS did not reach ctl-mqtt-gpio: $(tail -n 3 "$root/opts.log")"
+kill -TERM "${pids[0]}"
+wait "${pids[0]}" || fail "ctl-mqtt-gpio started with CTL_MQTT_OPTS did not stop cleanly: $(tail -n 3 "$root/opts.log")"
+pids=()
+
 if command -v systemd-analyze >/dev/null 2>&1; then
   step "systemd-analyze verify"
   # Verified as host units, with ExecStart(Pre) pointing into the root (verify checks the binary).
@@ -219,7 +239,7 @@ step "purge"
 mkdir -p "$root/var/lib/wb-mqtt-confed/schemas"
 cp "$dt/confed/ctl-mqtt-gpio.schema.json" "$root/var/lib/wb-mqtt-confed/schemas/"
 dpkg_root --purge ctl-mqtt >/dev/null
-for f in usr/lib/ctl-mqtt usr/bin/ctl-mqtt-gpio etc/ctl-mqtt-gpio.conf var/lib/ctl-mqtt-gpio \
+for f in usr/lib/ctl-mqtt usr/bin/ctl-mqtt-gpio etc/ctl-mqtt-gpio.conf etc/default/ctl-mqtt-gpio var/lib/ctl-mqtt-gpio \
   usr/share/wb-mqtt-confed/schemas/ctl-mqtt-adc.schema.json var/lib/wb-mqtt-confed/schemas/ctl-mqtt-gpio.schema.json \
   etc/systemd/system/multi-user.target.wants/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service; do
   [ ! -e "$root/$f" ] && [ ! -L "$root/$f" ] || fail "$f is left after purge"
