@@ -188,10 +188,11 @@ describe('console security over HTTP', () => {
   test('a save replaces the file atomically, keeps a .bak, and runs apply without a shell', async () => {
     const { cookie, csrf } = await session(open.url);
     const before = readFileSync(configFile, 'utf8');
+    const { version } = JSON.parse((await http(`${open.url}api/config/ctl-mqtt-gpio`, { headers: { Cookie: cookie } })).body) as { version: string };
     const answer = await http(`${open.url}api/config/ctl-mqtt-gpio`, {
       method: 'POST',
       headers: { Cookie: cookie, 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ config: { device_name: 'Renamed', channels: [] } }),
+      body: JSON.stringify({ config: { device_name: 'Renamed', channels: [] }, version }),
     });
     assert.equal(answer.status, 200, answer.body);
     assert.deepEqual(JSON.parse(answer.body), { saved: true, applied: true });
