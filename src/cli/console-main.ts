@@ -4,7 +4,7 @@
  * as the services': 0, 1 runtime failure, 2 bad arguments (one line, then the --help hint).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { CONSOLE_BINARY, CONSOLE_USAGE, DEFAULT_SCHEMAS, parseConsoleArgs } from '../console/console-args.js';
+import { CONSOLE_BINARY, CONSOLE_USAGE, DEFAULT_SCHEMAS, parseConsoleArgs, type ConsoleArgs } from '../console/console-args.js';
 import { startConsole } from '../console/console-app.js';
 import { readPasswordHash, writePasswordHash } from '../console/password.js';
 import { promptNewPassword } from '../console/password-prompt.js';
@@ -13,7 +13,37 @@ import { CtlError, messageOf } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { topicPrefixProblem } from '../core/mqtt/topics.js';
 import { processIo, type CliIo } from './cli-io.js';
+import { checkMqttString } from './string-limits.js';
 import { isMainModule } from '../core/service/is-main.js';
+
+/**
+ * Every broker credential the console is given (`-u`, `-P`, and a user name or password in the
+ * `--broker` URL; the console reads none from the environment or a file) must fit an MQTT string:
+ * too long, the MQTT client would throw at its first packet, or the broker drop every CONNECT.
+ * @throws CtlError USAGE
+ */
+function checkBrokerCredentials(args: ConsoleArgs): void {
+  checkMqttString('-u (user name)', args.username);
+  checkMqttString('-P (password)', args.password);
+  let url: URL;
+  try {
+    url = new URL(args.brokerUrl);
+  } catch {
+    return; // the broker options say what is wrong with it, in their words
+  }
+  for (const [what, encoded] of [
+    ["the user name in --broker's URL", url.username],
+    ["the password in --broker's URL", url.password],
+  ] as const) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(encoded);
+    } catch {
+      throw new CtlError('USAGE', `${what} has a malformed percent-encoding (a literal % is written %25)`);
+    }
+    checkMqttString(what, decoded);
+  }
+}
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -38,6 +68,7 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
       io.stderr.write(`${CONSOLE_BINARY}: password stored in ${args.passwordFile} (restart the console to use it)\n`);
       return 0;
     }
+    checkBrokerCredentials(args);
     const prefixProblem = topicPrefixProblem(args.topicPrefix);
     if (prefixProblem !== undefined) throw new CtlError('USAGE', `--topic-prefix: ${prefixProblem}`);
     const schemaFiles = args.schemas.length > 0 ? args.schemas : DEFAULT_SCHEMAS.filter((f) => existsSync(f));
@@ -58,6 +89,7 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
       topicPrefix: args.topicPrefix,
       services,
       log,
+      trustedProxies: args.trustedProxies,
     });
     log.info(`listening on ${running.url} (${services.map((s) => s.configFile).join(', ') || 'no configurations'})`);
     await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));

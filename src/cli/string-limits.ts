@@ -24,9 +24,12 @@ export function checkMqttLimits(cli: CommonCliOptions): void {
     ['-u (user name)', cli.broker.username],
     ['-P (password)', cli.broker.password],
   ];
-  for (const [what, value] of strings) {
-    if (value !== null && utf8Bytes(value) > MQTT_MAX_STRING_BYTES) {
-      throw usageError(`${what} is too long for MQTT: ${n(utf8Bytes(value))} bytes of UTF-8 (${LIMIT})`);
-    }
+  for (const [what, value] of strings) checkMqttString(what, value);
+}
+
+/** One string bound for an MQTT packet (a user name, a password); `what` names its source. @throws CtlError USAGE */
+export function checkMqttString(what: string, value: string | null | undefined): void {
+  if (value !== null && value !== undefined && utf8Bytes(value) > MQTT_MAX_STRING_BYTES) {
+    throw usageError(`${what} is too long for MQTT: ${n(utf8Bytes(value))} bytes of UTF-8 (${LIMIT})`);
   }
 }

@@ -8,7 +8,12 @@
  * then is the previous file kept as `<file>.bak` and the new one put in place atomically (a
  * reader or a power cut sees the old file or the new one), and the service is told to take it
  * (`apply`). A save with problems, or a failing `-J`, changes nothing.
+ *
+ * Versions: a load says which version of the file it read (a hash of its bytes), and a save names
+ * the version it edits. When the file changed meanwhile (another browser saved, or someone
+ * edited it by hand) the save is refused (409) instead of silently overwriting that change.
  */
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { writeFileAtomic } from '../core/persist/atomic-write.js';
 import { messageOf } from '../core/errors.js';
@@ -37,6 +42,20 @@ export interface ConfigService {
 export type SaveResult =
   | { readonly saved: false; readonly problems: readonly string[] }
   | { readonly saved: true; readonly applied: boolean; readonly applyError?: string };
+
+/** The version of a config file's content (a missing file has its own). */
+export function fileVersion(content: Buffer | string | null): string {
+  return content === null ? 'none' : createHash('sha256').update(content).digest('base64url').slice(0, 22);
+}
+
+async function readIfExists(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new HttpError(500, `cannot read ${file}: ${messageOf(err)}`);
+  }
+}
 
 /** `<stdin>:1:57: channels[0].name: ...`: the position is in the one-line JSON we sent, useless to a reader. */
 const STDIN_POSITION = /^<stdin>(?::\d+:\d+)?: /;
@@ -71,12 +90,16 @@ export class ConfigStore {
     return service;
   }
 
-  /** The schema for the form and the config as editor JSON. @throws HttpError 500 when `-j` fails. */
-  async load(id: string): Promise<{ schema: Record<string, unknown>; config: unknown }> {
+  /**
+   * The schema for the form, the config as editor JSON and the version of the file it came from.
+   * @throws HttpError 500 when `-j` fails.
+   */
+  async load(id: string): Promise<{ schema: Record<string, unknown>; config: unknown; version: string }> {
     const service = this.service(id);
-    const text = await readFile(service.configFile, 'utf8').catch((err: unknown) => {
+    const bytes = await readFile(service.configFile).catch((err: unknown) => {
       throw new HttpError(500, `cannot read ${service.configFile}: ${messageOf(err)}`);
     });
+    const text = bytes.toString('utf8');
     const result = await runCommand(service.toJSON, text);
     if (result.code !== 0) {
       const why = result.failure ?? (problemLines(result.stderr).join('; ') || `exit code ${result.code}`);
@@ -88,19 +111,29 @@ export class ConfigStore {
     } catch {
       throw new HttpError(500, `${service.toJSON.join(' ')} printed something that is not JSON`);
     }
-    return { schema: editorSchema(service.schema), config };
+    return { schema: editorSchema(service.schema), config, version: fileVersion(bytes) };
   }
 
-  /** Converts, writes and applies `config` (editor JSON). */
-  save(id: string, config: unknown): Promise<SaveResult> {
+  /**
+   * Converts, writes and applies `config` (editor JSON), the edit of the file's `version` (from
+   * load; undefined: whatever the file holds now).
+   * @throws HttpError 409 when the file is no longer that version.
+   */
+  save(id: string, config: unknown, version?: string): Promise<SaveResult> {
     const service = this.service(id);
     const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.saveNow(service, config));
+    const next = previous.catch(() => undefined).then(() => this.saveNow(service, config, version));
     this.queues.set(id, next);
     return next;
   }
 
-  private async saveNow(service: ConfigService, config: unknown): Promise<SaveResult> {
+  private async saveNow(service: ConfigService, config: unknown, version: string | undefined): Promise<SaveResult> {
+    if (version !== undefined && fileVersion(await readIfExists(service.configFile)) !== version) {
+      throw new HttpError(
+        409,
+        `${service.configFile} was changed (by another page, or by hand) since this page loaded it: to keep that change, nothing was saved. Your edit is still in the form: note it, click Discard changes to load the file as it is now, and make your edit again`,
+      );
+    }
     const converted = await runCommand(service.fromJSON, JSON.stringify(config));
     if (converted.code !== 0) {
       if (converted.failure !== undefined) throw new HttpError(500, `cannot check the configuration: ${converted.failure}`);

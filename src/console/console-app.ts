@@ -5,7 +5,7 @@
 import type { BrokerOptions } from '../core/mqtt/broker-options.js';
 import type { Logger } from '../core/log.js';
 import { ConfigStore, type ConfigService } from './config-store.js';
-import { startConsoleServer, checkListenAddress } from './console-server.js';
+import { startConsoleServer, checkListenAddress, type ConnectionLimits, type ConsoleStats } from './console-server.js';
 import { DeviceFeed } from './device-feed.js';
 
 export interface ConsoleOptions {
@@ -17,11 +17,15 @@ export interface ConsoleOptions {
   readonly services: readonly ConfigService[];
   readonly log: Logger;
   readonly webDir?: string;
+  /** Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`). */
+  readonly trustedProxies?: readonly string[];
+  readonly limits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningConsole {
   readonly url: string;
   readonly feed: DeviceFeed;
+  stats(): Promise<ConsoleStats>;
   close(): Promise<void>;
 }
 
@@ -34,6 +38,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   return {
     url: server.url,
     feed,
+    stats: () => server.stats(),
     async close() {
       await server.close();
       await feed.close();

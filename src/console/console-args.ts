@@ -1,9 +1,10 @@
 /**
  * The command line of `ctl-mqtt-console`. Long options take `--opt=value` or `--opt value`; the
- * last occurrence wins, except `--schema` and `--apply`, which add up. A mistake is a CtlError
+ * last occurrence wins, except `--schema`, `--apply` and `--trusted-proxy`, which add up. A mistake is a CtlError
  * USAGE with one line saying what is wrong.
  */
 import { CtlError } from '../core/errors.js';
+import { trustedProxyProblem } from './client-address.js';
 
 export const CONSOLE_BINARY = 'ctl-mqtt-console';
 export const DEFAULT_CONSOLE_PORT = 8080;
@@ -24,6 +25,8 @@ export interface ConsoleArgs {
   /** Service name → command (split on spaces, run without a shell). */
   readonly apply: ReadonlyMap<string, readonly string[]>;
   readonly passwordFile: string;
+  /** Reverse proxies whose X-Forwarded-For names the client. */
+  readonly trustedProxies: readonly string[];
 }
 
 export const CONSOLE_USAGE = `Usage: ${CONSOLE_BINARY} [options]
@@ -43,6 +46,10 @@ Options:
   --apply SERVICE=CMD    how a saved config takes effect (default: systemctl reload-or-restart SERVICE);
                          CMD is split on spaces and run without a shell
   --password-file FILE   the console password's hash (default ${DEFAULT_PASSWORD_FILE})
+  --trusted-proxy ADDR   a reverse proxy (IP address) in front of the console: its X-Forwarded-For
+                         names the client, so wrong passwords lock out only the guessing address,
+                         not everyone behind the proxy (repeat for each; default: none, the
+                         header is ignored)
   --set-password         read a new console password from stdin, store its hash, exit
   --help, --version      print and exit
 `;
@@ -57,7 +64,7 @@ function parsePort(text: string): number {
   return n;
 }
 
-type Draft = { -readonly [K in keyof ConsoleArgs]: ConsoleArgs[K] } & { apply: Map<string, readonly string[]>; schemas: string[] };
+type Draft = { -readonly [K in keyof ConsoleArgs]: ConsoleArgs[K] } & { apply: Map<string, readonly string[]>; schemas: string[]; trustedProxies: string[] };
 
 const FLAGS: Readonly<Record<string, ConsoleArgs['mode']>> = { '--help': 'help', '--version': 'version', '--set-password': 'set-password' };
 
@@ -91,6 +98,11 @@ const VALUED: Readonly<Record<string, (d: Draft, value: string, as: string) => v
     if (eq <= 0 || command.length === 0) throw usageError(`--apply takes SERVICE=COMMAND (got '${v}')`);
     d.apply.set(v.slice(0, eq), command);
   },
+  '--trusted-proxy': (d, v) => {
+    const problem = trustedProxyProblem(v);
+    if (problem !== undefined) throw usageError(problem);
+    d.trustedProxies.push(v);
+  },
   '--password-file': (d, v) => {
     if (v === '') throw usageError('--password-file needs a file');
     d.passwordFile = v;
@@ -111,6 +123,7 @@ export function parseConsoleArgs(argv: readonly string[]): ConsoleArgs {
     schemas: [],
     apply: new Map(),
     passwordFile: DEFAULT_PASSWORD_FILE,
+    trustedProxies: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

@@ -5,18 +5,21 @@
  * request-guard.ts; every failure is one line of JSON (`{"error": ...}`), never a stack trace.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { CtlError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ConfigStore } from './config-store.js';
 import type { DeviceFeed } from './device-feed.js';
-import { HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
-import { LiveStream } from './live-stream.js';
+import { CheckGate } from './check-gate.js';
+import { clientAddress, normalizeAddress } from './client-address.js';
+import { decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
+import { LiveStream, type LiveStreamStats } from './live-stream.js';
 import { LoginLimiter } from './login-limiter.js';
 import { verifyPassword } from './password.js';
 import { checkHost, checkPost, isLoopbackHost } from './request-guard.js';
 import { cookieValue, SESSION_COOKIE, sessionCookie, SessionStore, type Session } from './sessions.js';
 import { StaticFiles } from './static-files.js';
+import { VisitorTokens } from './visitor-tokens.js';
 
 export interface ConsoleServerOptions {
   /** Address to listen on (default 127.0.0.1); anything but loopback needs a password. */
@@ -30,13 +33,39 @@ export interface ConsoleServerOptions {
   readonly log: Logger;
   /** Where the web files are (tests); default: the package's. */
   readonly webDir?: string;
+  /** Reverse proxies whose `X-Forwarded-For` names the client (IP addresses); default none. */
+  readonly trustedProxies?: readonly string[];
+  /** Connection limits; the defaults suit a person or two (tests make them small). */
+  readonly limits?: Partial<ConnectionLimits>;
 }
+
+export interface ConnectionLimits {
+  /** Open TCP connections at most; more are closed at once. */
+  readonly maxConnections: number;
+  /** A request's headers must be in within this time, its body within `requestTimeoutMs`. */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  /** How often Node looks for requests past those times. */
+  readonly checkIntervalMs: number;
+}
+
+/** 32 live pages, a few requests each, and room to spare; a slow-loris script gets no more. */
+const DEFAULT_LIMITS: ConnectionLimits = { maxConnections: 128, headersTimeoutMs: 15_000, requestTimeoutMs: 60_000, checkIntervalMs: 5_000 };
+/** A malformed or unfinished request gets this, and its connection is closed. */
+const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 export interface ConsoleServer {
   /** `http://127.0.0.1:8080/`. */
   readonly url: string;
   readonly server: Server;
+  /** Open connections and live streams, for tests and diagnostics. */
+  stats(): Promise<ConsoleStats>;
   close(): Promise<void>;
+}
+
+export interface ConsoleStats {
+  readonly connections: number;
+  readonly live: LiveStreamStats;
 }
 
 /** Body limits: a command or a login is tiny; a config is a few KiB (256 channels: ~60 KiB). */
@@ -66,7 +95,11 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   checkListenAddress(options.host, options.passwordHash);
   const loopbackOnly = options.passwordHash === null;
   const sessions = new SessionStore(loopbackOnly);
+  const visitors = new VisitorTokens(loopbackOnly);
   const limiter = new LoginLimiter();
+  const passwordChecks = new CheckGate();
+  const trustedProxies = new Set((options.trustedProxies ?? []).map(normalizeAddress));
+  const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const files = new StaticFiles(options.webDir);
   const live = new LiveStream(options.feed);
   const { feed, store, log } = options;
@@ -91,7 +124,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       method: 'GET',
       pattern: /^\/config\/([^/]+)$/,
       handle: (ctx, m) => {
-        store.service(decodeURIComponent(m[1]!));
+        store.service(decodePathPart(m[1]!));
         page(ctx, 'config.html');
       },
     },
@@ -124,16 +157,30 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       method: 'POST',
       pattern: /^\/api\/login$/,
       handle: async (ctx) => {
-        const client = ctx.req.socket.remoteAddress ?? '?';
-        const wait = limiter.retryAfterS(client);
+        const client = clientAddress(ctx.req, trustedProxies);
+        const body = await readJsonObject(ctx.req, SMALL_BODY);
+        const password = body['password'];
+        if (typeof password !== 'string') throw new HttpError(400, 'password: expected a string');
+        // The slot is taken before the check, in one step: parallel guesses cannot all pass.
+        const wait = limiter.take(client);
         if (wait > 0) {
           sendJson(ctx.res, 429, { error: `too many wrong passwords: try again in ${wait} s` }, { 'Retry-After': String(wait) });
           return;
         }
-        const body = await readJsonObject(ctx.req, SMALL_BODY);
-        if (typeof body['password'] !== 'string') throw new HttpError(400, 'password: expected a string');
-        if (options.passwordHash === null || !(await verifyPassword(body['password'], options.passwordHash))) {
-          limiter.failed(client);
+        const entered = passwordChecks.enter();
+        if (entered === undefined) {
+          limiter.giveBack(client);
+          sendJson(ctx.res, 503, { error: 'too many logins at once: try again in a moment' }, { 'Retry-After': '1' });
+          return;
+        }
+        const release = await entered;
+        let good: boolean;
+        try {
+          good = options.passwordHash !== null && (await verifyPassword(password, options.passwordHash));
+        } finally {
+          release();
+        }
+        if (!good) {
           log.warn(`wrong password from ${client}`);
           throw new HttpError(401, 'wrong password');
         }
@@ -192,25 +239,27 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       method: 'GET',
       pattern: /^\/api\/config\/([^/]+)$/,
       handle: async (ctx, m) => {
+        const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        const id = decodeURIComponent(m[1]!);
         const service = store.service(id);
-        const { schema, config } = await store.load(id);
-        sendJson(ctx.res, 200, { id, title: service.title, configFile: service.configFile, schema, config });
+        const { schema, config, version } = await store.load(id);
+        sendJson(ctx.res, 200, { id, title: service.title, configFile: service.configFile, schema, config, version });
       },
     },
     {
       method: 'POST',
       pattern: /^\/api\/config\/([^/]+)$/,
       handle: async (ctx, m) => {
+        const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        const id = decodeURIComponent(m[1]!);
         store.service(id);
         const body = await readJsonObject(ctx.req, CONFIG_BODY);
         if (body['config'] === null || typeof body['config'] !== 'object' || Array.isArray(body['config'])) {
           throw new HttpError(400, 'expected {"config": {...}}');
         }
-        const result = await store.save(id, body['config']);
+        // Which file the edit was made on: without it a save could overwrite another's.
+        if (typeof body['version'] !== 'string') throw new HttpError(400, 'version: expected the version of the file the form was loaded from (reload the page)');
+        const result = await store.save(id, body['config'], body['version']);
         sendJson(ctx.res, result.saved ? 200 : 422, result);
       },
     },
@@ -224,7 +273,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       throw new HttpError(400, 'bad request URL');
     }
     checkHost(req, loopbackOnly);
-    const ctx: Context = { req, res, path, session: sessions.get(cookieValue(req.headers.cookie, SESSION_COOKIE)) };
+    const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    const ctx: Context = { req, res, path, session: sessions.get(cookie) ?? visitors.get(cookie) };
     const method = req.method ?? 'GET';
     if (method === 'GET' && path.startsWith('/assets/')) {
       if (!files.send(path.slice('/assets'.length), res, req.headers['if-none-match'])) throw new HttpError(404, 'no such file');
@@ -233,7 +283,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     if (method === 'POST') {
       checkPost(req, ctx.session);
     } else if (ctx.session === undefined && (method === 'GET' || method === 'HEAD')) {
-      ctx.session = sessions.create();
+      ctx.session = visitors.create();
       ctx.cookie = sessionCookie(ctx.session, isHttps(req));
     }
     for (const route of routes) {
@@ -247,7 +297,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     throw new HttpError(known ? 405 : 404, known ? `${method} is not allowed here` : `nothing at ${path}`);
   };
 
-  const server = createServer({ requestTimeout: 60_000, headersTimeout: 15_000, maxHeaderSize: 16 * 1024 }, (req, res) => {
+  const serverOptions = {
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+    maxHeaderSize: 16 * 1024,
+  };
+  const server = createServer(serverOptions, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (err instanceof HttpError) {
         sendError(res, err.status, err.message);
@@ -257,11 +313,10 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       }
     });
   });
-  // Malformed HTTP: a plain 400 line, not Node's default.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
+  server.maxConnections = limits.maxConnections;
+  // Malformed HTTP, or headers / body not in on time: a plain 400 line, then the connection is
+  // closed for good (a half-close would leave it open as long as the client likes).
+  server.on('clientError', (_err, socket: Socket) => closeWith(socket, BAD_REQUEST));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const why = err.code === 'EADDRINUSE' ? 'the port is taken' : err.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : err.message;
@@ -274,12 +329,26 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   return {
     url: `http://${hostInUrl}:${address.port}/`,
     server,
+    async stats() {
+      const connections = await new Promise<number>((resolve) => server.getConnections((_err, n) => resolve(n)));
+      return { connections, live: live.stats() };
+    },
     async close() {
       live.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Writes `text` and destroys the socket once it is flushed, or after a second at the latest. */
+function closeWith(socket: Socket, text: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(text, () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 function cookieHeader(ctx: Context): Record<string, string> {

@@ -87,6 +87,15 @@ export function sendError(res: ServerResponse, status: number, message: string):
   sendJson(res, status, { error: message });
 }
 
+/** A percent-encoded path segment, decoded. @throws HttpError 400 for a malformed `%` escape (`%ZZ`). */
+export function decodePathPart(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new HttpError(400, `malformed percent-encoding in the path: ${JSON.stringify(text.slice(0, 100))}`);
+  }
+}
+
 export function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}): void {
   res.writeHead(303, { ...SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-store', ...headers });
   res.end();

@@ -1,17 +1,18 @@
 /**
  * Browser sessions: a random id in an HttpOnly, SameSite=Strict cookie, and per session a CSRF
- * token the page sends back in a header with every POST. A visitor gets a session at once (the
- * login form needs a CSRF token too); it is `authenticated` after a good password, or from the
- * start when no password is set (loopback only). Logging in replaces the session id, so an id
- * planted before the login is worth nothing after it. Sessions live in memory: a restart of the
- * console logs everybody out, which is fine for one admin page.
+ * token the page sends back in a header with every POST. The console stores only logged-in
+ * sessions, made by a good password: a visitor's cookie is signed, not stored
+ * (visitor-tokens.ts), so no amount of anonymous requests can push a logged-in session out of
+ * the store. Logging in replaces the cookie, so an id planted before the login is worth nothing
+ * after it. Sessions live in memory: a restart of the console logs everybody out, which is fine
+ * for one admin page.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SESSION_COOKIE = 'ctl_console_session';
 /** Idle time after which a session is forgotten. */
 const IDLE_MS = 12 * 3600 * 1000;
-/** At most this many sessions are kept; the least recently used goes first (no memory growth from a script). */
+/** At most this many sessions are kept; the least recently used goes first (each needed a good password). */
 const MAX_SESSIONS = 256;
 
 export interface Session {

@@ -11,8 +11,11 @@ export async function loadSession() {
   return session;
 }
 
-/** Sends a JSON POST with the CSRF token; resolves to { status, body }. */
-export async function post(url, value) {
+/**
+ * Sends a JSON POST with the CSRF token; resolves to { status, body }. On 401 it goes to the
+ * login page, unless `stayOnPage` (the caller has something to keep first).
+ */
+export async function post(url, value, { stayOnPage = false } = {}) {
   const res = await fetch(url, {
     method: 'POST',
     credentials: 'same-origin',
@@ -25,8 +28,13 @@ export async function post(url, value) {
   } catch {
     body = { error: `${res.status} ${res.statusText}` };
   }
-  if (res.status === 401 && location.pathname !== '/login') location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
+  if (res.status === 401 && !stayOnPage && location.pathname !== '/login') goToLogin();
   return { status: res.status, body };
+}
+
+/** The login page, coming back here after it. */
+export function goToLogin() {
+  location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
 }
 
 /** Makes an element with text content and attributes. */

@@ -1,8 +1,11 @@
 // The configuration page of one service: the form comes from the service's schema (rendered by
 // json-editor, served by the console), its content from the service's `-j`. The page checks the
 // form against the schema; the console then converts it with `-J`, whose problems are listed
-// above the form and beside their fields, writes the file and applies it.
-import { el, fillNav, loadSession, post } from './api.js';
+// above the form and beside their fields, writes the file and applies it. A save names the version
+// of the file the form was loaded from: if the file changed meanwhile, the console refuses it and
+// the edit stays in the form. A save refused because the session ended keeps the edit in this
+// tab (sessionStorage) and puts it back in the form after the login.
+import { el, fillNav, goToLogin, loadSession, post } from './api.js';
 
 const serviceId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const formBox = document.getElementById('form');
@@ -12,7 +15,16 @@ const result = document.getElementById('result');
 const problemsBox = document.getElementById('problems');
 let editor = null;
 let loaded = null;
+let loadedVersion = null;
 let fieldNotes = [];
+const draftKey = `ctl-console-draft:${serviceId}`;
+
+// json-editor "cleans" headers and descriptions by parsing them as HTML in a detached element,
+// so a channel named `<img src=...>` would make the browser fetch that address. What the form
+// shows of the file is text and stays text.
+const asText = (text) => (text === undefined || text === null ? '' : String(text));
+window.JSONEditor.AbstractEditor.prototype.cleanText = asText;
+window.JSONEditor.AbstractTheme.prototype.cleanText = asText;
 
 /**
  * Puts back the keys of the loaded config that the form cannot edit (the schema does not describe
@@ -99,6 +111,7 @@ async function load() {
   document.getElementById('title').textContent = `${body.title} (${body.id})`;
   document.getElementById('file').textContent = body.configFile;
   loaded = body.config;
+  loadedVersion = body.version;
   editor?.destroy();
   formBox.replaceChildren();
   editor = new window.JSONEditor(formBox, {
@@ -121,6 +134,7 @@ async function load() {
   editor.on('ready', () => {
     // Not as `startval`: the library fills an initial value's missing keys with defaults.
     editor.setValue(body.config);
+    restoreDraft();
     saveButton.disabled = reloadButton.disabled = false;
     document.body.dataset.ready = '1';
   });
@@ -128,6 +142,27 @@ async function load() {
     for (const note of fieldNotes) note.remove();
     fieldNotes = [];
   });
+}
+
+/** Keeps an unsaved edit in this tab, for after the login. */
+function keepDraft(config) {
+  sessionStorage.setItem(draftKey, JSON.stringify({ version: loadedVersion, config }));
+}
+
+/** Puts a kept edit back in the form, as an edit of the version it was made on. */
+function restoreDraft() {
+  const text = sessionStorage.getItem(draftKey);
+  if (text === null) return;
+  sessionStorage.removeItem(draftKey);
+  const draft = JSON.parse(text);
+  editor.setValue(draft.config);
+  loadedVersion = draft.version;
+  setResult('Your unsaved edit is back in the form: Save and apply to save it.', false);
+}
+
+/** The session is gone (logged out elsewhere, or the console restarted), not the edit. */
+function sessionEnded(status, body) {
+  return status === 401 || (status === 403 && /session|CSRF/.test(body.error ?? ''));
 }
 
 async function save() {
@@ -141,8 +176,17 @@ async function save() {
   }
   saveButton.disabled = true;
   setResult('Saving…', true);
-  const { status, body } = await post(`/api/config/${encodeURIComponent(serviceId)}`, { config: carryOver(loaded, editor.getValue()) });
+  const config = carryOver(loaded, editor.getValue());
+  const { status, body } = await post(`/api/config/${encodeURIComponent(serviceId)}`, { config, version: loadedVersion }, { stayOnPage: true });
   saveButton.disabled = false;
+  if (sessionEnded(status, body)) {
+    keepDraft(config);
+    showProblems('Not saved: your session has ended. Your edit is kept in this tab and comes back after the login.', [body.error ?? `error ${status}`]);
+    setResult('', true);
+    if (status === 401) goToLogin();
+    else location.reload();
+    return;
+  }
   if (status === 422) {
     showProblems(`Not saved: ${serviceId} refused the configuration (the file is unchanged)`, body.problems);
     setResult('', true);

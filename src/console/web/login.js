@@ -5,10 +5,20 @@ import { loadSession, post } from './api.js';
 const form = document.getElementById('login');
 const error = document.getElementById('error');
 
-/** Only a path of this console, never another site (`//host`) . */
+/**
+ * Only a page of this console, never another site. Judged the way the browser will read it: a
+ * URL parser drops tabs and line breaks and reads `\` as `/`, so `/%09/other.site/` is
+ * `//other.site/`, another origin.
+ */
 function nextPage() {
   const next = new URLSearchParams(location.search).get('next') ?? '/';
-  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+  let url;
+  try {
+    url = new URL(next, location.origin);
+  } catch {
+    return '/';
+  }
+  return next.startsWith('/') && url.origin === location.origin ? url.pathname + url.search + url.hash : '/';
 }
 
 form.addEventListener('submit', async (event) => {

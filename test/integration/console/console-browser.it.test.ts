@@ -248,6 +248,123 @@ describe('web console in a browser', { skip: skipWithoutChromium }, () => {
     }
   });
 
+  /** A second web server: another origin the page must never send the browser to, nor fetch from. */
+  const otherSite = async (): Promise<{ port: number; requests: string[]; close(): void }> => {
+    const requests: string[] = [];
+    const server: Server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<p>another site</p>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    return { port: (server.address() as { port: number }).port, requests, close: () => server.close() };
+  };
+
+  test('after the login, next= leads only to a page of the console (tab, line feed, carriage return tricks too)', async () => {
+    const secured = await rig.startConsole(await hashPassword('correct horse'));
+    const other = await otherSite();
+    const p = await browser.context.newPage();
+    try {
+      for (const trick of ['%09', '%0A', '%0D', '%5C']) {
+        await browser.context.clearCookies();
+        await p.goto(`${secured.url}login?next=/${trick}/127.0.0.1:${other.port}/`);
+        await p.fill('#password', 'correct horse');
+        await p.click('button[type=submit]');
+        await p.waitForURL((url) => url.pathname !== '/login');
+        assert.equal(new URL(p.url()).origin, new URL(secured.url).origin, `${trick}: ${p.url()}`);
+      }
+      assert.deepEqual(other.requests, []);
+    } finally {
+      await p.close();
+      other.close();
+    }
+  });
+
+  test('two pages editing one configuration: the second save is refused and keeps its edit', async () => {
+    const file = rig.configFile('gpio');
+    await browser.context.clearCookies();
+    const first = await browser.context.newPage();
+    const second = await browser.context.newPage();
+    try {
+      for (const p of [first, second]) {
+        await p.goto(`${rig.url}config/ctl-mqtt-gpio`);
+        await p.waitForSelector('body[data-ready="1"]');
+      }
+      const deviceName = 'input[name="root[device_name]"]';
+      await first.locator(deviceName).fill('Saved first');
+      await first.locator(deviceName).blur();
+      await first.locator('#save').click();
+      await until(first, '#result', /^Saved/, 20_000);
+      await second.locator(deviceName).fill('Saved second');
+      await second.locator(deviceName).blur();
+      await second.locator('#save').click();
+      await second.waitForSelector('#problems:not([hidden])');
+      assert.match(await second.locator('#problems').innerText(), /was changed \(by another page, or by hand\) since this page loaded it/);
+      assert.equal(await second.locator(deviceName).inputValue(), 'Saved second', 'the edit is still in the form');
+      assert.match(readFileSync(file, 'utf8'), /"device_name": "Saved first"/);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  test('a save refused because the session ended keeps the edit: it is back in the form after the login', async () => {
+    const secured = await rig.startConsole(await hashPassword('correct horse'));
+    await browser.context.clearCookies();
+    const p = await browser.context.newPage();
+    try {
+      await p.goto(`${secured.url}config/ctl-mqtt-gpio`);
+      await p.fill('#password', 'correct horse');
+      await p.click('button[type=submit]');
+      await p.waitForSelector('body[data-ready="1"]');
+      const deviceName = 'input[name="root[device_name]"]';
+      await p.locator(deviceName).fill('Edited before the logout');
+      await p.locator(deviceName).blur();
+      // Logged out from another tab meanwhile.
+      const other = await browser.context.newPage();
+      await other.goto(secured.url);
+      await other.locator('nav button').click();
+      await other.waitForURL((url) => url.pathname === '/login');
+      await other.close();
+      await p.locator('#save').click();
+      await p.waitForSelector('#password');
+      await p.fill('#password', 'correct horse');
+      await p.click('button[type=submit]');
+      await p.waitForSelector('body[data-ready="1"]');
+      await until(p, deviceName, 'Edited before the logout');
+      assert.match(await p.locator('#result').innerText(), /unsaved edit is back in the form/);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('markup typed in a channel name is shown as text in the form and fetches nothing', async () => {
+    const other = await otherSite();
+    await browser.context.clearCookies();
+    const p = await browser.context.newPage();
+    try {
+      await p.goto(`${rig.url}config/ctl-mqtt-gpio`);
+      await p.waitForSelector('body[data-ready="1"]');
+      const names = await p.locator('input[name^="root[channels]"][name$="[name]"]').evaluateAll((els) => (els as unknown as Array<{ name: string }>).map((e) => e.name));
+      const evil = `<img src=http://127.0.0.1:${other.port}/x>`;
+      await p.locator(`input[name="${names[0]}"]`).fill(evil);
+      await p.locator(`input[name="${names[0]}"]`).blur();
+      // The channel's heading follows its name (headerTemplate): the same characters, as text.
+      await eventually('the heading with the typed name', async () => {
+        const texts = await p.locator('#form h3, #form label, #form span').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+        return texts.some((t) => t.trim() === evil) ? true : undefined;
+      });
+      assert.equal(await p.locator('#form img').count(), 0);
+      // A request the page did make, to the console, after the typing: anything fetched from the
+      // name would have been sent before it.
+      assert.equal(await p.evaluate(async () => (await fetch('/api/session')).status), 200);
+      assert.deepEqual(other.requests, []);
+    } finally {
+      await p.close();
+      other.close();
+    }
+  });
+
   test('the screenshots asked for were written', { skip: SCREENSHOTS === undefined ? 'CTL_CONSOLE_SCREENSHOTS is not set' : false }, () => {
     for (const name of ['console-devices.png', 'console-config.png', 'console-config-problem.png', 'console-login.png']) assert.ok(existsSync(join(SCREENSHOTS!, name)), name);
   });

@@ -99,6 +99,24 @@ describe('console security over HTTP', () => {
     assert.match(runConsoleCli(['--help']).out, /--listen ADDR .*default 127\.0\.0\.1/);
   });
 
+  test('over-long broker credentials, from any source, are one usage line and exit 2', () => {
+    const long = 'u'.repeat(70_000);
+    const cases: Array<[string[], RegExp]> = [
+      [['-u', long], /^ctl-mqtt-console: -u \(user name\) is too long for MQTT: 70,000 bytes of UTF-8 \(the limit is 65,535\)\n/],
+      [[`--username=${long}`], /^ctl-mqtt-console: -u \(user name\) is too long for MQTT: 70,000 bytes/],
+      [['-P', long], /^ctl-mqtt-console: -P \(password\) is too long for MQTT: 70,000 bytes/],
+      [['--broker', `mqtt://${long}@127.0.0.1:1`], /^ctl-mqtt-console: the user name in --broker's URL is too long for MQTT: 70,000 bytes/],
+      [['--broker', `mqtt://me:${'p'.repeat(69_999)}%70@127.0.0.1:1`], /^ctl-mqtt-console: the password in --broker's URL is too long for MQTT: 70,000 bytes/],
+      [['--broker', 'mqtt://me:%ZZ@127.0.0.1:1'], /^ctl-mqtt-console: the password in --broker's URL has a malformed percent-encoding/],
+    ];
+    for (const [args, message] of cases) {
+      const r = runConsoleCli([...args, '--port', '1', '--password-file', join(dir, 'none'), '--schema', GPIO_SCHEMA]);
+      assert.equal(r.status, 2, `${args[0]}: ${r.err.slice(0, 200)}`);
+      assert.match(r.err, message);
+      assert.equal(r.err.split('\n').length, 3, 'one line and the --help hint');
+    }
+  });
+
   test('--set-password stores a salted scrypt hash, readable by its owner only', async () => {
     const file = join(dir, 'password');
     const r = runConsoleCli(['--set-password', '--password-file', file], 'correct horse battery\n');
@@ -188,10 +206,11 @@ describe('console security over HTTP', () => {
   test('a save replaces the file atomically, keeps a .bak, and runs apply without a shell', async () => {
     const { cookie, csrf } = await session(open.url);
     const before = readFileSync(configFile, 'utf8');
+    const { version } = JSON.parse((await http(`${open.url}api/config/ctl-mqtt-gpio`, { headers: { Cookie: cookie } })).body) as { version: string };
     const answer = await http(`${open.url}api/config/ctl-mqtt-gpio`, {
       method: 'POST',
       headers: { Cookie: cookie, 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ config: { device_name: 'Renamed', channels: [] } }),
+      body: JSON.stringify({ config: { device_name: 'Renamed', channels: [] }, version }),
     });
     assert.equal(answer.status, 200, answer.body);
     assert.deepEqual(JSON.parse(answer.body), { saved: true, applied: true });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConsoleArgs, DEFAULT_CONSOLE_PORT, DEFAULT_PASSWORD_FILE } from '../../../src/console/console-args.js';
+import { parseConsoleArgs, CONSOLE_USAGE, DEFAULT_CONSOLE_PORT, DEFAULT_PASSWORD_FILE } from '../../../src/console/console-args.js';
 import { CtlError } from '../../../src/core/errors.js';
 
 test('defaults: loopback, port 8080, the local broker', () => {
@@ -33,8 +33,15 @@ test('mistakes are one USAGE line each', () => {
     [['--listen='], '--listen needs an address'],
     [['--bogus'], "unknown option '--bogus'"],
     [['extra'], "unexpected argument 'extra'"],
+    [['--trusted-proxy', 'proxy.lan'], "--trusted-proxy takes an IP address (got 'proxy.lan')"],
   ];
   for (const [argv, message] of cases) {
     assert.throws(() => parseConsoleArgs(argv), (err: unknown) => err instanceof CtlError && err.code === 'USAGE' && err.message === message, argv.join(' '));
   }
+});
+
+test('--trusted-proxy adds up; its help says what it is for', () => {
+  assert.deepEqual(parseConsoleArgs([]).trustedProxies, []);
+  assert.deepEqual(parseConsoleArgs(['--trusted-proxy', '127.0.0.1', '--trusted-proxy=::1']).trustedProxies, ['127.0.0.1', '::1']);
+  assert.match(CONSOLE_USAGE, /--trusted-proxy ADDR +a reverse proxy \(IP address\) in front of the console: its X-Forwarded-For/);
 });

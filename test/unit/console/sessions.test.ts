@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { cookieValue, sessionCookie, SessionStore } from '../../../src/console/sessions.js';
 import { isLoopbackHost } from '../../../src/console/request-guard.js';
 import { LoginLimiter } from '../../../src/console/login-limiter.js';
+import { VisitorTokens } from '../../../src/console/visitor-tokens.js';
 
 test('sessions: unauthenticated with a password, replaced at login, forgotten when idle', () => {
   let now = 0;
@@ -48,9 +49,32 @@ test('loopback host names', () => {
 test('login limiter: 10 failures a minute per client, then wait', () => {
   let now = 0;
   const limiter = new LoginLimiter(10, 60_000, () => now);
-  for (let i = 0; i < 10; i++) limiter.failed('a');
+  for (let i = 0; i < 10; i++) assert.equal(limiter.take('a'), 0);
   assert.equal(limiter.retryAfterS('a'), 60);
   assert.equal(limiter.retryAfterS('b'), 0);
   now += 60_001;
   assert.equal(limiter.retryAfterS('a'), 0);
+});
+
+test('login limiter: a check takes its slot first; a good password frees them; a check not made is given back', () => {
+  const limiter = new LoginLimiter(3, 60_000, () => 0);
+  assert.deepEqual([limiter.take('a'), limiter.take('a'), limiter.take('a'), limiter.take('a')], [0, 0, 0, 60]);
+  limiter.giveBack('a');
+  assert.equal(limiter.take('a'), 0);
+  limiter.succeeded('a');
+  assert.equal(limiter.retryAfterS('a'), 0);
+});
+
+test('visitor cookies are signed, not stored: a forged or another console\'s one is nobody', () => {
+  const visitors = new VisitorTokens(false);
+  const visitor = visitors.create();
+  assert.match(visitor.id, /^[A-Za-z0-9_-]{32}$/);
+  assert.equal(visitor.authenticated, false);
+  assert.equal(visitors.get(visitor.id)?.id, visitor.id);
+  assert.equal(visitors.get(visitor.id)?.csrfToken, visitor.csrfToken, 'the CSRF token follows from the cookie');
+  assert.notEqual(visitors.create().csrfToken, visitor.csrfToken);
+  const tampered = (visitor.id.startsWith('A') ? 'B' : 'A') + visitor.id.slice(1);
+  for (const id of [tampered, visitor.id.slice(1), `${visitor.id}=`, '', undefined]) assert.equal(visitors.get(id), undefined, String(id));
+  assert.equal(new VisitorTokens(false).get(visitor.id), undefined, 'another key');
+  assert.equal(new VisitorTokens(true).create().authenticated, true, 'no password: everyone is in');
 });
