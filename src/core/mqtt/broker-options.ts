@@ -91,10 +91,17 @@ function applyUrl(text: string, out: IClientOptions): string {
   if (!URL_PROTOCOLS.has(url.protocol)) {
     throw new CtlError('USAGE', `--broker "${text}": unsupported scheme ${url.protocol} (mqtt, mqtts, ws, wss, unix)`);
   }
-  if (url.username !== '' && out.username === undefined) out.username = decodeURIComponent(url.username);
-  if (url.password !== '' && out.password === undefined) out.password = decodeURIComponent(url.password);
+  const decoded = (part: string, what: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      throw new CtlError('USAGE', `--broker: the ${what} in the URL has a malformed %-escape`);
+    }
+  };
+  if (url.username !== '' && out.username === undefined) out.username = decoded(url.username, 'user name');
+  if (url.password !== '' && out.password === undefined) out.password = decoded(url.password, 'password');
   if (url.protocol === 'unix:') {
-    const path = decodeURIComponent(url.pathname);
+    const path = decoded(url.pathname, 'socket path');
     if (path === '' || path === '/') throw new CtlError('USAGE', `--broker "${text}": no socket path (unix:///run/mosquitto/mqtt.sock)`);
     Object.assign(out, { protocol: 'mqtt', unixSocket: true, path });
     return `unix://${path}`;

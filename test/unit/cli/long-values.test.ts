@@ -66,6 +66,7 @@ test('a user name or password too long for MQTT from any source (environment, pa
     ['--password-file', ['--password-file', passwordFile], {}, new RegExp(`: the password in ${passwordFile} is too long for MQTT`)],
     ['a systemd credential', [], { CREDENTIALS_DIRECTORY: join(dir, 'credentials') }, /: the password in .*credentials\/mqtt-password is too long for MQTT/],
     ['the broker URL', ['--broker', `mqtt://${LONG}:pw@127.0.0.1:1`], {}, /: the MQTT user name is too long for MQTT/],
+    ['a malformed %-escape in the broker URL', ['--broker', 'mqtt://user:%ZZ@127.0.0.1:1'], {}, /: --broker: the password in the URL has a malformed %-escape$/],
   ];
   for (const driver of ['gpio', 'adc'] as const) {
     for (const [what, extra, env, message] of sources) {
