@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError } from '../core/errors.js';
-import { deviceTreeBase } from '../hw/devicetree/dt-node.js';
+import { deviceTreeBase } from '../hw/devicetree/dt-path.js';
 import {
   BINARY,
   DEFAULT_DEVICE_ID,

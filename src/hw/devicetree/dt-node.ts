@@ -13,10 +13,7 @@ import { join } from 'node:path';
 import { CtlError, errnoOf, messageOf } from '../../core/errors.js';
 import { readPropertyFile } from './property-file.js';
 
-/** `<root>/sys/firmware/devicetree/base`: the live device tree under a sysfs prefix. */
-export function deviceTreeBase(sysfsRoot: string): string {
-  return join(sysfsRoot, 'sys', 'firmware', 'devicetree', 'base');
-}
+export { deviceTreeBase } from './dt-path.js';
 
 /** The error of a property that is there but malformed. */
 export function malformedProperty(path: string, rule: string): CtlError {
