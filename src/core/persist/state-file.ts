@@ -1,7 +1,8 @@
 /**
  * A JSON state file that survives crashes and never stops a service from starting:
  * - loading: a missing file is a fresh start; an unreadable or corrupt one is renamed to
- *   `<file>.corrupt-<unix time>`, reported in one error line, and the service starts fresh;
+ *   `<file>.corrupt-<unix time>`, reported in one error line, and the service starts fresh; temp
+ *   files of saves that were killed midway are removed;
  * - saving: atomic (core/persist/atomic-write), one write at a time, coalesced. `saveNow()` for
  *   changes that must be durable at once (output levels), `saveSoon()` for changes that may wait
  *   up to the save interval (counter totals), `flush()` on stop;
@@ -11,10 +12,11 @@
  *   up to `MAX_RETRY_MS`, until a save works.
  */
 import { readFile, rename } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import type { Logger } from '../log.js';
 import { errnoOf, messageOf } from '../errors.js';
 import { systemClock } from '../clock.js';
+import { shownList } from '../shown-list.js';
 import type { ScheduledTask } from '../scheduler.js';
 
 /** Checks a parsed document; returns the typed state or a one-line reason it is not valid. */
@@ -26,6 +28,8 @@ export async function loadStateFile<T>(
   log: Logger,
   nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
 ): Promise<T | null> {
+  const leftovers = await removeStaleTempFiles(path);
+  if (leftovers.length > 0) log.info(`removed ${leftovers.length} temporary file(s) of interrupted saves beside ${path}: ${shownList(leftovers)}`);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
