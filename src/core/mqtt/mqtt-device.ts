@@ -6,6 +6,7 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import { CtlError } from '../errors.js';
+import { shownList } from '../shown-list.js';
 import type { Logger } from '../log.js';
 import { resolveBroker, type BrokerOptions } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
@@ -350,7 +351,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
       if (stale === undefined) return;
       if (scan.markerMissing) this.log.info(`the broker did not return ${marker} (an ACL?): stale topics taken from the retained replay`);
       for (const topic of stale) this.send(topic, '');
-      if (stale.length > 0) this.log.info(`removed ${stale.length} stale retained topics: ${stale.join(', ')}`);
+      if (stale.length > 0) this.log.info(`removed ${stale.length} stale retained topics: ${shownList(stale)}`);
       this.staleCleanupDone = true;
       await this.connection.unsubscribe(scan.filters());
     } finally {
