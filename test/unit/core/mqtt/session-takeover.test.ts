@@ -19,14 +19,37 @@ test('MQTT 5 reason 0x8E is a takeover at once; the delay starts at 30 s and dou
   assert.deepEqual(delays, [30, 60, 120, 240, 300, 300, 300]);
 });
 
-test('a plain close right after the connect is looked into with a probe: accepted is a takeover, refused (a restart) is not', () => {
+test('a plain close right after the connect is looked into with a probe: accepted twice in a row is a takeover, refused (a restart) is not', () => {
   const watch = new SessionTakeoverWatch();
-  assert.deepEqual(watch.closed({ upMs: 0.5 * S, reasonCode: undefined, error: false }), { kind: 'probe' });
+  const shortClose = { upMs: 1 * S, reasonCode: undefined, error: false };
+  assert.deepEqual(watch.closed(shortClose), { kind: 'probe' });
   assert.equal(watch.probed(false), undefined, 'the broker refused the probe: it restarts');
-  assert.deepEqual(watch.closed({ upMs: 1 * S, reasonCode: undefined, error: false }), { kind: 'probe' });
+  assert.deepEqual(watch.closed(shortClose), { kind: 'probe' });
+  assert.equal(watch.probed(true), undefined, 'once may be a restart faster than this process noticed the close');
+  assert.deepEqual(watch.closed(shortClose), { kind: 'probe' });
   assert.deepEqual(watch.probed(true), { delayMs: 30 * S, certain: false, streak: 1 });
-  assert.deepEqual(watch.closed({ upMs: 1 * S, reasonCode: undefined, error: false }), { kind: 'probe' });
+  // While the streak goes on, each confirmed close is a takeover.
+  assert.deepEqual(watch.closed(shortClose), { kind: 'probe' });
   assert.deepEqual(watch.probed(true), { delayMs: 60 * S, certain: false, streak: 2 });
+});
+
+test('a fast restart that passes a probe, then anything else: no takeover', () => {
+  const watch = new SessionTakeoverWatch();
+  const shortClose = { upMs: 1 * S, reasonCode: undefined, error: false };
+  for (const between of [
+    () => assert.equal(watch.closed({ upMs: 1 * S, reasonCode: undefined, error: true }).kind, 'other'),
+    () => {
+      watch.closed(shortClose);
+      assert.equal(watch.probed(false), undefined);
+    },
+  ]) {
+    watch.closed(shortClose);
+    assert.equal(watch.probed(true), undefined);
+    between();
+    watch.closed(shortClose);
+    assert.equal(watch.probed(true), undefined, 'the count started again');
+    watch.closed({ upMs: HEALTHY_CONNECTION_MS, reasonCode: undefined, error: false });
+  }
 });
 
 test('broker restarts a few seconds apart are never a takeover, however many', () => {
