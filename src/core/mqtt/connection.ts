@@ -12,7 +12,8 @@ import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } fro
 import { LogRateLimiter, type Logger } from '../log.js';
 import { messageOf } from '../errors.js';
 import type { ResolvedBroker } from './broker-options.js';
-import { SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
+import { brokerAcceptsProbe } from './broker-probe.js';
+import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
 import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-budget.js';
 
 export interface ConnectionHandlers {
@@ -47,8 +48,8 @@ const SESSION_EXPIRY_S = 24 * 3600;
 const RETRY_LOG_INTERVAL_MS = 30_000;
 /** `lastError` while switching to MQTT 3.1.1: not a failure worth a warning. */
 const PROTOCOL_FALLBACK = 'falling back to MQTT 3.1.1';
-/** A connection that lasted this long resets the backoff; a flapping one keeps doubling it. */
-const STABLE_CONNECTION_MS = 10_000;
+/** The longest wait for the CONNACK of a probe (session-takeover.ts). */
+const PROBE_TIMEOUT_MS = 5000;
 /** CONNACK codes for "unsupported protocol version" (3.1.1 and 5). */
 const UNSUPPORTED_PROTOCOL = new Set([1, 132]);
 
@@ -65,7 +66,8 @@ export class ManagedConnection {
   private ending = false;
   private lastError: string | undefined;
   private readonly retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
-  private readonly flapLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
+  /** The reconnect after a probe: while a close is looked into, mqtt.js's own reconnect is held. */
+  private heldReconnect: NodeJS.Timeout | undefined;
   /** The reason code of the broker's DISCONNECT on this connection (MQTT 5), if it sent one. */
   private disconnectReason: number | undefined;
   private readonly takeovers = new SessionTakeoverWatch();
@@ -237,6 +239,7 @@ export class ManagedConnection {
   async end(graceful: boolean, timeoutMs = 2000): Promise<void> {
     const client = this.client;
     this.ending = true;
+    clearTimeout(this.heldReconnect);
     if (client === undefined) return;
     if (!graceful || !this.up) {
       client.end(true);
@@ -280,10 +283,8 @@ export class ManagedConnection {
     // Resume the session from now on (3.1.1 never had Clean Start; see onError's fall back).
     if (this.options.persistentSession) client.options.clean = false;
     const version = client.options.protocolVersion === 5 ? 'MQTT 5' : 'MQTT 3.1.1';
-    // A flapping connection (e.g. two clients with one client id) must not flood the journal.
-    if (first || this.flapLog.check('again') !== null) {
-      this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.options.broker.display} (${version})`);
-    }
+    // Every reconnect is one line when it happens: the backoff and the takeover delays keep them rare.
+    this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.options.broker.display} (${version})`);
     this.handlers.onConnect?.({ first, sessionPresent });
   }
 
@@ -310,36 +311,73 @@ export class ManagedConnection {
     const wasUp = this.up;
     this.up = false;
     const upMs = performance.now() - this.upSince;
-    if (wasUp && upMs >= STABLE_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
-    const takeover = wasUp
-      ? this.takeovers.closed({ atMs: performance.now(), upMs, reasonCode: this.disconnectReason, error: this.lastError !== undefined })
-      : undefined;
-    if (takeover !== undefined) this.delayChosen = false; // whatever an error chose, the takeover's delay wins
-    const delay = this.chooseDelay(takeover?.delayMs);
+    if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
     const fallingBack = this.lastError === PROTOCOL_FALLBACK;
     const reason = ` (${this.lastError ?? (this.disconnectReason !== undefined ? `DISCONNECT reason 0x${this.disconnectReason.toString(16)}` : 'connection closed')})`;
+    const closed = { upMs, reasonCode: this.disconnectReason, error: this.lastError !== undefined };
     this.lastError = undefined;
     this.disconnectReason = undefined;
-    if (fallingBack) return; // already said, and the next attempt follows at once
-    if (takeover !== undefined) {
-      this.options.log.error(this.takeoverMessage(takeover));
-      this.handlers.onDisconnect?.();
-      return;
+    if (fallingBack) {
+      this.chooseDelay();
+      return; // already said, and the next attempt follows at once
     }
-    if (wasUp) {
-      const suppressed = this.flapLog.check('lost');
+    if (!wasUp) {
+      const delay = this.chooseDelay();
+      const suppressed = this.retryLog.check('retry');
       if (suppressed !== null) {
-        const more = suppressed > 0 ? ` (lost ${suppressed} more times before)` : '';
-        this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}${more}`);
+        const more = suppressed > 0 ? ` (${suppressed} more failed attempts)` : '';
+        this.options.log.warn(`cannot connect to ${this.options.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
       }
-      this.handlers.onDisconnect?.();
       return;
     }
-    const suppressed = this.retryLog.check('retry');
-    if (suppressed !== null) {
-      const more = suppressed > 0 ? ` (${suppressed} more failed attempts)` : '';
-      this.options.log.warn(`cannot connect to ${this.options.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
+    this.handlers.onDisconnect?.();
+    const verdict = this.takeovers.closed(closed);
+    if (verdict.kind === 'takeover') {
+      this.reconnectAfterTakeover(verdict.takeover);
+    } else if (verdict.kind === 'probe') {
+      this.lookIntoClose(reason);
+    } else {
+      this.reconnectAfterLoss(reason);
     }
+  }
+
+  private reconnectAfterLoss(reason: string): void {
+    const delay = this.chooseDelay();
+    this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}`);
+  }
+
+  private reconnectAfterTakeover(takeover: TakeoverVerdict): void {
+    this.delayChosen = false; // whatever an error chose, the takeover's delay wins
+    this.chooseDelay(takeover.delayMs);
+    this.options.log.error(this.takeoverMessage(takeover));
+  }
+
+  /**
+   * The broker closed the connection right after accepting it, without a reason: a probe tells a
+   * broker that restarts (refuses it: reconnect as after any loss) from a session taken over
+   * (accepts it). mqtt.js's reconnect waits for the answer.
+   */
+  private lookIntoClose(reason: string): void {
+    const client = this.client;
+    if (client === undefined) return;
+    client.options.reconnectPeriod = 0; // mqtt.js arms no reconnect of its own for this close
+    void brokerAcceptsProbe({
+      broker: this.options.broker,
+      clientId: String(client.options.clientId ?? this.options.clientId ?? ''),
+      protocolVersion: client.options.protocolVersion === 5 ? 5 : 4,
+      timeoutMs: Math.min(this.options.connectTimeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS),
+    }).then((accepted) => {
+      if (this.ending) return;
+      const takeover = this.takeovers.probed(accepted);
+      this.delayChosen = false;
+      if (takeover === undefined) this.reconnectAfterLoss(reason);
+      else this.reconnectAfterTakeover(takeover);
+      // From here on mqtt.js's reconnect timer runs again, with the delay just chosen.
+      this.heldReconnect = setTimeout(() => {
+        this.heldReconnect = undefined;
+        if (!this.ending) client.reconnect({ incomingStore: client.incomingStore, outgoingStore: client.outgoingStore });
+      }, client.options.reconnectPeriod);
+    });
   }
 
   /** One line per takeover: the growing delay keeps them rare. */
@@ -347,7 +385,7 @@ export class ManagedConnection {
     const clientId = this.client?.options.clientId ?? this.options.clientId ?? '';
     const what = takeover.certain
       ? `the broker says the session of client id "${clientId}" was taken over`
-      : `the broker closed the connection of client id "${clientId}" right after accepting it, again: most likely the session was taken over`;
+      : `the broker closed the connection of client id "${clientId}" right after accepting it, while it accepts other clients: most likely the session was taken over`;
     const seconds = formatSeconds(takeover.delayMs);
     return `${what} by another client with the same client id (a second copy of this service, or a copied config on another controller?); give each its own --client-id / --device-id. Connecting again in ${seconds} (takeover ${takeover.streak} in a row; the delay doubles)`;
   }

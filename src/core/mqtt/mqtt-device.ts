@@ -6,6 +6,7 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import { CtlError } from '../errors.js';
+import { shownList } from '../shown-list.js';
 import type { Logger } from '../log.js';
 import { resolveBroker, type BrokerOptions } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
@@ -69,6 +70,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private readonly ha: HaDiscovery | undefined;
   private deviceFlags = '';
   private isOnline = false;
+  private everOnline = false;
   private started = false;
   private stopping: Promise<void> | undefined;
   private staleCleanupDone = false;
@@ -268,6 +270,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     for (const topic of this.toClear) this.send(topic, '');
     this.toClear.clear();
     this.isOnline = true;
+    this.everOnline = true;
     this.ha?.setAvailable(true);
     if (!first) this.log.info(`device ${spec.id} published again`);
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
@@ -350,7 +353,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
       if (stale === undefined) return;
       if (scan.markerMissing) this.log.info(`the broker did not return ${marker} (an ACL?): stale topics taken from the retained replay`);
       for (const topic of stale) this.send(topic, '');
-      if (stale.length > 0) this.log.info(`removed ${stale.length} stale retained topics: ${stale.join(', ')}`);
+      if (stale.length > 0) this.log.info(`removed ${stale.length} stale retained topics: ${shownList(stale)}`);
       this.staleCleanupDone = true;
       await this.connection.unsubscribe(scan.filters());
     } finally {
@@ -367,6 +370,33 @@ class BrokerDevice implements MqttDevice, ControlSink {
     return out;
   }
 
+  /**
+   * Empties every retained topic of the device, within `waitMs`. What is left is one line: a stop
+   * that leaves values on the broker (a slow link, a dropped connection) must not look like a clean one.
+   */
+  private async clearRetained(waitMs: number): Promise<void> {
+    const all = this.allTopics();
+    if (!this.connection.connected) {
+      if (!this.everOnline) return; // nothing of it was ever published
+      this.log.warn(`stopping while not connected to the broker: the device's ${all.length} retained topics are left on it`);
+      return;
+    }
+    const commandTopics = [...this.controls.values()].filter((c) => !c.spec.readonly).map((c) => this.topics.controlCommand(c.spec.id));
+    let acknowledged = 0;
+    const cleared = (async () => {
+      await this.connection.unsubscribe(commandTopics);
+      await Promise.all(all.map(async (topic) => {
+        if (await this.connection.publish(topic, '')) acknowledged++;
+      }));
+      return true;
+    })();
+    const finished = await Promise.race([cleared, sleep(waitMs).then(() => false)]);
+    const left = all.length - acknowledged;
+    if (left === 0) return;
+    const why = finished ? 'the connection dropped' : `the broker did not acknowledge them within ${waitMs / 1000} s (a slow link?)`;
+    this.log.warn(`stopping: ${left} of the device's ${all.length} retained topics were not cleared, ${why}; they stay on the broker until the next start`);
+  }
+
   private async doStop(): Promise<void> {
     for (const waiter of this.waiters.splice(0)) waiter.reject(new CtlError('RUNTIME', 'the MQTT device is stopped'));
     const budget = this.options.stopTimeoutMs ?? 4000;
@@ -375,14 +405,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.isOnline = false;
     this.scan?.abort();
     const haStopped = this.ha?.stop(Math.max(0, budget - 1000)) ?? Promise.resolve();
-    if (this.connection.connected) {
-      const commandTopics = [...this.controls.values()].filter((c) => !c.spec.readonly).map((c) => this.topics.controlCommand(c.spec.id));
-      const cleared = (async () => {
-        await this.connection.unsubscribe(commandTopics);
-        await Promise.all(this.allTopics().map((topic) => this.connection.publish(topic, '')));
-      })();
-      await Promise.race([cleared, sleep(Math.max(0, budget - 1000))]);
-    }
+    await this.clearRetained(Math.max(0, budget - 1000));
     await haStopped;
     await this.connection.end(this.connection.connected, Math.max(100, deadline - performance.now()));
   }

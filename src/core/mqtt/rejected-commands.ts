@@ -1,13 +1,15 @@
 /**
  * Log lines about the invalid commands of one control. Anyone may publish to `/on`: a client
- * sending garbage in a loop must not fill the journal (5,000 bad payloads were 5,000 lines). The
- * first invalid command of a streak is one line; the ones after it are counted and reported in
- * one line when the streak ends (a valid command) or, while it goes on, at most once a minute.
+ * sending garbage in a loop must not fill the journal, whether or not valid commands come in
+ * between (5,000 bad payloads were 5,000 lines; 5,000 interleaved with valid ones were as many).
+ * At most one line per `REPORT_INTERVAL_MS`: the first invalid command is one line at once, the
+ * ones after it within the interval are counted, and the count is told in the next line, that of
+ * the next invalid command or, when valid ones follow, of the first valid one after the interval.
  */
 import type { Logger } from '../log.js';
 
-/** While a streak goes on, at most one line per this interval. */
-const STREAK_REPORT_MS = 60_000;
+/** At most one line per this interval and control. */
+export const REPORT_INTERVAL_MS = 60_000;
 
 /** A payload as a log line shows it: quoted, cut after 64 characters (anyone can publish to `/on`). */
 export function shownPayload(payload: string): string {
@@ -15,10 +17,9 @@ export function shownPayload(payload: string): string {
 }
 
 export class RejectedCommands {
-  private inStreak = false;
   private unreported = 0;
   private latest = '';
-  private lastLineAt = 0;
+  private lastLineAt: number | undefined;
 
   constructor(
     private readonly controlId: string,
@@ -29,26 +30,30 @@ export class RejectedCommands {
   /** An invalid command was ignored. */
   rejected(payload: string, reason: string): void {
     const line = `${shownPayload(payload)} ignored: ${reason}`;
-    if (!this.inStreak) {
-      this.inStreak = true;
-      this.lastLineAt = this.now();
-      this.log.warn(`control ${this.controlId}: invalid command ${line}`);
+    if (this.mayLog()) {
+      const n = this.unreported;
+      const more = n > 0 ? ` (${n} more invalid command${n === 1 ? '' : 's'} since the previous line)` : '';
+      this.log.warn(`control ${this.controlId}: invalid command ${line}${more}`);
+      this.logged();
       return;
     }
     this.unreported++;
     this.latest = line;
-    if (this.now() - this.lastLineAt >= STREAK_REPORT_MS) this.report('so far');
   }
 
-  /** A valid command arrived: the streak is over. */
+  /** A valid command arrived: the count of invalid ones before it is told, if a line is due. */
   accepted(): void {
-    if (this.unreported > 0) this.report('in all');
-    this.inStreak = false;
+    if (this.unreported === 0 || !this.mayLog()) return;
+    const n = this.unreported;
+    this.log.warn(`control ${this.controlId}: ${n} more invalid command${n === 1 ? '' : 's'} since the previous line (the last: ${this.latest})`);
+    this.logged();
   }
 
-  private report(when: string): void {
-    const n = this.unreported;
-    this.log.warn(`control ${this.controlId}: ${n} more invalid command${n === 1 ? '' : 's'} ${when} (the last: ${this.latest})`);
+  private mayLog(): boolean {
+    return this.lastLineAt === undefined || this.now() - this.lastLineAt >= REPORT_INTERVAL_MS;
+  }
+
+  private logged(): void {
     this.unreported = 0;
     this.lastLineAt = this.now();
   }

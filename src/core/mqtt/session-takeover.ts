@@ -2,29 +2,30 @@
  * Tells a session taken over by another client with our client id from other lost connections,
  * and how long to stay away. Two services with one client id (a copy run by hand beside the
  * unit, a config copied to another controller) would otherwise take the session from each other
- * in a loop, each reconnecting within a second or two.
- *   - MQTT 5: the broker says so, DISCONNECT with reason 0x8E "session taken over".
+ * in a loop, each reconnecting within a second or two. A takeover is diagnosed only from evidence
+ * of the other client, never from how often the connection dropped (a broker restarted three
+ * times in a minute is no twin):
+ *   - MQTT 5: the broker says so, DISCONNECT with reason 0x8E "session taken over";
  *   - MQTT 3.1.1 has no reason, and some brokers (mosquitto 2.0) send none on MQTT 5 either: the
- *     broker just closes the connection. A connection it closed without an error shortly after
- *     accepting it, for the second time within a minute, is taken for a takeover; so is every
- *     such close while takeovers go on.
- * A takeover waits `FIRST_DELAY_MS`, doubling with each one in a row up to `MAX_DELAY_MS`; the
- * streak is forgotten after a connection that lasted `FORGET_AFTER_MS` (a twin would have
- * come back by then).
+ *     broker just closes the connection. A connection it closed without an error right after
+ *     accepting it is looked into: the broker is asked for a fresh connection at once (a probe,
+ *     broker-probe.ts). A broker that restarts refuses it; one that accepts it is running and
+ *     closed ours for its client id, which another client has just taken. Twice in a row, with
+ *     nothing else between, is a takeover: a broker restarted so fast that it is back before
+ *     this process handled the close (a loaded machine) would pass one probe, but nobody closes
+ *     the next connection right after it is accepted, while a twin does. Once a streak of
+ *     takeovers goes on, one is enough.
+ * A takeover waits `FIRST_DELAY_MS`, doubling with each one in a row up to `MAX_DELAY_MS`; a
+ * healthy connection (up `HEALTHY_CONNECTION_MS`) ends the streak.
  */
 export const SESSION_TAKEN_OVER = 0x8e;
 
 const FIRST_DELAY_MS = 30_000;
 const MAX_DELAY_MS = 300_000;
-const FORGET_AFTER_MS = 600_000;
-/** A close by the broker this soon after the connect is suspicious... */
-const SHORT_LIVED_MS = 10_000;
-/** ...and the second within this time is taken for a takeover. */
-const SUSPECT_WITHIN_MS = 60_000;
+/** A connection up this long was healthy: a close after it starts afresh. */
+export const HEALTHY_CONNECTION_MS = 10_000;
 
 export interface ClosedConnection {
-  /** When it ended (ms, any monotonic clock). */
-  readonly atMs: number;
   /** How long the connection was up (ms). */
   readonly upMs: number;
   /** The reason code of the broker's DISCONNECT (MQTT 5), when it sent one. */
@@ -36,28 +37,53 @@ export interface ClosedConnection {
 export interface TakeoverVerdict {
   /** How long to wait before connecting again. */
   readonly delayMs: number;
-  /** The broker said so (MQTT 5); otherwise it is inferred from repeated closes. */
+  /** The broker said so (MQTT 5); otherwise a probe showed the broker running. */
   readonly certain: boolean;
   /** Takeovers in a row, this one included. */
   readonly streak: number;
 }
 
-export class SessionTakeoverWatch {
-  /** When the broker last closed a short-lived connection without an error. */
-  private lastShortCloseAt: number | undefined;
-  private streak = 0;
+/** What a close of a connection that was up is: a takeover, a close to look into with a probe, or neither. */
+export type CloseVerdict =
+  | { readonly kind: 'takeover'; readonly takeover: TakeoverVerdict }
+  | { readonly kind: 'probe' }
+  | { readonly kind: 'other' };
 
-  /** A connection that was up has ended; a verdict when it was (most likely) taken over. */
-  closed(connection: ClosedConnection): TakeoverVerdict | undefined {
-    const { atMs, upMs, reasonCode, error } = connection;
-    if (upMs >= FORGET_AFTER_MS) this.streak = 0;
-    const certain = reasonCode === SESSION_TAKEN_OVER;
+/** Probed closes in a row that make a takeover while no streak goes on. */
+const PROBED_CLOSES_FOR_TAKEOVER = 2;
+
+export class SessionTakeoverWatch {
+  private streak = 0;
+  /** Closes right after the connect that the broker's accepted probe confirmed, in a row. */
+  private probedInARow = 0;
+
+  /** A connection that was up has ended. */
+  closed(connection: ClosedConnection): CloseVerdict {
+    const { upMs, reasonCode, error } = connection;
+    if (upMs >= HEALTHY_CONNECTION_MS) this.streak = 0;
+    if (reasonCode === SESSION_TAKEN_OVER) return { kind: 'takeover', takeover: this.takeover(true) };
     const plainClose = reasonCode === undefined && !error;
-    const short = plainClose && upMs < SHORT_LIVED_MS;
-    const again = short && this.lastShortCloseAt !== undefined && atMs - this.lastShortCloseAt < SUSPECT_WITHIN_MS;
-    if (short) this.lastShortCloseAt = atMs;
-    const suspected = plainClose && (this.streak > 0 || again);
-    if (!certain && !suspected) return undefined;
+    if (plainClose && upMs < HEALTHY_CONNECTION_MS) return { kind: 'probe' };
+    this.probedInARow = 0;
+    return { kind: 'other' };
+  }
+
+  /**
+   * The probe of a `probe` close: accepted means the broker runs and closed ours for its client
+   * id; a takeover when it goes on (see the file comment).
+   */
+  probed(accepted: boolean): TakeoverVerdict | undefined {
+    if (!accepted) {
+      this.probedInARow = 0;
+      return undefined;
+    }
+    this.probedInARow++;
+    if (this.streak === 0 && this.probedInARow < PROBED_CLOSES_FOR_TAKEOVER) return undefined;
+    return this.takeover(false);
+  }
+
+  private takeover(certain: boolean): TakeoverVerdict {
+    this.probedInARow = 0;
     const delayMs = Math.min(FIRST_DELAY_MS * 2 ** this.streak, MAX_DELAY_MS);
     this.streak++;
     return { delayMs, certain, streak: this.streak };

@@ -9,7 +9,7 @@
  * is refused at start-up anyway (private-directory.ts); this keeps the write safe regardless.
  */
 import { constants } from 'node:fs';
-import { open, rename, unlink, mkdir } from 'node:fs/promises';
+import { open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, basename, join } from 'node:path';
 
@@ -24,7 +24,43 @@ export interface AtomicWriteOptions {
 }
 
 function randomTempName(target: string): string {
-  return `.${basename(target)}.${randomBytes(8).toString('hex')}.tmp`;
+  return `.${basename(target)}.${randomBytes(TEMP_RANDOM_BYTES).toString('hex')}.tmp`;
+}
+
+const TEMP_RANDOM_BYTES = 8;
+
+/** True when `name` is one of the default temp names of `target` (`.<name>.<16 hex>.tmp`). */
+export function isTempNameOf(target: string, name: string): boolean {
+  const prefix = `.${basename(target)}.`;
+  if (!name.startsWith(prefix) || !name.endsWith('.tmp')) return false;
+  const random = name.slice(prefix.length, -'.tmp'.length);
+  return random.length === TEMP_RANDOM_BYTES * 2 && /^[0-9a-f]+$/.test(random);
+}
+
+/**
+ * Removes the temp files of `target` that writes killed midway (kill -9, a power cut) left beside
+ * it: nothing else ever removes them. Only names of the default pattern, so a file of anyone else
+ * stays. Call it before this process writes `target`: a write in flight has a temp file too.
+ * Resolves to the names removed; a directory that cannot be read is left to the writes.
+ */
+export async function removeStaleTempFiles(target: string): Promise<string[]> {
+  const dir = dirname(target);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.filter((n) => isTempNameOf(target, n))) {
+    try {
+      await unlink(join(dir, name));
+      removed.push(name);
+    } catch {
+      // Gone already, or not ours to remove: the next start tries again.
+    }
+  }
+  return removed;
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {

@@ -1,15 +1,23 @@
 /**
  * A JSON state file that survives crashes and never stops a service from starting:
  * - loading: a missing file is a fresh start; an unreadable or corrupt one is renamed to
- *   `<file>.corrupt-<unix time>`, reported in one error line, and the service starts fresh;
+ *   `<file>.corrupt-<unix time>`, reported in one error line, and the service starts fresh; temp
+ *   files of saves that were killed midway are removed;
  * - saving: atomic (core/persist/atomic-write), one write at a time, coalesced. `saveNow()` for
  *   changes that must be durable at once (output levels), `saveSoon()` for changes that may wait
- *   up to the save interval (counter totals), `flush()` on stop.
+ *   up to the save interval (counter totals), `flush()` on stop;
+ * - a failed save is tried again on its own (a full or read-only disk gets freed or remounted while
+ *   nothing changes: without a retry the newest output levels and pulses would wait for the next
+ *   change, and be lost in a power cut meanwhile): first after the save interval, the delay doubling
+ *   up to `MAX_RETRY_MS`, until a save works.
  */
 import { readFile, rename } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import type { Logger } from '../log.js';
 import { errnoOf, messageOf } from '../errors.js';
+import { systemClock } from '../clock.js';
+import { shownList } from '../shown-list.js';
+import type { ScheduledTask } from '../scheduler.js';
 
 /** Checks a parsed document; returns the typed state or a one-line reason it is not valid. */
 export type StateDecoder<T> = (value: unknown) => T | { invalid: string };
@@ -20,6 +28,8 @@ export async function loadStateFile<T>(
   log: Logger,
   nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
 ): Promise<T | null> {
+  const leftovers = await removeStaleTempFiles(path);
+  if (leftovers.length > 0) log.info(`removed ${leftovers.length} temporary file(s) of interrupted saves beside ${path}: ${shownList(leftovers)}`);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -68,7 +78,26 @@ export interface StateSaverOptions {
    * not survive a restart, so the service also shows it where users look (MQTT).
    */
   onFailingChange?: (failing: boolean) => void;
+  /** Time and timers; the real ones by default (tests pass synthetic time). */
+  time?: SaveTimers;
 }
+
+/** The time a saver needs: a monotonic clock (ms) and one-shot tasks at a time of it. */
+export interface SaveTimers {
+  now(): number;
+  at(due: number, run: () => void): ScheduledTask;
+}
+
+/** The longest wait between two tries of a failing save (unless the save interval is longer). */
+const MAX_RETRY_MS = 300_000;
+
+const realTimers: SaveTimers = {
+  now: () => systemClock.now(),
+  at: (due, run) => {
+    const timer = setTimeout(run, Math.max(0, due - systemClock.now()));
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
 
 /**
  * Serialised, coalesced atomic saves of one state file: one write in flight at a time, and each
@@ -76,7 +105,11 @@ export interface StateSaverOptions {
  * a burst of requests costs a few writes, not one each, and none waits for the end of the burst.
  */
 export class StateSaver {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ScheduledTask | undefined;
+  /** The next try of a failed save, and the delay of the one after it. */
+  private retry: ScheduledTask | undefined;
+  private retryDelayMs: number;
+  private readonly time: SaveTimers;
   private looping = false;
   /** Requests made so far, and how many of them the last finished write covered. */
   private requested = 0;
@@ -85,7 +118,10 @@ export class StateSaver {
   private failing = false;
   private closed = false;
 
-  constructor(private readonly options: StateSaverOptions) {}
+  constructor(private readonly options: StateSaverOptions) {
+    this.time = options.time ?? realTimers;
+    this.retryDelayMs = options.intervalMs;
+  }
 
   /** True while a write is in flight or asked for. */
   get busy(): boolean {
@@ -101,10 +137,10 @@ export class StateSaver {
   /** Writes within the save interval; repeated calls before then cost one write. */
   saveSoon(): void {
     if (this.timer !== undefined || this.closed) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.time.at(this.time.now() + this.options.intervalMs, () => {
       this.timer = undefined;
       void this.requestWrite();
-    }, this.options.intervalMs);
+    });
   }
 
   /** Writes everything not yet written and stops the timer. */
@@ -116,11 +152,46 @@ export class StateSaver {
   async close(): Promise<void> {
     await this.flush();
     this.closed = true;
+    this.retry?.cancel();
+    this.retry = undefined;
   }
 
   private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
+  }
+
+  /** Tries a failed save again later, each time later than the last (a disk full for hours must not be hammered). */
+  private scheduleRetry(): void {
+    if (this.closed || this.retry !== undefined) return;
+    const delay = this.retryDelayMs;
+    this.retryDelayMs = Math.min(delay * 2, Math.max(this.options.intervalMs, MAX_RETRY_MS));
+    this.retry = this.time.at(this.time.now() + delay, () => {
+      this.retry = undefined;
+      void this.requestWrite();
+    });
+  }
+
+  private succeeded(): void {
+    this.retry?.cancel();
+    this.retry = undefined;
+    this.retryDelayMs = this.options.intervalMs;
+    if (!this.failing) return;
+    this.options.log.info(`state file ${this.options.path} written again`);
+    this.failing = false;
+    this.options.onFailingChange?.(false);
+  }
+
+  private failed(err: unknown): void {
+    // Logged once per failure streak: a read-only disk must not flood the journal.
+    if (!this.failing) {
+      this.options.log.error(
+        `cannot write state file ${this.options.path}: ${messageOf(err)}; trying again in ${this.retryDelayMs / 1000} s, then less and less often, until it works`,
+      );
+      this.failing = true;
+      this.options.onFailingChange?.(true);
+    }
+    this.scheduleRetry();
   }
 
   private requestWrite(): Promise<void> {
@@ -139,18 +210,9 @@ export class StateSaver {
         const covers = this.requested;
         try {
           await writeFileAtomic(this.options.path, this.options.serialize());
-          if (this.failing) {
-            this.options.log.info(`state file ${this.options.path} written again`);
-            this.failing = false;
-            this.options.onFailingChange?.(false);
-          }
+          this.succeeded();
         } catch (err) {
-          // Logged once per failure streak: a read-only disk must not flood the journal.
-          if (!this.failing) {
-            this.options.log.error(`cannot write state file ${this.options.path}: ${messageOf(err)}`);
-            this.failing = true;
-            this.options.onFailingChange?.(true);
-          }
+          this.failed(err);
         }
         this.covered = covers;
         const answered = this.waiters.filter((w) => w.ticket <= covers);

@@ -2,8 +2,10 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder } from './device-fixture.js';
+import { connectTestClient, publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { TcpProxy } from './tcp-proxy.js';
 
 const base = `/devices/${DEVICE.id}`;
 const fixture = fileURLToPath(new URL('../../fixtures/mqtt/device-process.js', import.meta.url));
@@ -53,6 +55,38 @@ test('stale controls: retained topics of removed controls are cleared at start, 
   assert.equal(retained.get('/devices/other/controls/OLD1'), '7', 'other devices are untouched');
   assert.equal(retained.get('/devices/other/controls/OLD1/meta/type'), 'switch');
   assert.ok(log.lines.some((l) => l.includes('removed 5 stale retained topics')), log.lines.join('\n'));
+});
+
+test('1,000 stale retained topics: all cleared, one log line that names ten and counts the rest', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const publisher = await connectTestClient(broker.url);
+  const stale = Array.from({ length: 1000 }, (_, i) => `${base}/controls/OLD${i}`);
+  await Promise.all(stale.map((topic) => publisher.publishAsync(topic, '1', { qos: 1, retain: true })));
+  await publisher.endAsync();
+  const { device, log } = makeDevice(t, broker.url);
+  device.addControl({ id: 'IN1', type: 'switch', readonly: true });
+  device.start();
+  await waitUntil(() => log.lines.some((l) => l.includes('stale retained topics')), 'the clean-up line', { timeoutMs: 20_000, intervalMs: 20 });
+  const lines = log.lines.filter((l) => l.includes('stale retained topics'));
+  assert.equal(lines.length, 1);
+  assert.match(lines[0]!, /removed 1000 stale retained topics: (\/devices\/ctl-test\/controls\/OLD\d+, ){9}\/devices\/ctl-test\/controls\/OLD\d+ and 990 more$/);
+  assert.ok(lines[0]!.length < 1000, `${lines[0]!.length} characters`);
+  await waitUntil(async () => ![...(await retainedSnapshot(broker.url, `${base}/controls/+`)).keys()].some((k) => k.includes('/OLD')), 'every stale topic cleared', { timeoutMs: 20_000, intervalMs: 100 });
+});
+
+test('a stop on a link too slow for the clean-up says in one line how many retained topics were left, and why', { skip: skipWithoutMosquitto }, async (t) => {
+  const broker = await startBroker(t);
+  const proxy = await TcpProxy.start(broker.port);
+  t.after(() => proxy.close());
+  const { device, log } = makeDevice(t, proxy.url, { stopTimeoutMs: 1500 });
+  for (const spec of threeControls()) device.addControl(spec);
+  device.start();
+  await device.whenOnline();
+  proxy.holdReplies(); // no UNSUBACK, no PUBACK comes back in time
+  await device.stop();
+  const lines = log.lines.filter((l) => l.includes('not cleared'));
+  assert.equal(lines.length, 1, log.lines.join('\n'));
+  assert.match(lines[0]!, /^WARNING: .*stopping: (\d+) of the device's \1 retained topics were not cleared, the broker did not acknowledge them within 0\.5 s \(a slow link\?\); they stay on the broker until the next start$/);
 });
 
 test('SIGTERM clears every retained topic of the device, keeps the HA configs marked offline, and exits 0 within 5 s', { skip: skipWithoutMosquitto }, async (t) => {

@@ -1,11 +1,14 @@
 /**
  * A loopback TCP proxy that can cut the line: the client under test sees its connection drop
- * and cannot reconnect while the broker stays up (as with a network failure).
+ * and cannot reconnect while the broker stays up (as with a network failure). It can also hold
+ * what the broker sends (a link so slow that nothing comes back in time).
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
+  /** The broker's side of each connection, with the client's side it feeds. */
+  private readonly upstreams = new Map<Socket, Socket>();
   private isCut = false;
 
   private constructor(
@@ -37,6 +40,14 @@ export class TcpProxy {
     this.isCut = false;
   }
 
+  /** Stops passing on what the broker sends, on every open connection; the client's packets still go through. */
+  holdReplies(): void {
+    for (const [upstream, client] of this.upstreams) {
+      upstream.unpipe(client);
+      upstream.pause();
+    }
+  }
+
   async close(): Promise<void> {
     this.cut();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -53,10 +64,12 @@ export class TcpProxy {
       s.on('error', () => {});
       s.on('close', () => {
         this.sockets.delete(s);
+        this.upstreams.delete(upstream);
         client.destroy();
         upstream.destroy();
       });
     }
+    this.upstreams.set(upstream, client);
     client.pipe(upstream);
     upstream.pipe(client);
   }

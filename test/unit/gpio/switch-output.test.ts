@@ -42,7 +42,7 @@ test('/on anything but exactly 0 or 1 is rejected: logged, the true value republ
   }
   assert.deepEqual(kit.device.valuesOf('OUT'), Array(9).fill('1'));
   assert.deepEqual(kit.device.errorsOf('OUT'), []);
-  // One streak of invalid commands: one line (the count follows when a valid command ends it).
+  // Invalid commands within a minute: one line (the count follows in the next line, a minute later at the earliest).
   assert.equal(kit.device.log.lines.filter((l) => l.includes('invalid command')).length, 1);
 });
 

@@ -16,6 +16,7 @@
  */
 import { DEFAULT_HA_STATUS_TOPIC } from '../../config/cli-options.js';
 import type { Logger } from '../../log.js';
+import { shownList } from '../../shown-list.js';
 import type { ResolvedBroker } from '../broker-options.js';
 import { ManagedConnection } from '../connection.js';
 import type { ControlSpec, DeviceSpec, HaHint } from '../device.js';
@@ -218,7 +219,7 @@ export class HaDiscovery {
       const stale = await runStaleScan(this.connection, scan);
       if (stale === undefined) return;
       for (const topic of stale) void this.connection.publish(topic, '');
-      if (stale.length > 0) this.options.log.info(`removed ${stale.length} Home Assistant configs of entities this device no longer has: ${stale.join(', ')}`);
+      if (stale.length > 0) this.options.log.info(`removed ${stale.length} Home Assistant configs of entities this device no longer has: ${shownList(stale)}`);
       this.staleScanDone = true;
       await this.connection.unsubscribe(scan.filters());
     } finally {

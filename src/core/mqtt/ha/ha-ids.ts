@@ -1,14 +1,20 @@
 /**
  * Home Assistant discovery ids: node and object ids may only hold `[a-zA-Z0-9_-]`. Ids that need
- * replacing get a short hash of the original, so two controls never share an entity.
+ * replacing get their characters replaced by `_` and a short hash of the original appended, so two
+ * controls never share an entity. Such an escaped id always ends in `_` and 6 hex digits; an id
+ * that HA would accept as it is but ends like that is escaped too, so an escaped id can never equal
+ * a name used as it is (`x y` gives `x_y_887fce`, and a control named `x_y_887fce` gets a hash
+ * of its own).
  */
 import { createHash } from 'node:crypto';
 
 const SAFE = /^[a-zA-Z0-9_-]+$/;
+/** The end of every escaped id. */
+const ESCAPED_END = /_[0-9a-f]{6}$/;
 
-/** `text` itself when HA accepts it, else its characters replaced by `_` plus a 6-hex hash. */
+/** `text` itself when HA accepts it and it cannot be taken for an escaped id, else escaped. */
 export function haSafeId(text: string): string {
-  if (SAFE.test(text)) return text;
+  if (SAFE.test(text) && !ESCAPED_END.test(text)) return text;
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 6);
   return `${text.replace(/[^a-zA-Z0-9_-]/g, '_')}_${hash}`;
 }

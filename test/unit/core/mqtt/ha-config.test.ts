@@ -82,6 +82,18 @@ test('ids are restricted to [a-zA-Z0-9_-] without collisions', () => {
   assert.match(haNodeId('a/b', 'ctl-gpio'), /^a_b_ctl-gpio_[0-9a-f]{6}$/);
 });
 
+test('an escaped id never equals a name used as it is: `x y` and `x_y_887fce` are two entities', () => {
+  assert.equal(haSafeId('x y'), 'x_y_887fce');
+  assert.notEqual(haSafeId('x_y_887fce'), haSafeId('x y'));
+  assert.match(haSafeId('x_y_887fce'), /^x_y_887fce_[0-9a-f]{6}$/);
+  assert.equal(haSafeId('relay_1'), 'relay_1', 'an ordinary name stays as it is');
+  assert.equal(haSafeId('meter_abcdef0'), 'meter_abcdef0', 'seven hex digits are not the escaped shape');
+  // Every name that stays as it is differs from every escaped one, whatever the names.
+  const names = ['a b', 'a_b', 'a.b', 'a/b', 'x y', 'x_y_887fce', 'ä', '_', 'a_b_' + haSafeId('a b').slice(-6), haSafeId('a.b'), haSafeId('ä')];
+  const ids = names.map(haSafeId);
+  assert.equal(new Set(ids).size, names.length, ids.join(' '));
+});
+
 test('writable total → number: commands on /on, min 0, a step of its decimals (HA allows 0.001 at the finest), a max every step fits', () => {
   const total = (decimals: number | undefined): ControlSpec => ({
     id: 'M_total',

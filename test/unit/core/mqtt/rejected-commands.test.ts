@@ -1,6 +1,7 @@
 /**
- * Invalid commands are logged once per streak with a count, not one line each; payloads in log
- * lines are cut short (anyone may publish to `/on`).
+ * Invalid commands are at most one line a minute per control, with the count of the others, not
+ * one line each, also when valid commands come in between; payloads in log lines are cut short
+ * (anyone may publish to `/on`).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -25,20 +26,41 @@ function outputOn(device: RecordingDevice) {
 
 const warnings = (device: RecordingDevice) => device.log.lines.filter((l) => l.startsWith('WARNING:'));
 
-test('5,000 invalid commands in a row: one line, then one line with the count when a valid one ends the streak', async () => {
-  const device = new RecordingDevice({ clock: manualClock() });
+test('5,000 invalid commands in a row: one line; the count is told by the first valid command a minute after it', async () => {
+  const clock = manualClock();
+  const device = new RecordingDevice({ clock });
   outputOn(device);
   for (let i = 0; i < 5000; i++) await device.command('OUT', `garbage ${i}`);
   assert.equal(warnings(device).length, 1);
   assert.match(warnings(device)[0]!, /control OUT: invalid command "garbage 0" ignored: expected 0 or 1$/);
   await device.command('OUT', '1');
+  assert.equal(warnings(device).length, 1, 'within the minute: no line yet');
+  clock.advance(60_000);
+  await device.command('OUT', '1');
   assert.equal(warnings(device).length, 2);
-  assert.match(warnings(device)[1]!, /control OUT: 4999 more invalid commands in all \(the last: "garbage 4999" ignored: expected 0 or 1\)$/);
-  // The next streak starts with a line of its own.
+  assert.match(warnings(device)[1]!, /control OUT: 4999 more invalid commands since the previous line \(the last: "garbage 4999" ignored: expected 0 or 1\)$/);
+  // The next invalid one, a minute later, is a line of its own.
+  clock.advance(60_000);
   await device.command('OUT', 'x');
   assert.equal(warnings(device).length, 3);
-  assert.match(warnings(device)[2]!, /invalid command "x" ignored/);
+  assert.match(warnings(device)[2]!, /invalid command "x" ignored: expected 0 or 1$/);
   assert.equal(device.valuesOf('OUT').at(-1), '1', 'the true value is republished');
+});
+
+test('10,000 invalid commands interleaved with valid ones in 9 s: one line, and the count in the next one', async () => {
+  const clock = manualClock();
+  const device = new RecordingDevice({ clock });
+  outputOn(device);
+  for (let i = 0; i < 10_000; i++) {
+    await device.command('OUT', `bad ${i}`);
+    await device.command('OUT', String(i % 2));
+    clock.advance(0.9);
+  }
+  assert.equal(warnings(device).length, 1, warnings(device).slice(0, 5).join('\n'));
+  clock.advance(60_000);
+  await device.command('OUT', 'bad again');
+  assert.equal(warnings(device).length, 2);
+  assert.match(warnings(device)[1]!, /control OUT: invalid command "bad again" ignored: expected 0 or 1 \(9999 more invalid commands since the previous line\)$/);
 });
 
 test('a streak that never ends is reported at most once a minute', async () => {
@@ -51,7 +73,7 @@ test('a streak that never ends is reported at most once a minute', async () => {
   }
   const lines = warnings(device);
   assert.ok(lines.length >= 5 && lines.length <= 6, lines.join('\n'));
-  assert.match(lines[1]!, /control OUT: 60 more invalid commands so far \(the last: "bad" ignored/);
+  assert.match(lines[1]!, /control OUT: invalid command "bad" ignored: expected 0 or 1 \(59 more invalid commands since the previous line\)$/);
 });
 
 test('a long payload is cut in the log line', async () => {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm, writeFile, chmod, mkdir } from 'node:fs/promises';
@@ -157,4 +158,50 @@ test('a request is answered by its own write, not when a stream of later request
   await saver.saveNow().then(() => (answeredAfter = serialized));
   while (serialized < 5 || saver.busy) await new Promise((r) => setTimeout(r, 5));
   assert.ok(answeredAfter <= 2, `answered after ${answeredAfter} of ${serialized} writes`);
+});
+
+test('temp files that saves killed midway left beside the state file are removed at load; other files stay', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  await writeFile(path, '{"n": 7}');
+  const leftovers = ['.state.json.0123456789abcdef.tmp', '.state.json.fedcba9876543210.tmp'];
+  const others = ['.state.json.draft.tmp', '.other.json.0123456789abcdef.tmp', 'state.json.0123456789abcdef.tmp', 'state.json.corrupt-1700000000'];
+  for (const name of [...leftovers, ...others]) await writeFile(join(dir, name), '{"n": 1');
+  const log = createMemoryLogger();
+  assert.deepEqual(await loadStateFile(path, decodeNumberDoc, log), { n: 7 });
+  assert.deepEqual((await readdir(dir)).sort(), [...others, 'state.json'].sort());
+  const lines = log.lines.filter((l) => /temporary file/.test(l));
+  assert.equal(lines.length, 1, log.lines.join('\n'));
+  assert.match(lines[0]!, /^INFO: .*removed 2 temporary file\(s\) of interrupted saves beside .*state\.json/);
+});
+
+test('a save killed midway (SIGKILL while writing) leaves a temp file that the next start removes', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'state.json');
+  // A child process that saves the state over and over, killed at some point of a save.
+  const saver = `
+    import { writeFileAtomic } from ${JSON.stringify(new URL('../../../../src/core/persist/atomic-write.js', import.meta.url).href)};
+    const big = JSON.stringify({ n: 1, pad: 'x'.repeat(4 << 20) });
+    for (;;) await writeFileAtomic(${JSON.stringify(path)}, big);
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', saver], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.after(() => {
+    child.kill('SIGKILL');
+  });
+  // Stopped (SIGSTOP) while a temp file exists, it is killed in the middle of that save.
+  const hasTemp = async () => (await readdir(dir)).some((n) => n.endsWith('.tmp'));
+  for (;;) {
+    if (await hasTemp()) {
+      child.kill('SIGSTOP');
+      if (await hasTemp()) break;
+      child.kill('SIGCONT'); // it finished that save meanwhile
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  child.kill('SIGKILL');
+  await exited;
+  assert.ok(await hasTemp(), 'the killed save left its temp file');
+  await loadStateFile(path, decodeNumberDoc, createMemoryLogger());
+  assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
 });
