@@ -1,6 +1,6 @@
 /**
  * One MQTT connection that stays up: mqtt.js v5 with reconnection backoff (1 s doubling to 30 s
- * by default, forever), rate-limited log lines about it, MQTT 5 with a fall back to 3.1.1 for
+ * by default, forever, each wait up to 20 % longer at random: backoff.ts), rate-limited log lines about it, MQTT 5 with a fall back to 3.1.1 for
  * brokers that refuse 5 (aedes), and a persistent session that starts fresh with each process.
  *
  * Session rules (why): commands sent to `/on` while we are disconnected must reach us once when we
@@ -12,6 +12,7 @@ import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } fro
 import { LogRateLimiter, type Logger } from '../log.js';
 import { messageOf } from '../errors.js';
 import type { ResolvedBroker } from './broker-options.js';
+import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
 import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
 import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-budget.js';
@@ -56,8 +57,7 @@ const UNSUPPORTED_PROTOCOL = new Set([1, 132]);
 export class ManagedConnection {
   private client: MqttClient | undefined;
   private readonly initialDelayMs: number;
-  private readonly maxDelayMs: number;
-  private nextDelayMs: number;
+  private readonly backoff: ReconnectBackoff;
   /** The delay after the current attempt has been chosen (error and close both report a failure). */
   private delayChosen = false;
   private everConnected = false;
@@ -79,8 +79,7 @@ export class ManagedConnection {
     private readonly handlers: ConnectionHandlers,
   ) {
     this.initialDelayMs = options.backoff?.initialMs ?? 1000;
-    this.maxDelayMs = options.backoff?.maxMs ?? 30_000;
-    this.nextDelayMs = this.initialDelayMs;
+    this.backoff = new ReconnectBackoff(this.initialDelayMs, options.backoff?.maxMs ?? 30_000);
   }
 
   /** True between a connect and the next drop. */
@@ -311,7 +310,7 @@ export class ManagedConnection {
     const wasUp = this.up;
     this.up = false;
     const upMs = performance.now() - this.upSince;
-    if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
+    if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.backoff.reset();
     const fallingBack = this.lastError === PROTOCOL_FALLBACK;
     const reason = ` (${this.lastError ?? (this.disconnectReason !== undefined ? `DISCONNECT reason 0x${this.disconnectReason.toString(16)}` : 'connection closed')})`;
     const closed = { upMs, reasonCode: this.disconnectReason, error: this.lastError !== undefined };
@@ -390,14 +389,16 @@ export class ManagedConnection {
     return `${what} by another client with the same client id (a second copy of this service, or a copied config on another controller?); give each its own --client-id / --device-id. Connecting again in ${seconds} (takeover ${takeover.streak} in a row; the delay doubles)`;
   }
 
-  /** Sets the delay before the next attempt, once per failed attempt, doubling up to the maximum. */
+  /**
+   * Sets the delay before the next attempt, once per failed attempt: the jittered back-off, or a
+   * forced delay (a takeover's, the protocol fall back's) as it is.
+   */
   private chooseDelay(forcedMs?: number): number {
     const client = this.client;
     if (client === undefined) return 0;
     if (this.delayChosen) return client.options.reconnectPeriod ?? 0;
     this.delayChosen = true;
-    const delay = forcedMs ?? this.nextDelayMs;
-    if (forcedMs === undefined) this.nextDelayMs = Math.min(this.nextDelayMs * 2, this.maxDelayMs);
+    const delay = forcedMs ?? this.backoff.next();
     client.options.reconnectPeriod = delay;
     return delay;
   }
