@@ -12,6 +12,7 @@ import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } fro
 import { LogRateLimiter, type Logger } from '../log.js';
 import { messageOf } from '../errors.js';
 import type { ResolvedBroker } from './broker-options.js';
+import type { MqttTraffic } from './device.js';
 import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
 import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
@@ -73,6 +74,7 @@ export class ManagedConnection {
   private readonly takeovers = new SessionTakeoverWatch();
   /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
   private readonly pendingAcks = new Set<(acked: boolean) => void>();
+  private readonly counts = { sent: 0, received: 0, reconnects: 0 };
 
   constructor(
     private readonly options: ConnectionOptions,
@@ -80,6 +82,11 @@ export class ManagedConnection {
   ) {
     this.initialDelayMs = options.backoff?.initialMs ?? 1000;
     this.backoff = new ReconnectBackoff(this.initialDelayMs, options.backoff?.maxMs ?? 30_000);
+  }
+
+  /** Counts since the process started. */
+  get traffic(): MqttTraffic {
+    return { ...this.counts };
   }
 
   /** True between a connect and the next drop. */
@@ -129,7 +136,10 @@ export class ManagedConnection {
     client.on('disconnect', (packet) => {
       this.disconnectReason = packet.reasonCode;
     });
-    client.on('message', (topic, payload, packet) => this.handlers.onMessage?.(topic, payload, packet.retain === true));
+    client.on('message', (topic, payload, packet) => {
+      this.counts.received++;
+      this.handlers.onMessage?.(topic, payload, packet.retain === true);
+    });
   }
 
   /**
@@ -144,6 +154,7 @@ export class ManagedConnection {
         if (this.pendingAcks.delete(settle)) resolve(acked);
       };
       this.pendingAcks.add(settle);
+      this.counts.sent++;
       client.publish(topic, payload, { qos: 1, retain }, (err) => {
         if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
         settle(err === undefined || err === null);
@@ -160,6 +171,7 @@ export class ManagedConnection {
     const client = this.client;
     if (client === undefined || !this.up || !this.fitsMqtt(topic)) return false;
     try {
+      this.counts.sent++;
       client.publish(topic, payload, RETAINED_QOS1, (err) => {
         // A PUBACK carries no topic, so the callback keeps it for the line.
         if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
@@ -275,6 +287,7 @@ export class ManagedConnection {
     if (client === undefined) return;
     const first = !this.everConnected;
     this.everConnected = true;
+    if (!first) this.counts.reconnects++;
     this.up = true;
     this.upSince = performance.now();
     this.disconnectReason = undefined;

@@ -12,7 +12,7 @@ import { resolveBroker, type BrokerOptions } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice } from './device.js';
+import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice, MqttTraffic } from './device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
@@ -76,6 +76,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private staleCleanupDone = false;
   private scan: StaleTopicScan | undefined;
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
+  private healthSource: (() => string) | undefined;
 
   constructor(private readonly options: MqttDeviceOptions) {
     this.deviceSpec = options.device;
@@ -231,6 +232,18 @@ class BrokerDevice implements MqttDevice, ControlSink {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
+  get traffic(): MqttTraffic {
+    return this.connection.traffic;
+  }
+
+  setHealthSource(source: () => string): void {
+    this.healthSource = source;
+  }
+
+  publishHealth(): void {
+    if (this.isOnline && this.healthSource !== undefined) this.send(this.topics.health(), this.healthSource());
+  }
+
   stop(): Promise<void> {
     this.stopping ??= this.doStop();
     return this.stopping;
@@ -272,6 +285,8 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.isOnline = true;
     this.everOnline = true;
     this.ha?.setAvailable(true);
+    // Made now, after the controls: it counts this connection and says what they are.
+    this.publishHealth();
     if (!first) this.log.info(`device ${spec.id} published again`);
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
     if (!this.staleCleanupDone) void this.removeStaleControls();
@@ -367,6 +382,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     const out: string[] = [];
     for (const control of this.controls.values()) out.push(...this.topicsOf(control));
     out.push(topics.deviceMeta(), topics.deviceLegacyMeta('driver'), topics.deviceLegacyMeta('name'), topics.deviceLegacyMeta('error'));
+    if (this.healthSource !== undefined) out.push(topics.health());
     return out;
   }
 
