@@ -115,6 +115,8 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   health: string | undefined;
   private healthSource: (() => string) | undefined;
 
+  reloadTls(): void {}
+
   setHealthSource(source: () => string): void {
     this.healthSource = source;
   }

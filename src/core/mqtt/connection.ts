@@ -11,7 +11,7 @@
 import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import { LogRateLimiter, type Logger } from '../log.js';
 import { messageOf } from '../errors.js';
-import type { ResolvedBroker } from './broker-options.js';
+import type { ResolvedBroker, TlsMaterial } from './broker-options.js';
 import type { MqttTraffic } from './device.js';
 import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
@@ -75,11 +75,16 @@ export class ManagedConnection {
   /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
   private readonly pendingAcks = new Set<(acked: boolean) => void>();
   private readonly counts = { sent: 0, received: 0, reconnects: 0 };
+  /** The broker as connected to: its TLS material changes with a renewal. */
+  private broker: ResolvedBroker;
+  /** Set from a renewal's DISCONNECT until the connect after it is under way. */
+  private renewing = false;
 
   constructor(
     private readonly options: ConnectionOptions,
     private readonly handlers: ConnectionHandlers,
   ) {
+    this.broker = options.broker;
     this.initialDelayMs = options.backoff?.initialMs ?? 1000;
     this.backoff = new ReconnectBackoff(this.initialDelayMs, options.backoff?.maxMs ?? 30_000);
   }
@@ -102,7 +107,8 @@ export class ManagedConnection {
   /** Starts connecting; never throws for an unreachable broker. */
   start(): void {
     if (this.client !== undefined) return;
-    const { broker, will, persistentSession } = this.options;
+    const { will, persistentSession } = this.options;
+    const broker = this.broker;
     const clientOptions: IClientOptions = {
       ...broker.clientOptions,
       clientId: this.options.clientId ?? broker.clientOptions.clientId,
@@ -244,6 +250,26 @@ export class ManagedConnection {
   }
 
   /**
+   * Connects again with other TLS material (files rotated, then a reload): a normal DISCONNECT
+   * when connected (the broker publishes no will, and the session stays), then at once a connect
+   * with the new material, which is what any reconnect does next (the device publishes itself
+   * again). Not connected: the attempt waiting for its back-off is made now, with the new material.
+   */
+  renewTls(tls: TlsMaterial): void {
+    this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };
+    const client = this.client;
+    if (client === undefined || this.ending) return;
+    Object.assign(client.options, tls);
+    clearTimeout(this.heldReconnect);
+    this.heldReconnect = undefined;
+    this.renewing = true;
+    client.end(!this.up, {}, () => {
+      this.renewing = false;
+      if (!this.ending) client.reconnect();
+    });
+  }
+
+  /**
    * Closes the connection. `graceful`: a normal DISCONNECT (the will is not published; MQTT 5
    * also ends the session), waiting at most `timeoutMs`; otherwise the socket is dropped at once.
    */
@@ -296,7 +322,7 @@ export class ManagedConnection {
     if (this.options.persistentSession) client.options.clean = false;
     const version = client.options.protocolVersion === 5 ? 'MQTT 5' : 'MQTT 3.1.1';
     // Every reconnect is one line when it happens: the backoff and the takeover delays keep them rare.
-    this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.options.broker.display} (${version})`);
+    this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.broker.display} (${version})`);
     this.handlers.onConnect?.({ first, sessionPresent });
   }
 
@@ -306,7 +332,7 @@ export class ManagedConnection {
     if (client !== undefined && client.options.protocolVersion === 5 && typeof err.code === 'number' && UNSUPPORTED_PROTOCOL.has(err.code)) {
       // aedes and old mosquitto speak 3.1.1 only. Without Clean Start, a new session can only be
       // had with clean=true, which would not outlive the connection, so 3.1.1 keeps clean=false.
-      this.options.log.info(`${this.options.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
+      this.options.log.info(`${this.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
       client.options.protocolVersion = 4;
       delete client.options.properties;
       if (this.options.persistentSession) client.options.clean = false;
@@ -322,6 +348,13 @@ export class ManagedConnection {
     if (this.ending) return;
     const wasUp = this.up;
     this.up = false;
+    if (this.renewing) {
+      // Closed on purpose (renewTls): no loss to report, and the connect follows at once.
+      this.lastError = undefined;
+      this.disconnectReason = undefined;
+      if (wasUp) this.handlers.onDisconnect?.();
+      return;
+    }
     const upMs = performance.now() - this.upSince;
     if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.backoff.reset();
     const fallingBack = this.lastError === PROTOCOL_FALLBACK;
@@ -338,7 +371,7 @@ export class ManagedConnection {
       const suppressed = this.retryLog.check('retry');
       if (suppressed !== null) {
         const more = suppressed > 0 ? ` (${suppressed} more failed attempts)` : '';
-        this.options.log.warn(`cannot connect to ${this.options.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
+        this.options.log.warn(`cannot connect to ${this.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
       }
       return;
     }
@@ -355,7 +388,7 @@ export class ManagedConnection {
 
   private reconnectAfterLoss(reason: string): void {
     const delay = this.chooseDelay();
-    this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}`);
+    this.options.log.warn(`connection to ${this.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}`);
   }
 
   private reconnectAfterTakeover(takeover: TakeoverVerdict): void {
@@ -374,7 +407,7 @@ export class ManagedConnection {
     if (client === undefined) return;
     client.options.reconnectPeriod = 0; // mqtt.js arms no reconnect of its own for this close
     void brokerAcceptsProbe({
-      broker: this.options.broker,
+      broker: this.broker,
       clientId: String(client.options.clientId ?? this.options.clientId ?? ''),
       protocolVersion: client.options.protocolVersion === 5 ? 5 : 4,
       timeoutMs: Math.min(this.options.connectTimeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS),

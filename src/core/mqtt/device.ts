@@ -154,6 +154,12 @@ export interface MqttDevice {
   readonly online: boolean;
   /** Resolves when `online` (at once if it is). Rejects if the device is stopped first. */
   whenOnline(): Promise<void>;
+  /**
+   * Reads the TLS files (`--tls-ca`, `--tls-cert`, `--tls-key`) again; when they changed, the
+   * connections disconnect normally and connect again at once with them (what a reconnect does:
+   * the device is published again). An unreadable file is one error line and changes nothing.
+   */
+  reloadTls(): void;
   /** Publishes, messages and reconnects of the device's connection so far. */
   readonly traffic: MqttTraffic;
   /**

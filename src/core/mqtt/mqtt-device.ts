@@ -5,10 +5,10 @@
  * republish on every reconnect and the cleanup on stop all live here.
  */
 import { systemClock, type Clock } from '../clock.js';
-import { CtlError } from '../errors.js';
+import { CtlError, messageOf } from '../errors.js';
 import { shownList } from '../shown-list.js';
 import type { Logger } from '../log.js';
-import { resolveBroker, type BrokerOptions } from './broker-options.js';
+import { readTlsMaterial, resolveBroker, sameTlsMaterial, type BrokerOptions, type ResolvedBroker } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
@@ -77,6 +77,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private scan: StaleTopicScan | undefined;
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
   private healthSource: (() => string) | undefined;
+  private broker: ResolvedBroker;
 
   constructor(private readonly options: MqttDeviceOptions) {
     this.deviceSpec = options.device;
@@ -84,6 +85,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.log = options.log;
     this.clock = options.clock ?? systemClock;
     const broker = resolveBroker(options.broker, options.device.id, options.topicPrefix);
+    this.broker = broker;
     const clientId = String(broker.clientOptions.clientId);
     this.connection = new ManagedConnection(
       {
@@ -230,6 +232,21 @@ class BrokerDevice implements MqttDevice, ControlSink {
     if (this.stopping !== undefined) return Promise.reject(new CtlError('RUNTIME', 'the MQTT device is stopped'));
     if (this.isOnline) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  reloadTls(): void {
+    let tls;
+    try {
+      tls = readTlsMaterial(this.options.broker);
+    } catch (err) {
+      this.log.error(`${messageOf(err)}; the connection keeps the TLS material it has`);
+      return;
+    }
+    if (sameTlsMaterial(tls, this.broker.clientOptions)) return;
+    this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };
+    this.log.info(`the TLS files changed: connecting to ${this.broker.display} again with them`);
+    this.connection.renewTls(tls);
+    this.ha?.renewTls(tls);
   }
 
   get traffic(): MqttTraffic {
