@@ -11,7 +11,7 @@ import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../core/mqtt/device.js';
 import { Scheduler } from '../core/scheduler.js';
 import { adcControlSpec, MAX_DECIMAL_PLACES } from './adc-control.js';
-import { ChannelSampler, type TaskScheduler } from './channel-sampler.js';
+import { ChannelSampler, type ReadTally, type TaskScheduler } from './channel-sampler.js';
 import { resolveAdcChannel } from './channel-resolver.js';
 import type { AdcChannelConfig, AdcConfig } from './config/adc-config-model.js';
 import type { ReadMode } from './raw-read-path.js';
@@ -44,6 +44,8 @@ export class AdcService {
   /** The running channels by id, in config order. */
   private live = new Map<string, ChannelSampler>();
   private started = false;
+  /** Raw reads and failed reads of every channel since the start. */
+  readonly readTally: ReadTally = { samples: 0, readErrors: 0 };
 
   /** Adds the controls to the device (before it starts, so `order` follows the config). */
   constructor(options: AdcServiceOptions) {
@@ -60,6 +62,13 @@ export class AdcService {
   /** The samplers, in config order. */
   get samplers(): readonly ChannelSampler[] {
     return [...this.live.values()];
+  }
+
+  /** Channels configured, and how many of them have an error flag. */
+  channelHealth(): { total: number; inError: number } {
+    let inError = 0;
+    for (const id of this.live.keys()) if ((this.options.device.control(id)?.errors ?? '') !== '') inError++;
+    return { total: this.live.size, inError };
   }
 
   /** Starts every channel's look-up and sampling. */
@@ -136,6 +145,7 @@ export class AdcService {
       clock: this.clock,
       log,
       faults: this.faults,
+      tally: this.readTally,
       ...(this.options.readMode !== undefined ? { readMode: this.options.readMode } : {}),
     });
     if (sampler.timing.adjustment !== null) log.warn(`${channel.id}: ${sampler.timing.adjustment}`);

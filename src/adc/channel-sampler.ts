@@ -27,6 +27,14 @@ import type { AdcChannelConfig } from './config/adc-config-model.js';
 import { convertSet } from './conversion.js';
 import { RawReadPath, type ReadMode } from './raw-read-path.js';
 
+/** Reads of the service's channels since the start (the health document): shared by the samplers. */
+export interface ReadTally {
+  /** Raw values read. */
+  samples: number;
+  /** Reads that failed. */
+  readErrors: number;
+}
+
 /** What the sampler needs of a scheduler (core/scheduler.ts's Scheduler; a manual one in tests). */
 export type TaskScheduler = Pick<Scheduler, 'at'>;
 
@@ -41,6 +49,7 @@ export interface ChannelSamplerOptions {
   /** Shared by the service's channels; keys start with the channel id. */
   readonly faults: FaultLog;
   readonly readMode?: ReadMode;
+  readonly tally?: ReadTally;
 }
 
 type FailureKind = 'lookup' | 'read' | 'overvoltage' | 'range';
@@ -172,7 +181,8 @@ export class ChannelSampler {
 
   private onSample(raw: number): void {
     if (this.stopped || this.hardware === undefined) return;
-    const { log } = this.options;
+    const { log, tally } = this.options;
+    if (tally !== undefined) tally.samples++;
     if (log.debugEnabled) log.debug(`${this.id} ${this.options.config.channel} = ${raw}`);
     this.rawSum += raw;
     this.samples++;
@@ -213,6 +223,7 @@ export class ChannelSampler {
 
   private onReadFailed(err: unknown): void {
     if (this.stopped) return;
+    if (this.options.tally !== undefined) this.options.tally.readErrors++;
     this.options.control.setError('r', true);
     this.report('read', `${this.id}: ${messageOf(err)}`, 'error');
     if (!isCtlError(err, 'HW_GONE')) {

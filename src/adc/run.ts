@@ -6,6 +6,7 @@
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import type { Logger } from '../core/log.js';
 import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
+import { healthReportOf } from '../core/service/health.js';
 import { runService } from '../core/service/lifecycle.js';
 import { serviceManagerOf } from '../core/service/service-manager.js';
 import { createServiceDevice } from '../core/service/service-device.js';
@@ -41,6 +42,11 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger,
     log: logger,
     ...(readMode !== undefined ? { readMode } : {}),
   });
+  const health = healthReportOf(cli, device, {
+    kind: 'adc',
+    channels: () => service.channelHealth(),
+    counters: () => ({ samples: service.readTally.samples, read_errors: service.readTally.readErrors }),
+  }, logger);
   return runService({
     device,
     log: logger,
@@ -48,11 +54,18 @@ export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger,
     parts: {
       async start() {
         logger.info(`${config.channels.length} channel(s), device ${cli.deviceId}, sysfs under ${cli.sysfsRoot}`);
+        health?.start();
         service.start();
         return undefined;
       },
-      ...reloadWith(reloader, (next) => service.reload(next)),
-      stop: () => service.stop(),
+      ...reloadWith(reloader, async (next) => {
+        await service.reload(next);
+        health?.configApplied();
+      }),
+      async stop() {
+        health?.stop();
+        await service.stop();
+      },
     },
   });
 }

@@ -17,6 +17,7 @@ import {
   WIREN_BOARD_DEVICE_ID,
   DEFAULT_EDITOR_SCHEMA_DIR,
   DEFAULT_HA_STATUS_TOPIC,
+  DEFAULT_HEALTH_INTERVAL_S,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_SAVE_INTERVAL_S,
@@ -150,6 +151,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     sysfsRoot: d.sysfsRoot ?? '/',
     editorSchemaDir: d.editorSchemaDir ?? DEFAULT_EDITOR_SCHEMA_DIR,
     haStatusTopic: d.haStatusTopic ?? DEFAULT_HA_STATUS_TOPIC,
+    healthIntervalS: d.healthIntervalS ?? DEFAULT_HEALTH_INTERVAL_S,
   };
   checkMqttLimits(common);
   if (driver === 'adc') return Object.freeze({ ...common, driver });

@@ -30,6 +30,7 @@ export interface ArgsDraft {
   gpioSimDir?: string;
   stateFile?: string;
   saveIntervalS?: number;
+  healthIntervalS?: number;
   sysfsRoot?: string;
   editorSchemaDir?: string;
 }
@@ -154,6 +155,12 @@ function parseSaveInterval(d: ArgsDraft, v: string | undefined, as: string): voi
   d.saveIntervalS = n;
 }
 
+function parseHealthInterval(d: ArgsDraft, v: string | undefined, as: string): void {
+  const n = /^[0-9]+(\.[0-9]+)?$/.test(v ?? '') ? Number(v) : NaN;
+  if (!(n === 0 || (n >= 1 && n <= 86400))) throw usageError(`invalid health interval '${v}' for ${as}: expected seconds, 0 (off) or 1 to 86400`);
+  d.healthIntervalS = n;
+}
+
 export const OPTIONS: readonly OptionDef[] = [
   text(['-c', '--config'], 'FILE', 'configuration file (default /etc/BINARY.conf)', 'configFile'),
   text(
@@ -269,6 +276,13 @@ export const OPTIONS: readonly OptionDef[] = [
     help: 'seconds between saves of counter totals (default 5)',
     only: 'gpio',
     apply: parseSaveInterval,
+  },
+  {
+    names: ['--health-interval'],
+    value: 'required',
+    metavar: 'S',
+    help: 'seconds between health documents on PREFIX/ctl-mqtt/DEVICE_ID/health (default 60, 0 = off)',
+    apply: parseHealthInterval,
   },
   text(['--sysfs-root'], 'DIR', 'prefix of /sys (default /)', 'sysfsRoot'),
   action('--help', 'print this help and exit', 'help'),

@@ -22,6 +22,7 @@ import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opene
 import { FaultLog } from '../core/fault-log.js';
 import { GrantedLines, type Granted } from './granted-lines.js';
 import { channelLabel, type LineAccess, type GpioChannel } from './gpio-channel.js';
+import type { EdgeTally } from './edge-tally.js';
 
 export interface ChipSessionOptions {
   /** The configured chip path. */
@@ -38,6 +39,8 @@ export interface ChipSessionOptions {
   readonly nowNs: () => bigint;
   /** Where the chip may be found again under another path; no lookup without it. */
   readonly locator?: ChipLocator;
+  /** Counts the edge events and the ones the kernel dropped (the health document). */
+  readonly edgeTally?: EdgeTally;
 }
 
 function toCtlError(err: unknown): CtlError {
@@ -228,10 +231,14 @@ export class ChipSession {
     const byOffset = new Map(channels.map((c) => [c.offset, c]));
     let self: LineRequest | undefined;
     const early: { error?: Error } = {};
+    const tally = this.options.edgeTally?.forRequest();
     const req = await chip.request({
       consumer: this.options.consumer,
       lines: channels.map((c) => c.lineSettings()),
-      onEdge: (event) => byOffset.get(event.offset)?.onEdge(event),
+      onEdge: (event) => {
+        tally?.(event);
+        byOffset.get(event.offset)?.onEdge(event);
+      },
       onFailure: (error) => {
         if (self === undefined) early.error = error;
         else void this.enqueue(() => this.requestFailed(self!, error));

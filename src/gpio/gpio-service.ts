@@ -22,6 +22,7 @@ import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } fro
 import { ChipSession } from './chip-session.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './control-specs.js';
+import { EdgeTally } from './edge-tally.js';
 import { MeterInput } from './meter-input.js';
 import { SwitchInput } from './switch-input.js';
 import type { ChannelContext, Handover, GpioChannel } from './gpio-channel.js';
@@ -99,6 +100,8 @@ export class GpioService {
   private readTimer: NodeJS.Timeout | undefined;
   private cycling = false;
   private stopped = false;
+  /** Edge events delivered by the kernel and the ones it dropped, since the start. */
+  readonly edgeTally = new EdgeTally();
 
   constructor(private readonly options: GpioServiceOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
@@ -111,6 +114,16 @@ export class GpioService {
   /** Number of channels running (lines mapped). */
   get channelCount(): number {
     return this.live.size;
+  }
+
+  /** Channels running, and how many of them have an error flag on one of their controls. */
+  channelHealth(): { total: number; inError: number } {
+    const { device } = this.options;
+    let inError = 0;
+    for (const l of this.live.values()) {
+      if (controlIdsOf(l.planned.config).some((id) => (device.control(id)?.errors ?? '') !== '')) inError++;
+    }
+    return { total: this.live.size, inError };
   }
 
   /** Adds the controls, opens the chips and requests the lines. Hardware faults never reject. */
@@ -254,6 +267,7 @@ export class GpioService {
       retryMs: this.timing.retryMs,
       pollMs: this.timing.pollMs,
       nowNs: this.nowNs,
+      edgeTally: this.edgeTally,
       ...(options.listChips !== undefined
         ? { locator: { list: options.listChips, inUse: (candidate) => this.pathInUse(candidate, session) } }
         : {}),

@@ -18,6 +18,7 @@ import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
+import { healthReportOf } from '../core/service/health.js';
 import { runService } from '../core/service/lifecycle.js';
 import { serviceManagerOf } from '../core/service/service-manager.js';
 import { createServiceDevice } from '../core/service/service-device.js';
@@ -108,6 +109,11 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     mapLegacyNumber: hw.mapLegacyNumber,
     listChips: hw.listChips,
   });
+  const health = healthReportOf(cli, device, {
+    kind: 'gpio',
+    channels: () => service.channelHealth(),
+    counters: () => ({ edges: service.edgeTally.edges, events_lost: service.edgeTally.eventsLost, saves_failed: state.savesFailed }),
+  }, logger);
   let report: StartReport = { chips: [] };
   return runService({
     device,
@@ -115,6 +121,7 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
     serviceManager: serviceManagerOf(process.env, openNotifySocket, logger),
     parts: {
       async start() {
+        health?.start();
         report = await service.start();
         if (!everyChipDenied(report)) return undefined;
         logger.error(`cannot use any GPIO chip: ${report.chips[0]?.error?.message ?? 'access denied'}`);
@@ -128,8 +135,12 @@ export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logge
           `backend ${hw.backend.kind}, device ${cli.topicPrefix}/devices/${cli.deviceId}`
         );
       },
-      ...reloadWith(reloader, (next) => service.reload(next)),
+      ...reloadWith(reloader, async (next) => {
+        await service.reload(next);
+        health?.configApplied();
+      }),
       async stop() {
+        health?.stop();
         await service.stop();
         await state.close();
       },

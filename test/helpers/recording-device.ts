@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../../src/core/clock.js';
 import { CtlError } from '../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../src/core/log.js';
 import { checkNewControl, ControlState, type ControlSink } from '../../src/core/mqtt/control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, ErrorFlag, MqttDevice } from '../../src/core/mqtt/device.js';
+import type { ControlSpec, DeviceControl, DeviceSpec, ErrorFlag, MqttDevice, MqttTraffic } from '../../src/core/mqtt/device.js';
 import { withErrorFlag } from '../../src/core/mqtt/error-flags.js';
 
 export type DeviceEvent =
@@ -107,6 +107,22 @@ export class RecordingDevice implements MqttDevice, ControlSink {
 
   whenOnline(): Promise<void> {
     return this.online ? Promise.resolve() : Promise.reject(new CtlError('RUNTIME', 'not started'));
+  }
+
+  readonly traffic: MqttTraffic = { sent: 0, received: 0, reconnects: 0 };
+
+  /** The last health document asked for (no broker: nothing is published). */
+  health: string | undefined;
+  private healthSource: (() => string) | undefined;
+
+  reloadTls(): void {}
+
+  setHealthSource(source: () => string): void {
+    this.healthSource = source;
+  }
+
+  publishHealth(): void {
+    if (this.online && this.healthSource !== undefined) this.health = this.healthSource();
   }
 
   async stop(): Promise<void> {

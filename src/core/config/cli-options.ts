@@ -52,6 +52,8 @@ export interface CommonCliOptions {
   readonly editorSchemaDir: string;
   /** `--ha-status-topic`: where Home Assistant announces itself (`homeassistant/status`). */
   readonly haStatusTopic: string;
+  /** `--health-interval`: seconds between health documents on MQTT; 0 = none. */
+  readonly healthIntervalS: number;
 }
 
 export interface GpioCliOptions extends CommonCliOptions {
@@ -86,6 +88,7 @@ export const DEFAULT_HA_PREFIX = 'homeassistant';
 export const DEFAULT_HA_STATUS_TOPIC = 'homeassistant/status';
 export const DEFAULT_STATE_FILE = '/var/lib/ctl-mqtt-gpio/state.json';
 export const DEFAULT_SAVE_INTERVAL_S = 5;
+export const DEFAULT_HEALTH_INTERVAL_S = 60;
 /** Wiren Board's config editor (wb-mqtt-confed) reads board-specific schemas from here. */
 export const DEFAULT_EDITOR_SCHEMA_DIR = '/var/lib/wb-mqtt-confed/schemas';
 

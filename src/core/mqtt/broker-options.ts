@@ -1,6 +1,7 @@
 /**
  * Where and how to reach the broker: `--broker URL` or `-h`/`-p`, credentials, TLS material and
- * the client id, turned into mqtt.js options. TLS files are read here, once, at start.
+ * the client id, turned into mqtt.js options. TLS files are read here at start, and again by
+ * `readTlsMaterial` on a reload (certificate rotation).
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -60,7 +61,7 @@ export function defaultClientId(deviceId: string, topicPrefix = ''): string {
  *   RUNTIME (exit 1) for an unreadable TLS or password file, with one line naming it.
  */
 export function resolveBroker(options: BrokerOptions, deviceId: string, topicPrefix = ''): ResolvedBroker {
-  const tls = readTlsFiles(options);
+  const tls = readTlsMaterial(options);
   const hasTls = Object.keys(tls).length > 0;
   const clientOptions: IClientOptions = { ...tls, clientId: options.clientId ?? defaultClientId(deviceId, topicPrefix) };
   if (options.username !== undefined) clientOptions.username = options.username;
@@ -120,8 +121,22 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function readTlsFiles(options: BrokerOptions): Pick<IClientOptions, 'ca' | 'cert' | 'key'> {
-  const out: Pick<IClientOptions, 'ca' | 'cert' | 'key'> = {};
+/** The PEM contents of `--tls-ca`, `--tls-cert` and `--tls-key` (the ones given). */
+export type TlsMaterial = Pick<IClientOptions, 'ca' | 'cert' | 'key'>;
+
+/** True when both hold the same files' bytes. */
+export function sameTlsMaterial(a: TlsMaterial, b: TlsMaterial): boolean {
+  const same = (x: unknown, y: unknown): boolean =>
+    x === y || (Buffer.isBuffer(x) && Buffer.isBuffer(y) && x.equals(y));
+  return same(a.ca, b.ca) && same(a.cert, b.cert) && same(a.key, b.key);
+}
+
+/**
+ * Reads the TLS files of the options (none given: nothing to read).
+ * @throws CtlError RUNTIME naming an unreadable file; USAGE for a certificate without its key.
+ */
+export function readTlsMaterial(options: BrokerOptions): TlsMaterial {
+  const out: TlsMaterial = {};
   const read = (what: string, path: string): Buffer => {
     try {
       return readFileSync(path);

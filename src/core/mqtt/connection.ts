@@ -1,6 +1,6 @@
 /**
  * One MQTT connection that stays up: mqtt.js v5 with reconnection backoff (1 s doubling to 30 s
- * by default, forever), rate-limited log lines about it, MQTT 5 with a fall back to 3.1.1 for
+ * by default, forever, each wait up to 20 % longer at random: backoff.ts), rate-limited log lines about it, MQTT 5 with a fall back to 3.1.1 for
  * brokers that refuse 5 (aedes), and a persistent session that starts fresh with each process.
  *
  * Session rules (why): commands sent to `/on` while we are disconnected must reach us once when we
@@ -11,7 +11,9 @@
 import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import { LogRateLimiter, type Logger } from '../log.js';
 import { messageOf } from '../errors.js';
-import type { ResolvedBroker } from './broker-options.js';
+import type { ResolvedBroker, TlsMaterial } from './broker-options.js';
+import type { MqttTraffic } from './device.js';
+import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
 import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
 import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-budget.js';
@@ -56,8 +58,7 @@ const UNSUPPORTED_PROTOCOL = new Set([1, 132]);
 export class ManagedConnection {
   private client: MqttClient | undefined;
   private readonly initialDelayMs: number;
-  private readonly maxDelayMs: number;
-  private nextDelayMs: number;
+  private readonly backoff: ReconnectBackoff;
   /** The delay after the current attempt has been chosen (error and close both report a failure). */
   private delayChosen = false;
   private everConnected = false;
@@ -73,14 +74,24 @@ export class ManagedConnection {
   private readonly takeovers = new SessionTakeoverWatch();
   /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
   private readonly pendingAcks = new Set<(acked: boolean) => void>();
+  private readonly counts = { sent: 0, received: 0, reconnects: 0 };
+  /** The broker as connected to: its TLS material changes with a renewal. */
+  private broker: ResolvedBroker;
+  /** Set from a renewal's DISCONNECT until the connect after it is under way. */
+  private renewing = false;
 
   constructor(
     private readonly options: ConnectionOptions,
     private readonly handlers: ConnectionHandlers,
   ) {
+    this.broker = options.broker;
     this.initialDelayMs = options.backoff?.initialMs ?? 1000;
-    this.maxDelayMs = options.backoff?.maxMs ?? 30_000;
-    this.nextDelayMs = this.initialDelayMs;
+    this.backoff = new ReconnectBackoff(this.initialDelayMs, options.backoff?.maxMs ?? 30_000);
+  }
+
+  /** Counts since the process started. */
+  get traffic(): MqttTraffic {
+    return { ...this.counts };
   }
 
   /** True between a connect and the next drop. */
@@ -96,7 +107,8 @@ export class ManagedConnection {
   /** Starts connecting; never throws for an unreachable broker. */
   start(): void {
     if (this.client !== undefined) return;
-    const { broker, will, persistentSession } = this.options;
+    const { will, persistentSession } = this.options;
+    const broker = this.broker;
     const clientOptions: IClientOptions = {
       ...broker.clientOptions,
       clientId: this.options.clientId ?? broker.clientOptions.clientId,
@@ -130,7 +142,10 @@ export class ManagedConnection {
     client.on('disconnect', (packet) => {
       this.disconnectReason = packet.reasonCode;
     });
-    client.on('message', (topic, payload, packet) => this.handlers.onMessage?.(topic, payload, packet.retain === true));
+    client.on('message', (topic, payload, packet) => {
+      this.counts.received++;
+      this.handlers.onMessage?.(topic, payload, packet.retain === true);
+    });
   }
 
   /**
@@ -145,6 +160,7 @@ export class ManagedConnection {
         if (this.pendingAcks.delete(settle)) resolve(acked);
       };
       this.pendingAcks.add(settle);
+      this.counts.sent++;
       client.publish(topic, payload, { qos: 1, retain }, (err) => {
         if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
         settle(err === undefined || err === null);
@@ -161,6 +177,7 @@ export class ManagedConnection {
     const client = this.client;
     if (client === undefined || !this.up || !this.fitsMqtt(topic)) return false;
     try {
+      this.counts.sent++;
       client.publish(topic, payload, RETAINED_QOS1, (err) => {
         // A PUBACK carries no topic, so the callback keeps it for the line.
         if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
@@ -233,6 +250,26 @@ export class ManagedConnection {
   }
 
   /**
+   * Connects again with other TLS material (files rotated, then a reload): a normal DISCONNECT
+   * when connected (the broker publishes no will, and the session stays), then at once a connect
+   * with the new material, which is what any reconnect does next (the device publishes itself
+   * again). Not connected: the attempt waiting for its back-off is made now, with the new material.
+   */
+  renewTls(tls: TlsMaterial): void {
+    this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };
+    const client = this.client;
+    if (client === undefined || this.ending) return;
+    Object.assign(client.options, tls);
+    clearTimeout(this.heldReconnect);
+    this.heldReconnect = undefined;
+    this.renewing = true;
+    client.end(!this.up, {}, () => {
+      this.renewing = false;
+      if (!this.ending) client.reconnect();
+    });
+  }
+
+  /**
    * Closes the connection. `graceful`: a normal DISCONNECT (the will is not published; MQTT 5
    * also ends the session), waiting at most `timeoutMs`; otherwise the socket is dropped at once.
    */
@@ -276,6 +313,7 @@ export class ManagedConnection {
     if (client === undefined) return;
     const first = !this.everConnected;
     this.everConnected = true;
+    if (!first) this.counts.reconnects++;
     this.up = true;
     this.upSince = performance.now();
     this.disconnectReason = undefined;
@@ -284,7 +322,7 @@ export class ManagedConnection {
     if (this.options.persistentSession) client.options.clean = false;
     const version = client.options.protocolVersion === 5 ? 'MQTT 5' : 'MQTT 3.1.1';
     // Every reconnect is one line when it happens: the backoff and the takeover delays keep them rare.
-    this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.options.broker.display} (${version})`);
+    this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.broker.display} (${version})`);
     this.handlers.onConnect?.({ first, sessionPresent });
   }
 
@@ -294,7 +332,7 @@ export class ManagedConnection {
     if (client !== undefined && client.options.protocolVersion === 5 && typeof err.code === 'number' && UNSUPPORTED_PROTOCOL.has(err.code)) {
       // aedes and old mosquitto speak 3.1.1 only. Without Clean Start, a new session can only be
       // had with clean=true, which would not outlive the connection, so 3.1.1 keeps clean=false.
-      this.options.log.info(`${this.options.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
+      this.options.log.info(`${this.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
       client.options.protocolVersion = 4;
       delete client.options.properties;
       if (this.options.persistentSession) client.options.clean = false;
@@ -310,8 +348,15 @@ export class ManagedConnection {
     if (this.ending) return;
     const wasUp = this.up;
     this.up = false;
+    if (this.renewing) {
+      // Closed on purpose (renewTls): no loss to report, and the connect follows at once.
+      this.lastError = undefined;
+      this.disconnectReason = undefined;
+      if (wasUp) this.handlers.onDisconnect?.();
+      return;
+    }
     const upMs = performance.now() - this.upSince;
-    if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.nextDelayMs = this.initialDelayMs;
+    if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.backoff.reset();
     const fallingBack = this.lastError === PROTOCOL_FALLBACK;
     const reason = ` (${this.lastError ?? (this.disconnectReason !== undefined ? `DISCONNECT reason 0x${this.disconnectReason.toString(16)}` : 'connection closed')})`;
     const closed = { upMs, reasonCode: this.disconnectReason, error: this.lastError !== undefined };
@@ -326,7 +371,7 @@ export class ManagedConnection {
       const suppressed = this.retryLog.check('retry');
       if (suppressed !== null) {
         const more = suppressed > 0 ? ` (${suppressed} more failed attempts)` : '';
-        this.options.log.warn(`cannot connect to ${this.options.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
+        this.options.log.warn(`cannot connect to ${this.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
       }
       return;
     }
@@ -343,7 +388,7 @@ export class ManagedConnection {
 
   private reconnectAfterLoss(reason: string): void {
     const delay = this.chooseDelay();
-    this.options.log.warn(`connection to ${this.options.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}`);
+    this.options.log.warn(`connection to ${this.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}`);
   }
 
   private reconnectAfterTakeover(takeover: TakeoverVerdict): void {
@@ -362,7 +407,7 @@ export class ManagedConnection {
     if (client === undefined) return;
     client.options.reconnectPeriod = 0; // mqtt.js arms no reconnect of its own for this close
     void brokerAcceptsProbe({
-      broker: this.options.broker,
+      broker: this.broker,
       clientId: String(client.options.clientId ?? this.options.clientId ?? ''),
       protocolVersion: client.options.protocolVersion === 5 ? 5 : 4,
       timeoutMs: Math.min(this.options.connectTimeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS),
@@ -390,14 +435,16 @@ export class ManagedConnection {
     return `${what} by another client with the same client id (a second copy of this service, or a copied config on another controller?); give each its own --client-id / --device-id. Connecting again in ${seconds} (takeover ${takeover.streak} in a row; the delay doubles)`;
   }
 
-  /** Sets the delay before the next attempt, once per failed attempt, doubling up to the maximum. */
+  /**
+   * Sets the delay before the next attempt, once per failed attempt: the jittered back-off, or a
+   * forced delay (a takeover's, the protocol fall back's) as it is.
+   */
   private chooseDelay(forcedMs?: number): number {
     const client = this.client;
     if (client === undefined) return 0;
     if (this.delayChosen) return client.options.reconnectPeriod ?? 0;
     this.delayChosen = true;
-    const delay = forcedMs ?? this.nextDelayMs;
-    if (forcedMs === undefined) this.nextDelayMs = Math.min(this.nextDelayMs * 2, this.maxDelayMs);
+    const delay = forcedMs ?? this.backoff.next();
     client.options.reconnectPeriod = delay;
     return delay;
   }

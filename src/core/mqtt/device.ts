@@ -9,6 +9,16 @@ import type { ErrorFlag } from './error-flags.js';
 
 export type { ErrorFlag } from './error-flags.js';
 
+/** What went over the connection since the process started (the health document's `mqtt`). */
+export interface MqttTraffic {
+  /** Publishes handed to the client. */
+  readonly sent: number;
+  /** Messages received (commands, retained replays). */
+  readonly received: number;
+  /** Connections after the first one. */
+  readonly reconnects: number;
+}
+
 /** The device a service publishes. */
 export interface DeviceSpec {
   /** MQTT device id, one topic level (`ctl-gpio`). */
@@ -144,6 +154,22 @@ export interface MqttDevice {
   readonly online: boolean;
   /** Resolves when `online` (at once if it is). Rejects if the device is stopped first. */
   whenOnline(): Promise<void>;
+  /**
+   * Reads the TLS files (`--tls-ca`, `--tls-cert`, `--tls-key`) again; when they changed, the
+   * connections disconnect normally and connect again at once with them (what a reconnect does:
+   * the device is published again). An unreadable file is one error line and changes nothing.
+   */
+  reloadTls(): void;
+  /** Publishes, messages and reconnects of the device's connection so far. */
+  readonly traffic: MqttTraffic;
+  /**
+   * Gives the device its health document: made by `source` and published (retained) on
+   * `<prefix>/ctl-mqtt/<id>/health` at every connect, after the controls, and at each
+   * `publishHealth()`; emptied by `stop()` like the device's other topics.
+   */
+  setHealthSource(source: () => string): void;
+  /** Publishes the health document now, when online and a source was given (else nothing). */
+  publishHealth(): void;
   /**
    * Unsubscribes, publishes empty retained payloads to every topic this device ever published
    * (values, metas, legacy metas, errors), sets the HA availability to `offline` (the HA configs

@@ -5,14 +5,14 @@
  * republish on every reconnect and the cleanup on stop all live here.
  */
 import { systemClock, type Clock } from '../clock.js';
-import { CtlError } from '../errors.js';
+import { CtlError, messageOf } from '../errors.js';
 import { shownList } from '../shown-list.js';
 import type { Logger } from '../log.js';
-import { resolveBroker, type BrokerOptions } from './broker-options.js';
+import { readTlsMaterial, resolveBroker, sameTlsMaterial, type BrokerOptions, type ResolvedBroker } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice } from './device.js';
+import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice, MqttTraffic } from './device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
@@ -76,6 +76,8 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private staleCleanupDone = false;
   private scan: StaleTopicScan | undefined;
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
+  private healthSource: (() => string) | undefined;
+  private broker: ResolvedBroker;
 
   constructor(private readonly options: MqttDeviceOptions) {
     this.deviceSpec = options.device;
@@ -83,6 +85,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.log = options.log;
     this.clock = options.clock ?? systemClock;
     const broker = resolveBroker(options.broker, options.device.id, options.topicPrefix);
+    this.broker = broker;
     const clientId = String(broker.clientOptions.clientId);
     this.connection = new ManagedConnection(
       {
@@ -231,6 +234,33 @@ class BrokerDevice implements MqttDevice, ControlSink {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
+  reloadTls(): void {
+    let tls;
+    try {
+      tls = readTlsMaterial(this.options.broker);
+    } catch (err) {
+      this.log.error(`${messageOf(err)}; the connection keeps the TLS material it has`);
+      return;
+    }
+    if (sameTlsMaterial(tls, this.broker.clientOptions)) return;
+    this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };
+    this.log.info(`the TLS files changed: connecting to ${this.broker.display} again with them`);
+    this.connection.renewTls(tls);
+    this.ha?.renewTls(tls);
+  }
+
+  get traffic(): MqttTraffic {
+    return this.connection.traffic;
+  }
+
+  setHealthSource(source: () => string): void {
+    this.healthSource = source;
+  }
+
+  publishHealth(): void {
+    if (this.isOnline && this.healthSource !== undefined) this.send(this.topics.health(), this.healthSource());
+  }
+
   stop(): Promise<void> {
     this.stopping ??= this.doStop();
     return this.stopping;
@@ -272,6 +302,8 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.isOnline = true;
     this.everOnline = true;
     this.ha?.setAvailable(true);
+    // Made now, after the controls: it counts this connection and says what they are.
+    this.publishHealth();
     if (!first) this.log.info(`device ${spec.id} published again`);
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
     if (!this.staleCleanupDone) void this.removeStaleControls();
@@ -367,6 +399,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     const out: string[] = [];
     for (const control of this.controls.values()) out.push(...this.topicsOf(control));
     out.push(topics.deviceMeta(), topics.deviceLegacyMeta('driver'), topics.deviceLegacyMeta('name'), topics.deviceLegacyMeta('error'));
+    if (this.healthSource !== undefined) out.push(topics.health());
     return out;
   }
 

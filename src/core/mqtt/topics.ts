@@ -51,6 +51,14 @@ export class DeviceTopics {
     this.base = `${prefix}/devices/${deviceId}`;
   }
 
+  /**
+   * The service's health document, `<prefix>/ctl-mqtt/<id>/health`: outside `/devices/`, which
+   * holds the device and its controls only.
+   */
+  health(): string {
+    return `${this.prefix}/ctl-mqtt/${this.deviceId}/health`;
+  }
+
   /** Device JSON meta. */
   deviceMeta(): string {
     return `${this.base}/meta`;

@@ -117,10 +117,16 @@ export class StateSaver {
   private waiters: Array<{ readonly ticket: number; readonly resolve: () => void }> = [];
   private failing = false;
   private closed = false;
+  private failures = 0;
 
   constructor(private readonly options: StateSaverOptions) {
     this.time = options.time ?? realTimers;
     this.retryDelayMs = options.intervalMs;
+  }
+
+  /** Writes that failed since the start (each try of a failing save counts). */
+  get failedWrites(): number {
+    return this.failures;
   }
 
   /** True while a write is in flight or asked for. */
@@ -183,6 +189,7 @@ export class StateSaver {
   }
 
   private failed(err: unknown): void {
+    this.failures++;
     // Logged once per failure streak: a read-only disk must not flood the journal.
     if (!this.failing) {
       this.options.log.error(

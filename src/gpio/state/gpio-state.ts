@@ -86,6 +86,11 @@ export class GpioStateStore {
     await this.saver.saveNow();
   }
 
+  /** Saves that failed since the start. */
+  get savesFailed(): number {
+    return this.saver.failedWrites;
+  }
+
   flush(): Promise<void> {
     return this.saver.flush();
   }

@@ -33,6 +33,7 @@ test('defaults of both binaries', () => {
     sysfsRoot: '/',
     editorSchemaDir: '/var/lib/wb-mqtt-confed/schemas',
     haStatusTopic: 'homeassistant/status',
+    healthIntervalS: 60,
     driver: 'gpio',
     gpioBackend: 'cdev',
     gpioSimDir: null,
@@ -61,6 +62,8 @@ test('every option, short and long, separate and attached values', () => {
   assert.deepEqual([g.broker.tlsCa, g.broker.tlsCert, g.broker.tlsKey], ['ca.pem', 'c.pem', 'k.pem']);
   assert.deepEqual([g.topicPrefix, g.deviceId, g.clientId, g.debugLevel, g.haDiscoveryPrefix], ['site1', 'gpio2', null, -3, 'homeassistant']);
   assert.deepEqual([g.gpioBackend, g.gpioSimDir, g.stateFile, g.saveIntervalS], ['sim', '/tmp/sim', 's.json', 2.5]);
+  assert.deepEqual([0, 1, 30.5, 86400].map((s) => parseCliArgs('gpio', ['--health-interval', String(s)]).healthIntervalS), [0, 1, 30.5, 86400]);
+  assert.equal(parseCliArgs('adc', ['--health-interval=0']).healthIntervalS, 0);
   const a = parseCliArgs('adc', ['--sysfs-root', '/tmp/sys', '--ha-discovery=ha', '--ha-status-topic', 'hass/status', '--client-id', 'c1', '--broker', 'mqtts://b:8883', '-d-1']);
   assert.deepEqual([a.sysfsRoot, a.haDiscoveryPrefix, a.haStatusTopic, a.clientId, a.broker.url, a.debugLevel], ['/tmp/sys', 'ha', 'hass/status', 'c1', 'mqtts://b:8883', -1]);
   const b = parseCliArgs('gpio', ['--generate-board', '--sysfs-root=/tmp/root', '--editor-schema-dir', '/tmp/confed']);
@@ -120,6 +123,9 @@ test('bad arguments: one line each, saying what is wrong', () => {
     [['--gpio-backend', 'cdev', '--gpio-sim', 'd'], '--gpio-sim needs --gpio-backend sim (or no --gpio-backend)'],
     [['--save-interval', '0'], "invalid save interval '0' for --save-interval: expected seconds, > 0 and <= 86400"],
     [['--save-interval', 'x'], "invalid save interval 'x' for --save-interval: expected seconds, > 0 and <= 86400"],
+    [['--health-interval', '0.5'], "invalid health interval '0.5' for --health-interval: expected seconds, 0 (off) or 1 to 86400"],
+    [['--health-interval', '-1'], "invalid health interval '-1' for --health-interval: expected seconds, 0 (off) or 1 to 86400"],
+    [['--health-interval', '86401'], "invalid health interval '86401' for --health-interval: expected seconds, 0 (off) or 1 to 86400"],
     [['--generate-board', '-j'], '--generate-board and -j cannot be used together'],
     [['--editor-schema-dir', ''], "option '--editor-schema-dir' needs a non-empty value"],
     [['-c', ''], "option '-c' needs a non-empty value"],

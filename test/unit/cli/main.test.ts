@@ -14,7 +14,7 @@ test('--help prints the options of the binary on stdout, exit 0', async () => {
   assert.equal(g.code, 0);
   assert.equal(g.stderr, '');
   assert.match(g.stdout, /^Usage: ctl-mqtt-gpio \[OPTION\]\.\.\./);
-  for (const opt of ['-c FILE', '--system-config-dir DIR', '-h HOST', '-p PORT', '-u USER', '-P PASSWORD', '--broker URL', '--tls-ca FILE', '--tls-cert FILE', '--tls-key FILE', '-T PREFIX', '--device-id ID', '--client-id ID', '-d LEVEL', '-j', '-J', '--print-schema', '--ha-discovery[=PREFIX]', '--ha-status-topic TOPIC', '--ha-remove', '--gpio-backend cdev|sim', '--gpio-sim DIR', '--state-file FILE', '--save-interval S', '--sysfs-root DIR', '--generate-board', '--editor-schema-dir DIR', '--help', '--version']) {
+  for (const opt of ['-c FILE', '--system-config-dir DIR', '-h HOST', '-p PORT', '-u USER', '-P PASSWORD', '--broker URL', '--tls-ca FILE', '--tls-cert FILE', '--tls-key FILE', '-T PREFIX', '--device-id ID', '--client-id ID', '-d LEVEL', '-j', '-J', '--print-schema', '--ha-discovery[=PREFIX]', '--ha-status-topic TOPIC', '--ha-remove', '--gpio-backend cdev|sim', '--gpio-sim DIR', '--state-file FILE', '--save-interval S', '--health-interval S', '--sysfs-root DIR', '--generate-board', '--editor-schema-dir DIR', '--help', '--version']) {
     assert.ok(g.stdout.includes(opt), `help mentions ${opt}`);
   }
   const a = await runMain('adc', ['--help']);

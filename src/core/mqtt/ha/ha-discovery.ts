@@ -17,7 +17,7 @@
 import { DEFAULT_HA_STATUS_TOPIC } from '../../config/cli-options.js';
 import type { Logger } from '../../log.js';
 import { shownList } from '../../shown-list.js';
-import type { ResolvedBroker } from '../broker-options.js';
+import type { ResolvedBroker, TlsMaterial } from '../broker-options.js';
 import { ManagedConnection } from '../connection.js';
 import type { ControlSpec, DeviceSpec, HaHint } from '../device.js';
 import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
@@ -171,6 +171,11 @@ export class HaDiscovery {
 
   start(): void {
     this.connection.start();
+  }
+
+  /** New TLS material (a reload): this connection connects again with it. */
+  renewTls(tls: TlsMaterial): void {
+    this.connection.renewTls(tls);
   }
 
   /**
