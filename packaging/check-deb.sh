@@ -45,7 +45,7 @@ for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.jso
   usr/share/doc/ctl-mqtt/docs/migrating.md usr/share/doc/ctl-mqtt/docs/architecture.md usr/share/doc/ctl-mqtt/BENCHMARKS.md \
   var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d \
   usr/bin/ctl-mqtt-console lib/systemd/system/ctl-mqtt-console.service \
-  usr/lib/ctl-mqtt/dist/src/console/web/devices.html usr/lib/ctl-mqtt/dist/src/console/web/vendor/jsoneditor.js; do
+  usr/lib/ctl-mqtt/dist/src/console/web/devices.html usr/lib/ctl-mqtt/dist/src/console/web/config.js; do
   expect_file "$f"
 done
 version=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' ctl-mqtt)
@@ -133,11 +133,11 @@ console_port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.
 pids+=($!)
 page=""
 for _ in $(seq 100); do
-  page=$(node -e "fetch('http://127.0.0.1:$console_port/assets/vendor/jsoneditor.js').then(r=>r.text()).then(t=>console.log(t.length)).catch(()=>{})" 2>/dev/null) || true
+  page=$(node -e "fetch('http://127.0.0.1:$console_port/assets/config-fields.js').then(r=>r.text()).then(t=>console.log(t.length)).catch(()=>{})" 2>/dev/null) || true
   [ -n "$page" ] && break
   sleep 0.1
 done
-[ -n "$page" ] && [ "$page" -gt 100000 ] || fail "ctl-mqtt-console did not serve the form library: $(tail -n 3 "$root/console.log")"
+[ -n "$page" ] && [ "$page" -gt 1000 ] || fail "ctl-mqtt-console did not serve the configuration page's script: $(tail -n 3 "$root/console.log")"
 kill -TERM "${pids[0]}"; wait "${pids[0]}" || fail "ctl-mqtt-console did not stop cleanly: $(tail -n 3 "$root/console.log")"
 pids=()
 
