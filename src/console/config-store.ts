@@ -149,7 +149,7 @@ export class ConfigStore {
     const service = this.service(id);
     const bytes = await this.versions.read(service.id, versionId);
     const config = await this.toEditorJson(service, bytes, `the kept version ${versionId}`);
-    return this.save(id, config, version);
+    return this.save(id, config, version, bytes.toString('utf8'));
   }
 
   /**
@@ -157,15 +157,16 @@ export class ConfigStore {
    * load; undefined: whatever the file holds now).
    * @throws HttpError 409 when the file is no longer that version.
    */
-  save(id: string, config: unknown, version?: string): Promise<SaveResult> {
+  save(id: string, config: unknown, version?: string, exactText?: string): Promise<SaveResult> {
     const service = this.service(id);
     const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.saveNow(service, config, version));
+    const next = previous.catch(() => undefined).then(() => this.saveNow(service, config, version, exactText));
     this.queues.set(id, next);
     return next;
   }
 
-  private async saveNow(service: ConfigService, config: unknown, version: string | undefined): Promise<SaveResult> {
+  /** `exactText`: once checked, write this text (a kept version, comments and all) instead of `-J`'s. */
+  private async saveNow(service: ConfigService, config: unknown, version: string | undefined, exactText?: string): Promise<SaveResult> {
     if (version !== undefined && fileVersion(await readIfExists(service.configFile)) !== version) {
       throw new HttpError(
         409,
@@ -186,18 +187,19 @@ export class ConfigStore {
       if (problems.length > 0) return { saved: false, problems };
     }
     const file = service.configFile;
+    const text = exactText ?? converted.stdout;
     const before = await readIfExists(file);
     try {
       // The file as it was is kept too, the first time: the first save can be undone.
       if (before !== null) await this.versions.add(service.id, before);
-      await writeConfigFile(this.stateDir, service.id, file, converted.stdout);
-      await this.versions.add(service.id, converted.stdout);
+      await writeConfigFile(this.stateDir, service.id, file, text);
+      await this.versions.add(service.id, text);
     } catch (err) {
       if (err instanceof HttpError) throw err;
       throw new HttpError(500, `cannot write ${file}: ${messageOf(err)}`);
     }
     this.log.info(`${file} saved (the last versions are kept in ${join(this.stateDir, 'versions', service.id)})`);
-    const saved = fileVersion(converted.stdout);
+    const saved = fileVersion(text);
     const applyError = await this.applyNow(service);
     return applyError === undefined ? { saved: true, applied: true, version: saved, ...unchecked } : { saved: true, applied: false, applyError, version: saved, ...unchecked };
   }

@@ -46,7 +46,7 @@ export const OWN_CONSUMER = 'ctl-mqtt-gpio';
 export async function listHardware(argv: readonly string[] | undefined): Promise<HardwareAnswer> {
   if (argv === undefined || argv.length === 0) return { available: false, why: 'no listing command for this service' };
   const result = await runCommand(argv, '', 15_000);
-  if (result.code === 2) return { available: false, why: `${argv[0]} cannot list the hardware (an older version)` };
+  if (result.code === 2) return { available: false, why: 'this version of the service cannot list its hardware' };
   if (result.code !== 0) return { available: false, why: result.failure ?? (result.stderr.trim().split('\n')[0] || `exit code ${String(result.code)}`) };
   try {
     const list = JSON.parse(result.stdout) as unknown;

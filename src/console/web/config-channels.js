@@ -27,7 +27,7 @@ function choiceTitle(variant, key, value) {
 function kindText(variant, item) {
   const counter = item.type !== undefined && item.type !== '' ? choiceTitle(variant, 'type', item.type) : undefined;
   const direction = item.direction !== undefined ? choiceTitle(variant, 'direction', item.direction) : undefined;
-  return [direction ?? variant.title, counter].filter(Boolean).join(' · ');
+  return counter ?? direction ?? variant.title;
 }
 
 function lineText(item) {
