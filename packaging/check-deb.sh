@@ -206,6 +206,18 @@ kill -TERM "${pids[0]}"
 wait "${pids[0]}" || fail "ctl-mqtt-gpio started with CTL_MQTT_OPTS did not stop cleanly: $(tail -n 3 "$root/opts.log")"
 pids=()
 
+step "ctl-mqtt-console unit: sandboxed, writable only the two config files and its state directory"
+console_unit="$root/lib/systemd/system/ctl-mqtt-console.service"
+unit_value() { grep -E "^$1=" "$console_unit" | tail -1 | cut -d= -f2-; }
+[ "$(unit_value ProtectSystem)" = strict ] || fail "ctl-mqtt-console.service: ProtectSystem=$(unit_value ProtectSystem), expected strict"
+[ "$(grep -E '^ReadWritePaths=' "$console_unit" | cut -d= -f2- | tr '\n' ' ')" = "-/etc/ctl-mqtt-gpio.conf -/etc/ctl-mqtt-adc.conf " ] \
+  || fail "ctl-mqtt-console.service: ReadWritePaths must name the two config files only: $(grep -E '^ReadWritePaths=' "$console_unit")"
+[ "$(unit_value StateDirectory)" = ctl-mqtt-console ] || fail "ctl-mqtt-console.service: StateDirectory=$(unit_value StateDirectory)"
+for setting in NoNewPrivileges=yes 'CapabilityBoundingSet=' PrivateTmp=yes PrivateDevices=yes ProtectHome=yes ProtectKernelTunables=yes \
+  ProtectKernelModules=yes ProtectControlGroups=yes RestrictNamespaces=yes RestrictSUIDSGID=yes LockPersonality=yes; do
+  grep -qxF "$setting" "$console_unit" || fail "ctl-mqtt-console.service lacks $setting"
+done
+
 if command -v systemd-analyze >/dev/null 2>&1; then
   step "systemd-analyze verify"
   # Verified as host units, with ExecStart(Pre) pointing into the root (verify checks the binary).
