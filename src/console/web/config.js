@@ -4,16 +4,21 @@
 // does not know are kept. A save goes to the console, which checks it with the service's `-J` and
 // against the controller's lines, writes it and applies it; its problems come back as the
 // service's own lines (`channels[3].gpio.offset: ...`) and are shown beside their fields. After
-// an apply the page watches the changed channels on MQTT for a few seconds and says which work
-// and which report an error. A save names the version of the file it edits (a stale one is
-// refused, the edit stays); a save refused because the session ended keeps the edit in this tab.
+// an apply the page watches the changed channels on MQTT until they are published and a few
+// seconds more, and says which work and which report an error. A save names the version of the
+// file it edits (a stale one is refused, the edit stays); a save refused because the session
+// ended keeps the edit in this tab.
 import { el, fillNav, goToLogin, loadSession, post } from './api.js';
 import { ChannelList } from './config-channels.js';
 import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
 import { language, t } from './config-texts.js';
 
-/** How long the page watches the changed channels after an apply. */
-const WATCH_MS = 5000;
+/**
+ * After an apply the page waits for the changed channels to be published (a busy controller may
+ * take a while to reload), at most WAIT_MS, then watches them WATCH_MS more for an error flag.
+ */
+const WAIT_MS = 20_000;
+const WATCH_MS = 4000;
 
 const serviceId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const api = `/api/config/${encodeURIComponent(serviceId)}`;
@@ -222,13 +227,17 @@ async function watchAfterApply(names) {
     });
     return verdicts;
   };
-  draw();
+  const started = Date.now();
+  let allSeenAt = draw().includes('missing') ? null : started;
   await new Promise((resolve) => {
-    const timer = setInterval(draw, 500);
-    setTimeout(() => {
-      clearInterval(timer);
-      resolve();
-    }, WATCH_MS);
+    const timer = setInterval(() => {
+      const now = Date.now();
+      if (allSeenAt === null && !draw().includes('missing')) allSeenAt = now;
+      if ((allSeenAt !== null && now - allSeenAt >= WATCH_MS) || now - started >= WAIT_MS) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 500);
   });
   return draw();
 }

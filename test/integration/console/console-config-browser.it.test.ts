@@ -223,7 +223,10 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     assert.match(problems, /door_contact/);
     assert.doesNotMatch(problems, /exactly one of|must validate/);
     assert.ok((await page.locator('.field-problem:not([hidden])').count()) >= 1, 'the problem is shown beside a field');
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, 'console-config-problem.png') });
+    if (SCREENSHOTS) {
+      await page.locator('.field-problem:not([hidden])').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, 'console-config-problem.png') });
+    }
     // A number field takes numbers: what is not one is said at once and nothing is sent.
     await openChannel(page, 'li.channel[data-index="10"]');
     const offset = page.locator('li.channel[data-index="10"] [data-path$=".gpio.offset"] input');
