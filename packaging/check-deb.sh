@@ -45,7 +45,7 @@ for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.jso
   usr/share/doc/ctl-mqtt/docs/migrating.md usr/share/doc/ctl-mqtt/docs/architecture.md usr/share/doc/ctl-mqtt/BENCHMARKS.md \
   var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d \
   usr/bin/ctl-mqtt-console lib/systemd/system/ctl-mqtt-console.service \
-  usr/lib/ctl-mqtt/dist/src/console/web/devices.html usr/lib/ctl-mqtt/dist/src/console/web/vendor/jsoneditor.js; do
+  usr/lib/ctl-mqtt/dist/src/console/web/devices.html usr/lib/ctl-mqtt/dist/src/console/web/config.js; do
   expect_file "$f"
 done
 version=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' ctl-mqtt)
@@ -133,11 +133,11 @@ console_port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.
 pids+=($!)
 page=""
 for _ in $(seq 100); do
-  page=$(node -e "fetch('http://127.0.0.1:$console_port/assets/vendor/jsoneditor.js').then(r=>r.text()).then(t=>console.log(t.length)).catch(()=>{})" 2>/dev/null) || true
+  page=$(node -e "fetch('http://127.0.0.1:$console_port/assets/config-fields.js').then(r=>r.text()).then(t=>console.log(t.length)).catch(()=>{})" 2>/dev/null) || true
   [ -n "$page" ] && break
   sleep 0.1
 done
-[ -n "$page" ] && [ "$page" -gt 100000 ] || fail "ctl-mqtt-console did not serve the form library: $(tail -n 3 "$root/console.log")"
+[ -n "$page" ] && [ "$page" -gt 1000 ] || fail "ctl-mqtt-console did not serve the configuration page's script: $(tail -n 3 "$root/console.log")"
 kill -TERM "${pids[0]}"; wait "${pids[0]}" || fail "ctl-mqtt-console did not stop cleanly: $(tail -n 3 "$root/console.log")"
 pids=()
 
@@ -205,6 +205,18 @@ grep -q 'started: .*device site7/devices/cellar' "$root/opts.log" || fail "CTL_M
 kill -TERM "${pids[0]}"
 wait "${pids[0]}" || fail "ctl-mqtt-gpio started with CTL_MQTT_OPTS did not stop cleanly: $(tail -n 3 "$root/opts.log")"
 pids=()
+
+step "ctl-mqtt-console unit: sandboxed, writable only the two config files and its state directory"
+console_unit="$root/lib/systemd/system/ctl-mqtt-console.service"
+unit_value() { grep -E "^$1=" "$console_unit" | tail -1 | cut -d= -f2-; }
+[ "$(unit_value ProtectSystem)" = strict ] || fail "ctl-mqtt-console.service: ProtectSystem=$(unit_value ProtectSystem), expected strict"
+[ "$(grep -E '^ReadWritePaths=' "$console_unit" | cut -d= -f2- | tr '\n' ' ')" = "-/etc/ctl-mqtt-gpio.conf -/etc/ctl-mqtt-adc.conf " ] \
+  || fail "ctl-mqtt-console.service: ReadWritePaths must name the two config files only: $(grep -E '^ReadWritePaths=' "$console_unit")"
+[ "$(unit_value StateDirectory)" = ctl-mqtt-console ] || fail "ctl-mqtt-console.service: StateDirectory=$(unit_value StateDirectory)"
+for setting in NoNewPrivileges=yes 'CapabilityBoundingSet=' PrivateTmp=yes PrivateDevices=yes ProtectHome=yes ProtectKernelTunables=yes \
+  ProtectKernelModules=yes ProtectControlGroups=yes RestrictNamespaces=yes RestrictSUIDSGID=yes LockPersonality=yes; do
+  grep -qxF "$setting" "$console_unit" || fail "ctl-mqtt-console.service lacks $setting"
+done
 
 if command -v systemd-analyze >/dev/null 2>&1; then
   step "systemd-analyze verify"

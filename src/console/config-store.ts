@@ -4,23 +4,29 @@
  * service, never a path.
  *
  * Load: the service's `toJSON` command (`-j`) with the file on stdin gives the editor JSON.
- * Save: `fromJSON` (`-J`) turns the edited JSON into the file's text, or lists its problems; only
- * then is the previous file kept as `<file>.bak` and the new one put in place atomically (a
- * reader or a power cut sees the old file or the new one), and the service is told to take it
- * (`apply`). A save with problems, or a failing `-J`, changes nothing.
+ * Save: `fromJSON` (`-J`) turns the edited JSON into the file's text, or lists its problems, and
+ * the channels are checked against the controller's hardware (hardware-check.ts); only then is the
+ * file written (config-writer.ts: through a journal in the state directory), the new content kept
+ * among the file's last versions (config-versions.ts), and the service told to take it (`apply`).
+ * A save with problems, or a failing `-J`, changes nothing. A restore is a save of a kept version.
  *
  * Versions: a load says which version of the file it read (a hash of its bytes), and a save names
  * the version it edits. When the file changed meanwhile (another browser saved, or someone
  * edited it by hand) the save is refused (409) instead of silently overwriting that change.
  */
-import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { writeFileAtomic } from '../core/persist/atomic-write.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { editorSchema } from './editor-schema.js';
+import { ConfigVersions, type StoredVersion } from './config-versions.js';
+import { writeConfigFile } from './config-writer.js';
+import { formModel, type FormModel, type Language } from './editor-schema.js';
+import { fileVersion } from './file-version.js';
+import { hardwareProblems, listHardware, type HardwareAnswer } from './hardware-check.js';
 import { HttpError } from './http-io.js';
 import { runCommand } from './run-command.js';
+
+export { fileVersion } from './file-version.js';
 
 /** Makes a saved config take effect: a command (no shell) or, in the demo, a function. */
 export type ApplyAction = readonly string[] | (() => Promise<void>);
@@ -36,17 +42,18 @@ export interface ConfigService {
   /** argv of `-j` and `-J`. */
   readonly toJSON: readonly string[];
   readonly fromJSON: readonly string[];
+  /** argv of the hardware listing (`--list-lines`, `--list-channels`) with the service's backend options. */
+  readonly listHardware?: readonly string[];
   readonly apply: ApplyAction;
 }
 
-export type SaveResult =
+export type SaveResult = (
   | { readonly saved: false; readonly problems: readonly string[] }
-  | { readonly saved: true; readonly applied: boolean; readonly applyError?: string };
-
-/** The version of a config file's content (a missing file has its own). */
-export function fileVersion(content: Buffer | string | null): string {
-  return content === null ? 'none' : createHash('sha256').update(content).digest('base64url').slice(0, 22);
-}
+  | { readonly saved: true; readonly applied: boolean; readonly applyError?: string; readonly version: string }
+) & {
+  /** Why the channels were not checked against the hardware, when they were not. */
+  readonly hardwareUnchecked?: string;
+};
 
 async function readIfExists(file: string): Promise<Buffer | null> {
   try {
@@ -72,11 +79,16 @@ export class ConfigStore {
   /** One save at a time per service: two tabs saving at once must not interleave. */
   private readonly queues = new Map<string, Promise<unknown>>();
 
+  private readonly versions: ConfigVersions;
+
+  /** `stateDir`: where the kept versions and the write journal go (the console's own directory). */
   constructor(
     services: readonly ConfigService[],
     private readonly log: Logger,
+    private readonly stateDir: string,
   ) {
     for (const service of services) this.services.set(service.id, service);
+    this.versions = new ConfigVersions(join(stateDir, 'versions'));
   }
 
   list(): Array<{ id: string; title: string; configFile: string }> {
@@ -94,24 +106,50 @@ export class ConfigStore {
    * The schema for the form, the config as editor JSON and the version of the file it came from.
    * @throws HttpError 500 when `-j` fails.
    */
-  async load(id: string): Promise<{ schema: Record<string, unknown>; config: unknown; version: string }> {
+  async load(id: string, language: Language = 'en'): Promise<{ form: FormModel; config: unknown; version: string }> {
     const service = this.service(id);
     const bytes = await readFile(service.configFile).catch((err: unknown) => {
       throw new HttpError(500, `cannot read ${service.configFile}: ${messageOf(err)}`);
     });
-    const text = bytes.toString('utf8');
-    const result = await runCommand(service.toJSON, text);
+    const config = await this.toEditorJson(service, bytes, service.configFile);
+    return { form: formModel(service.schema, language), config, version: fileVersion(bytes) };
+  }
+
+  /** A file's content as editor JSON (`-j`). @throws HttpError 500 naming `what` */
+  private async toEditorJson(service: ConfigService, bytes: Buffer, what: string): Promise<unknown> {
+    const result = await runCommand(service.toJSON, bytes.toString('utf8'));
     if (result.code !== 0) {
       const why = result.failure ?? (problemLines(result.stderr).join('; ') || `exit code ${result.code}`);
-      throw new HttpError(500, `${service.configFile} cannot be opened in the form: ${why}`);
+      throw new HttpError(500, `${what} cannot be opened in the form: ${why}`);
     }
-    let config: unknown;
     try {
-      config = JSON.parse(result.stdout);
+      return JSON.parse(result.stdout) as unknown;
     } catch {
       throw new HttpError(500, `${service.toJSON.join(' ')} printed something that is not JSON`);
     }
-    return { schema: editorSchema(service.schema), config, version: fileVersion(bytes) };
+  }
+
+  /** The controller's lines or channels, for the page's picker. */
+  hardware(id: string): Promise<HardwareAnswer> {
+    return listHardware(this.service(id).listHardware);
+  }
+
+  /** The kept versions of the file, newest first; `current` marks the one the file holds now. */
+  async history(id: string): Promise<Array<StoredVersion & { current: boolean }>> {
+    const service = this.service(id);
+    const now = fileVersion(await readIfExists(service.configFile));
+    return (await this.versions.list(service.id)).map((v) => ({ ...v, current: v.version === now }));
+  }
+
+  /**
+   * Puts a kept version back: read as editor JSON and saved like an edit (checked, versioned,
+   * applied), as the edit of the file's `version`.
+   */
+  async restore(id: string, versionId: string, version: string): Promise<SaveResult> {
+    const service = this.service(id);
+    const bytes = await this.versions.read(service.id, versionId);
+    const config = await this.toEditorJson(service, bytes, `the kept version ${versionId}`);
+    return this.save(id, config, version, bytes.toString('utf8'));
   }
 
   /**
@@ -119,15 +157,16 @@ export class ConfigStore {
    * load; undefined: whatever the file holds now).
    * @throws HttpError 409 when the file is no longer that version.
    */
-  save(id: string, config: unknown, version?: string): Promise<SaveResult> {
+  save(id: string, config: unknown, version?: string, exactText?: string): Promise<SaveResult> {
     const service = this.service(id);
     const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.saveNow(service, config, version));
+    const next = previous.catch(() => undefined).then(() => this.saveNow(service, config, version, exactText));
     this.queues.set(id, next);
     return next;
   }
 
-  private async saveNow(service: ConfigService, config: unknown, version: string | undefined): Promise<SaveResult> {
+  /** `exactText`: once checked, write this text (a kept version, comments and all) instead of `-J`'s. */
+  private async saveNow(service: ConfigService, config: unknown, version: string | undefined, exactText?: string): Promise<SaveResult> {
     if (version !== undefined && fileVersion(await readIfExists(service.configFile)) !== version) {
       throw new HttpError(
         409,
@@ -141,23 +180,28 @@ export class ConfigStore {
       return { saved: false, problems: problems.length > 0 ? problems : [`${service.fromJSON.join(' ')} refused it (exit code ${converted.code})`] };
     }
     if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);
-    const file = service.configFile;
-    let mode = 0o644;
-    try {
-      const st = await stat(file);
-      mode = st.mode & 0o777;
-      await writeFileAtomic(`${file}.bak`, await readFile(file), { mode });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new HttpError(500, `cannot keep a copy of ${file}: ${messageOf(err)}`);
+    const hardware = await listHardware(service.listHardware);
+    const unchecked = hardware.available ? {} : { hardwareUnchecked: hardware.why };
+    if (hardware.available) {
+      const problems = hardwareProblems(config, hardware.list);
+      if (problems.length > 0) return { saved: false, problems };
     }
+    const file = service.configFile;
+    const text = exactText ?? converted.stdout;
+    const before = await readIfExists(file);
     try {
-      await writeFileAtomic(file, converted.stdout, { mode });
+      // The file as it was is kept too, the first time: the first save can be undone.
+      if (before !== null) await this.versions.add(service.id, before);
+      await writeConfigFile(this.stateDir, service.id, file, text);
+      await this.versions.add(service.id, text);
     } catch (err) {
+      if (err instanceof HttpError) throw err;
       throw new HttpError(500, `cannot write ${file}: ${messageOf(err)}`);
     }
-    this.log.info(`${file} saved (previous kept as ${file}.bak)`);
+    this.log.info(`${file} saved (the last versions are kept in ${join(this.stateDir, 'versions', service.id)})`);
+    const saved = fileVersion(text);
     const applyError = await this.applyNow(service);
-    return applyError === undefined ? { saved: true, applied: true } : { saved: true, applied: false, applyError };
+    return applyError === undefined ? { saved: true, applied: true, version: saved, ...unchecked } : { saved: true, applied: false, applyError, version: saved, ...unchecked };
   }
 
   /** Runs the service's apply action; the error line, or undefined when it worked. */

@@ -5,6 +5,7 @@
 import type { BrokerOptions } from '../core/mqtt/broker-options.js';
 import type { Logger } from '../core/log.js';
 import { ConfigStore, type ConfigService } from './config-store.js';
+import { finishPendingWrites } from './config-writer.js';
 import { startConsoleServer, checkListenAddress, type ConnectionLimits, type ConsoleStats } from './console-server.js';
 import { DeviceFeed } from './device-feed.js';
 
@@ -16,6 +17,11 @@ export interface ConsoleOptions {
   readonly topicPrefix: string;
   readonly services: readonly ConfigService[];
   readonly log: Logger;
+  /**
+   * The console's own directory: kept versions of the configs, the write journal. Default: the
+   * unit's StateDirectory (systemd's STATE_DIRECTORY), else /var/lib/ctl-mqtt-console.
+   */
+  readonly stateDir?: string;
   readonly webDir?: string;
   /** Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`). */
   readonly trustedProxies?: readonly string[];
@@ -32,7 +38,9 @@ export interface RunningConsole {
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   checkListenAddress(options.host, options.passwordHash);
   const feed = new DeviceFeed({ broker: options.broker, topicPrefix: options.topicPrefix, log: options.log.child('mqtt') });
-  const store = new ConfigStore(options.services, options.log);
+  const stateDir = options.stateDir ?? defaultStateDir();
+  for (const line of await finishPendingWrites(stateDir)) options.log.warn(line);
+  const store = new ConfigStore(options.services, options.log, stateDir);
   const server = await startConsoleServer({ ...options, feed, store });
   feed.start();
   return {
@@ -44,4 +52,9 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       await feed.close();
     },
   };
+}
+
+function defaultStateDir(): string {
+  const fromSystemd = process.env['STATE_DIRECTORY']?.split(':')[0];
+  return fromSystemd !== undefined && fromSystemd !== '' ? fromSystemd : '/var/lib/ctl-mqtt-console';
 }

@@ -12,6 +12,7 @@ import type { ConfigStore } from './config-store.js';
 import type { DeviceFeed } from './device-feed.js';
 import { CheckGate } from './check-gate.js';
 import { clientAddress, normalizeAddress } from './client-address.js';
+import { configRoutes } from './config-routes.js';
 import { decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
 import { LiveStream, type LiveStreamStats } from './live-stream.js';
 import { LoginLimiter } from './login-limiter.js';
@@ -68,9 +69,8 @@ export interface ConsoleStats {
   readonly live: LiveStreamStats;
 }
 
-/** Body limits: a command or a login is tiny; a config is a few KiB (256 channels: ~60 KiB). */
+/** Body limit: a command or a login is tiny (configs: config-routes.ts). */
 const SMALL_BODY = 4 * 1024;
-const CONFIG_BODY = 1024 * 1024;
 
 interface Context {
   readonly req: IncomingMessage;
@@ -227,42 +227,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         sendJson(ctx.res, 200, { ok: true });
       },
     },
-    {
-      method: 'GET',
-      pattern: /^\/api\/config$/,
-      handle: (ctx) => {
-        requireAuth(ctx);
-        sendJson(ctx.res, 200, { services: store.list() });
-      },
-    },
-    {
-      method: 'GET',
-      pattern: /^\/api\/config\/([^/]+)$/,
-      handle: async (ctx, m) => {
-        const id = decodePathPart(m[1]!);
-        requireAuth(ctx);
-        const service = store.service(id);
-        const { schema, config, version } = await store.load(id);
-        sendJson(ctx.res, 200, { id, title: service.title, configFile: service.configFile, schema, config, version });
-      },
-    },
-    {
-      method: 'POST',
-      pattern: /^\/api\/config\/([^/]+)$/,
-      handle: async (ctx, m) => {
-        const id = decodePathPart(m[1]!);
-        requireAuth(ctx);
-        store.service(id);
-        const body = await readJsonObject(ctx.req, CONFIG_BODY);
-        if (body['config'] === null || typeof body['config'] !== 'object' || Array.isArray(body['config'])) {
-          throw new HttpError(400, 'expected {"config": {...}}');
-        }
-        // Which file the edit was made on: without it a save could overwrite another's.
-        if (typeof body['version'] !== 'string') throw new HttpError(400, 'version: expected the version of the file the form was loaded from (reload the page)');
-        const result = await store.save(id, body['config'], body['version']);
-        sendJson(ctx.res, result.saved ? 200 : 422, result);
-      },
-    },
+    ...configRoutes(store, (ctx) => requireAuth(ctx as Context)),
   ];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

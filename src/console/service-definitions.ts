@@ -12,6 +12,7 @@ export interface ServiceOverrides {
   readonly configFile?: string;
   readonly toJSON?: readonly string[];
   readonly fromJSON?: readonly string[];
+  readonly listHardware?: readonly string[];
   readonly apply?: ApplyAction;
 }
 
@@ -22,6 +23,16 @@ export function defaultApply(service: string): string[] {
 
 function stringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v !== '');
+}
+
+/**
+ * The hardware listing of a service: its binary (the `-j` command's) with `--list-lines` for the
+ * GPIO service (its config has `channels`), `--list-channels` for the ADC one (`iio_channels`).
+ */
+export function defaultListHardware(schema: Record<string, unknown>, toJSON: readonly string[]): string[] | undefined {
+  const properties = (schema['properties'] ?? {}) as Record<string, unknown>;
+  const flag = 'iio_channels' in properties ? '--list-channels' : 'channels' in properties ? '--list-lines' : undefined;
+  return flag === undefined || toJSON[0] === undefined ? undefined : [toJSON[0], flag];
 }
 
 /** @throws CtlError RUNTIME naming the schema file and what is wrong with it. */
@@ -46,6 +57,11 @@ export function serviceFromSchema(schemaFile: string, overrides: ServiceOverride
     configFile: overrides.configFile ?? path,
     toJSON: overrides.toJSON ?? toJSON,
     fromJSON: overrides.fromJSON ?? fromJSON,
+    ...withListing(overrides.listHardware ?? defaultListHardware(schema, toJSON)),
     apply: overrides.apply ?? defaultApply(service),
   };
+}
+
+function withListing(argv: readonly string[] | undefined): { listHardware?: readonly string[] } {
+  return argv === undefined ? {} : { listHardware: argv };
 }

@@ -4,6 +4,7 @@
  * built services with the example boards; "apply" reloads the demo's service process with SIGHUP
  * (the packaged console runs `systemctl reload-or-restart`, which does the same through the unit).
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startConsole, type RunningConsole } from '../console/console-app.js';
 import { serviceFromSchema } from '../console/service-definitions.js';
@@ -31,6 +32,7 @@ export async function startDemoConsole(options: {
       configFile: config,
       toJSON: command('-j'),
       fromJSON: command('-J'),
+      listHardware: [process.execPath, files.entry, kind === 'gpio' ? '--list-lines' : '--list-channels', ...options.services.backendArgs(kind)],
       apply: () => options.services.apply(kind),
     });
   });
@@ -41,6 +43,7 @@ export async function startDemoConsole(options: {
     broker: { url: options.brokerUrl },
     topicPrefix: '',
     services,
+    stateDir: join(options.dir, 'console'),
     log: createLogger({ namespace: 'console', write: (line) => options.onLine(`console: ${line}`) }),
   }).catch((err: unknown) => {
     if (err instanceof CtlError) throw new CtlError(err.code, `web console: ${err.message} (--console-port N picks another port)`);

@@ -68,6 +68,11 @@ export class DemoServices {
     });
   }
 
+  /** The simulated hardware's options of a service (`--gpio-sim DIR`, `--sysfs-root DIR`). */
+  backendArgs(kind: ServiceKind): string[] {
+    return kind === 'gpio' ? ['--gpio-sim', this.options.board.gpioSimDir] : ['--sysfs-root', this.options.board.sysfsRoot];
+  }
+
   /**
    * The console's "apply" after a save: the running service reloads its configuration in place
    * (SIGHUP); one that is not running (it stopped on an invalid config) is started again.

@@ -1,151 +1,251 @@
-// The configuration page of one service: the form comes from the service's schema (rendered by
-// json-editor, served by the console), its content from the service's `-j`. The page checks the
-// form against the schema; the console then converts it with `-J`, whose problems are listed
-// above the form and beside their fields, writes the file and applies it. A save names the version
-// of the file the form was loaded from: if the file changed meanwhile, the console refuses it and
-// the edit stays in the form. A save refused because the session ended keeps the edit in this
-// tab (sessionStorage) and puts it back in the form after the login.
+// The configuration page of one service. The console sends a description of the form (from the
+// service's schema, in the browser's language) and the config as the service's `-j` gives it;
+// the page edits that object in place (config-fields.js, config-channels.js), so keys the form
+// does not know are kept. A save goes to the console, which checks it with the service's `-J` and
+// against the controller's lines, writes it and applies it; its problems come back as the
+// service's own lines (`channels[3].gpio.offset: ...`) and are shown beside their fields. After
+// an apply the page watches the changed channels on MQTT until they are published and a few
+// seconds more, and says which work and which report an error. A save names the version of the
+// file it edits (a stale one is refused, the edit stays); a save refused because the session
+// ended keeps the edit in this tab.
 import { el, fillNav, goToLogin, loadSession, post } from './api.js';
-
-const serviceId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
-const formBox = document.getElementById('form');
-const saveButton = document.getElementById('save');
-const reloadButton = document.getElementById('reload');
-const result = document.getElementById('result');
-const problemsBox = document.getElementById('problems');
-let editor = null;
-let loaded = null;
-let loadedVersion = null;
-let fieldNotes = [];
-const draftKey = `ctl-console-draft:${serviceId}`;
-
-// json-editor "cleans" headers and descriptions by parsing them as HTML in a detached element,
-// so a channel named `<img src=...>` would make the browser fetch that address. What the form
-// shows of the file is text and stays text.
-const asText = (text) => (text === undefined || text === null ? '' : String(text));
-window.JSONEditor.AbstractEditor.prototype.cleanText = asText;
-window.JSONEditor.AbstractTheme.prototype.cleanText = asText;
+import { ChannelList } from './config-channels.js';
+import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
+import { language, t } from './config-texts.js';
 
 /**
- * Puts back the keys of the loaded config that the form cannot edit (the schema does not describe
- * them, e.g. a GPIO channel's `debounce`): the form library drops their values, and a save must
- * not lose what it never showed. A key the user switched off (its opt-in box) stays out. Channels
- * are matched by name / id, else by position.
+ * After an apply the page waits for the changed channels to be published (a busy controller may
+ * take a while to reload), at most WAIT_MS, then watches them WATCH_MS more for an error flag.
  */
-function carryOver(original, edited) {
-  const keep = (key, path, container) => {
-    const field = editor.getEditor(path);
-    return !(key in container) && (field === null || field === undefined || field.isActive?.() !== false);
-  };
-  const idOf = (item) => (item !== null && typeof item === 'object' ? item.name ?? item.id : undefined);
-  for (const [key, value] of Object.entries(original)) {
-    if (keep(key, `root.${key}`, edited)) edited[key] = value;
-  }
-  for (const [key, list] of Object.entries(edited)) {
-    const before = original[key];
-    if (!Array.isArray(list) || !Array.isArray(before)) continue;
-    list.forEach((item, i) => {
-      if (item === null || typeof item !== 'object') return;
-      const byId = before.find((o) => idOf(o) !== undefined && idOf(o) === idOf(item));
-      const byPosition = before[i] !== undefined && !list.some((x) => idOf(x) === idOf(before[i])) ? before[i] : undefined;
-      const match = byId ?? byPosition;
-      if (match === undefined || match === null || typeof match !== 'object') return;
-      for (const [k, v] of Object.entries(match)) {
-        if (keep(k, `root.${key}.${i}.${k}`, item)) item[k] = v;
-      }
-    });
-  }
-  return edited;
+const WAIT_MS = 20_000;
+const WATCH_MS = 4000;
+
+const serviceId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+const api = `/api/config/${encodeURIComponent(serviceId)}`;
+const $ = (id) => document.getElementById(id);
+const saveButton = $('save');
+const discardButton = $('discard');
+const versionsButton = $('versions-button');
+const result = $('result');
+const draftKey = `ctl-console-draft:${serviceId}`;
+
+let form = null;
+let config = null;
+let loadedText = '';
+let loadedVersion = null;
+let channels = null;
+let hardware = null;
+/** The latest picture of the devices (the live stream). */
+let devices = { devices: [] };
+let leaving = false;
+
+const isDirty = () => config !== null && JSON.stringify(config) !== loadedText;
+
+function setResult(text, tone) {
+  result.textContent = text;
+  result.className = `result ${tone ?? ''}`;
 }
 
-/** `channels[3].direction: is required` → the form's path `root.channels.3.direction` and the text. */
+// ---- problems -------------------------------------------------------------------------------
+
+/** `channels[3].gpio.offset: text` → { path: 'channels.3.gpio.offset', text }. */
 function splitProblem(line) {
   const m = /^([A-Za-z0-9_$]+(?:\[\d+\]|\.[A-Za-z0-9_$]+)*): (.*)$/.exec(line);
-  if (m === null) return { path: null, text: line };
-  return { path: 'root.' + m[1].replace(/\[(\d+)\]/g, '.$1'), text: m[2] };
+  return m === null ? { path: null, text: line } : { path: m[1].replace(/\[(\d+)\]/g, '.$1'), text: m[2] };
 }
 
 function clearProblems() {
-  problemsBox.hidden = true;
-  document.getElementById('problems-list').replaceChildren();
-  for (const note of fieldNotes) note.remove();
-  fieldNotes = [];
+  $('problems').hidden = true;
+  $('problems-list').replaceChildren();
+  for (const box of document.querySelectorAll('[data-path]')) setFieldProblem(box, '');
+  for (const note of document.querySelectorAll('.row-problem')) note.remove();
 }
 
-/** Lists the problems above the form, and puts each beside its field when the form has that field. */
+/** The nearest drawn field of a problem's path (a hidden key's problem goes to its parent). */
+function fieldFor(path) {
+  for (let p = path; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
+    const box = document.querySelector(`[data-path="${CSS.escape(p)}"]`);
+    if (box !== null) return box;
+    if (/^\w+\.\d+$/.test(p)) return null; // the channel itself: its row says it
+  }
+  return null;
+}
+
+/** Lists the problems above the form and puts each beside its field (opening its channel). */
 function showProblems(title, lines) {
   clearProblems();
-  document.getElementById('problems-title').textContent = title;
-  const list = document.getElementById('problems-list');
-  for (const line of lines) {
-    list.append(el('li', {}, line));
-    const { path, text } = splitProblem(line);
-    // The nearest field the form shows: a problem of a hidden key goes to its object.
-    for (let p = path; p !== null && p !== 'root'; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : null) {
-      const field = editor?.getEditor(p);
-      if (field?.container) {
-        const note = el('p', { class: 'field-problem', role: 'alert' }, text);
-        field.container.append(note);
-        fieldNotes.push(note);
-        break;
+  const listKey = form?.list.key;
+  const parsed = lines.map(splitProblem);
+  const channelIndexes = parsed.map((p) => (p.path !== null && listKey && p.path.startsWith(`${listKey}.`) ? Number(p.path.split('.')[1]) : NaN)).filter((i) => !Number.isNaN(i));
+  if (channelIndexes.length > 0) channels?.openAt(channelIndexes);
+  $('problems-title').textContent = title;
+  for (const { path, text } of parsed) {
+    const box = path === null ? null : fieldFor(path);
+    const where = [];
+    if (path !== null && listKey && path.startsWith(`${listKey}.`)) {
+      const index = Number(path.split('.')[1]);
+      const item = config?.[listKey]?.[index];
+      where.push(item?.[form.list.idKey] || `#${index + 1}`);
+      if (box === null) {
+        const row = document.querySelector(`li.channel[data-index="${index}"] .ch-row`);
+        row?.after(el('p', { class: 'field-problem row-problem', role: 'alert' }, text));
       }
     }
+    if (box !== null) {
+      setFieldProblem(box, text);
+      const label = box.querySelector('label, .group-title')?.textContent;
+      if (label) where.push(label);
+    }
+    const li = el('li', {}, where.length > 0 ? `${where.join(' · ')}: ${text}` : text);
+    $('problems-list').append(li);
   }
-  problemsBox.hidden = false;
+  $('problems').hidden = false;
 }
 
-function setResult(text, ok) {
-  result.textContent = text;
-  result.className = `result ${ok ? 'ok' : 'bad'}`;
+// ---- the form -------------------------------------------------------------------------------
+
+function drawForm() {
+  const settings = $('settings');
+  settings.replaceChildren();
+  renderFields(settings, form.settings, config, '', onEdit);
+  channels = new ChannelList($('channels'), form, config, onEdit);
+  if (hardware !== null) channels.setHardware(hardware);
+  showStates();
 }
 
-async function load() {
+function onEdit() {
+  saveButton.disabled = false;
+  document.body.dataset.dirty = isDirty() ? '1' : '0';
+}
+
+async function load({ keepResult = false } = {}) {
   clearProblems();
-  saveButton.disabled = reloadButton.disabled = true;
-  const res = await fetch(`/api/config/${encodeURIComponent(serviceId)}`, { credentials: 'same-origin' });
+  if (!keepResult) setResult('');
+  saveButton.disabled = discardButton.disabled = true;
+  const res = await fetch(`${api}?lang=${language}`, { credentials: 'same-origin' });
   const body = await res.json();
   if (res.status !== 200) {
-    showProblems('The configuration cannot be opened:', [body.error ?? `error ${res.status}`]);
+    showProblems(t.cannotOpen, [body.error ?? `error ${res.status}`]);
     return;
   }
-  document.getElementById('title').textContent = `${body.title} (${body.id})`;
-  document.getElementById('file').textContent = body.configFile;
-  loaded = body.config;
+  form = body.form;
+  $('title').textContent = `${body.title} (${body.id})`;
+  document.title = `${body.title} · ctl-mqtt console`;
+  $('file').textContent = body.configFile;
+  config = body.config;
+  loadedText = JSON.stringify(config);
   loadedVersion = body.version;
-  editor?.destroy();
-  formBox.replaceChildren();
-  editor = new window.JSONEditor(formBox, {
-    schema: body.schema,
-    theme: 'html',
-    iconlib: null,
-    disable_edit_json: true,
-    disable_properties: true,
-    disable_array_delete_all_rows: true,
-    disable_array_delete_last_row: true,
-    prompt_before_delete: false,
-    show_errors: 'interaction',
-    required_by_default: false,
-    // A key the file does not have stays out (unset is not the default: an unset edge is
-    // "autodetect"); its checkbox adds it.
-    show_opt_in: true,
-    use_default_values: false,
-  });
-  window.consoleEditor = editor; // for the browser tests and the curious
-  editor.on('ready', () => {
-    // Not as `startval`: the library fills an initial value's missing keys with defaults.
-    editor.setValue(body.config);
-    restoreDraft();
-    saveButton.disabled = reloadButton.disabled = false;
-    document.body.dataset.ready = '1';
-  });
-  editor.on('change', () => {
-    for (const note of fieldNotes) note.remove();
-    fieldNotes = [];
+  restoreDraft();
+  drawForm();
+  saveButton.disabled = discardButton.disabled = false;
+  document.body.dataset.ready = '1';
+  onEdit();
+}
+
+async function loadHardware() {
+  const res = await fetch(`${api}/hardware`, { credentials: 'same-origin' });
+  if (res.status !== 200) return;
+  hardware = await res.json();
+  channels?.setHardware(hardware);
+}
+
+// ---- live states ----------------------------------------------------------------------------
+
+/** The device of this configuration: the one publishing most of its channels. */
+function ownDevice() {
+  const names = new Set((config?.[form?.list.key] ?? []).map((c) => c[form.list.idKey]));
+  let best = null;
+  let bestCount = 0;
+  for (const device of devices.devices) {
+    const count = device.controls.filter((c) => names.has(c.name) || names.has(c.name.replace(/_(total|current)$/, ''))).length;
+    if (count > bestCount) [best, bestCount] = [device, count];
+  }
+  return best;
+}
+
+/** The controls a channel publishes: its own name, or a meter's `_total` and `_current`. */
+function controlsOf(device, name) {
+  return device?.controls.filter((c) => c.name === name || c.name === `${name}_total` || c.name === `${name}_current`) ?? [];
+}
+
+function flagWords(flags) {
+  return [...new Set(flags.split(''))].map((f) => t.flag[f] ?? f).join(', ');
+}
+
+function stateOf(device, name) {
+  const controls = controlsOf(device, name);
+  if (controls.length === 0) return null;
+  const error = controls.map((c) => c.error).join('');
+  const main = controls.find((c) => c.name === name) ?? controls.find((c) => c.name.endsWith('_total')) ?? controls[0];
+  return { text: error ? flagWords(error) : `${main.value ?? ''}${main.units ? ` ${main.units}` : ''}`, error };
+}
+
+function showStates() {
+  if (channels === null) return;
+  const device = ownDevice();
+  const states = new Map();
+  for (const item of channels.items) {
+    const name = item[form.list.idKey];
+    const state = stateOf(device, name);
+    if (state !== null) states.set(name, state);
+  }
+  channels.setStates(states);
+}
+
+function followDevices() {
+  const stream = new EventSource('/api/devices/live');
+  stream.addEventListener('devices', (event) => {
+    devices = JSON.parse(event.data);
+    showStates();
   });
 }
 
+/** The channels a save added or changed (by name). */
+function changedChannels(before, after) {
+  const key = form.list.key;
+  const id = form.list.idKey;
+  const old = new Map((before?.[key] ?? []).map((c) => [c[id], JSON.stringify(c)]));
+  return (after?.[key] ?? []).filter((c) => old.get(c[id]) !== JSON.stringify(c)).map((c) => c[id]);
+}
+
+/** Watches the changed channels for a few seconds, then says how each one is. */
+async function watchAfterApply(names) {
+  const box = $('after');
+  const table = el('ul', { class: 'after-list' });
+  box.replaceChildren(el('h2', {}, t.afterTitle), table);
+  box.hidden = false;
+  const draw = () => {
+    const device = ownDevice();
+    table.replaceChildren();
+    const verdicts = names.map((name) => {
+      const state = stateOf(device, name);
+      const verdict = state === null ? 'missing' : state.error ? 'error' : 'ok';
+      const li = el('li', { class: `after-${verdict}`, 'data-channel': name });
+      li.append(el('strong', {}, name), ` — ${state === null ? t.noValue : state.error ? state.text : `${t.ok} (${state.text})`}`);
+      table.append(li);
+      return verdict;
+    });
+    return verdicts;
+  };
+  const started = Date.now();
+  let allSeenAt = draw().includes('missing') ? null : started;
+  await new Promise((resolve) => {
+    const timer = setInterval(() => {
+      const now = Date.now();
+      if (allSeenAt === null && !draw().includes('missing')) allSeenAt = now;
+      if ((allSeenAt !== null && now - allSeenAt >= WATCH_MS) || now - started >= WAIT_MS) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 500);
+  });
+  return draw();
+}
+
+// ---- saving ---------------------------------------------------------------------------------
+
 /** Keeps an unsaved edit in this tab, for after the login. */
-function keepDraft(config) {
+function keepDraft() {
   sessionStorage.setItem(draftKey, JSON.stringify({ version: loadedVersion, config }));
 }
 
@@ -155,9 +255,9 @@ function restoreDraft() {
   if (text === null) return;
   sessionStorage.removeItem(draftKey);
   const draft = JSON.parse(text);
-  editor.setValue(draft.config);
+  config = draft.config;
   loadedVersion = draft.version;
-  setResult('Your unsaved edit is back in the form: Save and apply to save it.', false);
+  setResult(t.draftBack, 'bad');
 }
 
 /** The session is gone (logged out elsewhere, or the console restarted), not the edit. */
@@ -165,54 +265,144 @@ function sessionEnded(status, body) {
   return status === 401 || (status === 403 && /session|CSRF/.test(body.error ?? ''));
 }
 
-async function save() {
-  const errors = editor.validate();
-  if (errors.length > 0) {
-    // The form shows each beside its field; the list says why nothing was sent.
-    editor.setOption('show_errors', 'always');
-    showProblems('Not saved: the form has problems', errors.map((e) => `${e.path.replace(/^root\.?/, '') || '(top)'}: ${e.message}`));
-    setResult('', true);
-    return;
-  }
-  saveButton.disabled = true;
-  setResult('Saving…', true);
-  const config = carryOver(loaded, editor.getValue());
-  const { status, body } = await post(`/api/config/${encodeURIComponent(serviceId)}`, { config, version: loadedVersion }, { stayOnPage: true });
-  saveButton.disabled = false;
+/** Handles the answer of a save or a restore; `sent` is the config that went. */
+async function afterSave(status, body, sent, doneText) {
   if (sessionEnded(status, body)) {
-    keepDraft(config);
-    showProblems('Not saved: your session has ended. Your edit is kept in this tab and comes back after the login.', [body.error ?? `error ${status}`]);
-    setResult('', true);
+    keepDraft();
+    showProblems(t.notSavedSession, [body.error ?? `error ${status}`]);
+    setResult('');
+    leaving = true;
     if (status === 401) goToLogin();
     else location.reload();
     return;
   }
   if (status === 422) {
-    showProblems(`Not saved: ${serviceId} refused the configuration (the file is unchanged)`, body.problems);
-    setResult('', true);
+    showProblems(t.notSavedRefused(serviceId), body.problems ?? []);
+    setResult('');
     return;
   }
   if (status !== 200) {
-    showProblems('Not saved:', [body.error ?? `error ${status}`]);
-    setResult('', true);
+    showProblems(t.notSaved, [body.error ?? `error ${status}`]);
+    setResult('');
+    return;
+  }
+  const before = JSON.parse(loadedText);
+  await load({ keepResult: true });
+  const note = body.hardwareUnchecked ? ` ${t.hardwareUnchecked(body.hardwareUnchecked)}` : '';
+  if (!body.applied) {
+    setResult(t.applyFailed(body.applyError) + note, 'bad');
+    return;
+  }
+  const names = changedChannels(before, sent ?? config);
+  if (names.length === 0) {
+    setResult(`${doneText ?? t.savedNoChange(serviceId)}${note}`, 'ok');
+    $('after').hidden = true;
+    return;
+  }
+  setResult(t.savedWatching(serviceId), 'busy');
+  const verdicts = await watchAfterApply(names);
+  const errors = verdicts.filter((v) => v === 'error').length;
+  const missing = verdicts.filter((v) => v === 'missing').length;
+  const prefix = doneText ? `${doneText}. ` : '';
+  if (errors > 0) setResult(prefix + t.savedWithErrors(serviceId, errors) + note, 'bad');
+  else if (missing > 0) setResult(prefix + t.savedNotPublished(serviceId, missing) + note, 'warn');
+  else setResult(prefix + t.savedOk(serviceId) + note, 'ok');
+}
+
+async function save() {
+  if (typingProblems.size > 0) {
+    showProblems(t.notSavedForm, [...typingProblems].map(([path, text]) => `${path}: ${text}`));
+    setResult('');
     return;
   }
   clearProblems();
-  if (body.applied) setResult(`Saved; ${serviceId} applied it.`, true);
-  else setResult(`Saved, but applying it failed: ${body.applyError}`, false);
-  await load();
+  saveButton.disabled = true;
+  setResult(t.saving, 'busy');
+  const sent = structuredClone(config);
+  const { status, body } = await post(api, { config: sent, version: loadedVersion }, { stayOnPage: true });
+  saveButton.disabled = false;
+  await afterSave(status, body, sent);
 }
 
-saveButton.addEventListener('click', () => save().catch((err) => setResult(`Not saved: ${err.message}`, false)));
-reloadButton.addEventListener('click', () => {
-  setResult('', true);
-  load().catch((err) => setResult(err.message, false));
+// ---- versions -------------------------------------------------------------------------------
+
+const when = (iso) => new Date(iso).toLocaleString(language);
+
+async function showVersions() {
+  const box = $('versions');
+  const res = await fetch(`${api}/versions`, { credentials: 'same-origin' });
+  const body = await res.json();
+  const list = el('ul', { class: 'version-list' });
+  for (const version of body.versions ?? []) {
+    const li = el('li', { 'data-version': version.id });
+    li.append(el('span', { class: 'when' }, when(version.savedAt)), el('span', { class: 'size' }, t.bytes(version.bytes)));
+    if (version.current) li.append(el('span', { class: 'current' }, t.current));
+    else {
+      const restore = el('button', { type: 'button' }, t.restore);
+      restore.setAttribute('aria-label', `${t.restore}: ${when(version.savedAt)}`);
+      restore.addEventListener('click', () => restoreVersion(version).catch((err) => setResult(`${t.notSaved} ${err.message}`, 'bad')));
+      li.append(restore);
+    }
+    list.append(li);
+  }
+  box.replaceChildren(el('h2', {}, t.versions), (body.versions ?? []).length === 0 ? el('p', { class: 'empty' }, t.versionsNone) : list);
+  box.hidden = false;
+  versionsButton.setAttribute('aria-expanded', 'true');
+}
+
+async function restoreVersion(version) {
+  if (!confirm(t.restoreConfirm(when(version.savedAt)))) return;
+  clearProblems();
+  setResult(t.saving, 'busy');
+  const { status, body } = await post(`${api}/restore`, { id: version.id, version: loadedVersion }, { stayOnPage: true });
+  // What went is the kept version: the page learns it from the reload.
+  await afterSave(status, body, status === 200 ? null : config, t.restored(when(version.savedAt)));
+  if (status === 200) await showVersions();
+}
+
+// ---- wiring ---------------------------------------------------------------------------------
+
+function applyTexts() {
+  document.documentElement.lang = language;
+  saveButton.textContent = t.save;
+  discardButton.textContent = t.discard;
+  versionsButton.textContent = t.versions;
+  $('file-label').textContent = t.file;
+  $('title').textContent = t.pageTitle;
+}
+
+saveButton.addEventListener('click', () => save().catch((err) => setResult(`${t.notSaved} ${err.message}`, 'bad')));
+discardButton.addEventListener('click', () => {
+  if (isDirty() && !confirm(t.discardConfirm)) return;
+  load().catch((err) => setResult(err.message, 'bad'));
+});
+versionsButton.addEventListener('click', () => {
+  if (versionsButton.getAttribute('aria-expanded') === 'true') {
+    $('versions').hidden = true;
+    versionsButton.setAttribute('aria-expanded', 'false');
+    return;
+  }
+  showVersions().catch((err) => setResult(err.message, 'bad'));
+});
+// Unsaved changes: leaving the page (closing, reloading, typing an address) asks the browser's
+// question; a link of the page asks ours.
+window.addEventListener('beforeunload', (event) => {
+  if (!leaving && isDirty()) event.preventDefault();
+});
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (link === null || !isDirty()) return;
+  if (confirm(t.leave)) leaving = true;
+  else event.preventDefault();
 });
 
+applyTexts();
 loadSession()
-  .then((session) => {
+  .then(async (session) => {
     if (!session.authenticated) return location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
     fillNav(serviceId);
-    return load();
+    await load();
+    followDevices();
+    await loadHardware();
   })
-  .catch((err) => setResult(`cannot load the page: ${err.message}`, false));
+  .catch((err) => setResult(`cannot load the page: ${err.message}`, 'bad'));

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startConsole, type ConsoleOptions, type RunningConsole } from '../../../src/console/console-app.js';
 import { hashPassword } from '../../../src/console/password.js';
@@ -97,6 +97,7 @@ describe('console limits', () => {
       topicPrefix: '',
       services: [serviceFromSchema(GPIO_SCHEMA, { configFile, toJSON: echo, fromJSON: echo, apply: () => Promise.resolve() })],
       log: createMemoryLogger('console', false),
+      stateDir: join(dirname(configFile), 'state'),
       ...extra,
     });
     consoles.push(c);

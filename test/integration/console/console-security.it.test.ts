@@ -8,13 +8,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startConsole, type RunningConsole } from '../../../src/console/console-app.js';
-import { ConfigStore } from '../../../src/console/config-store.js';
+import { ConfigStore, fileVersion } from '../../../src/console/config-store.js';
 import { hashPassword, verifyPassword } from '../../../src/console/password.js';
 import { serviceFromSchema } from '../../../src/console/service-definitions.js';
 import { createMemoryLogger } from '../../../src/core/log.js';
@@ -78,6 +78,7 @@ describe('console security over HTTP', () => {
       topicPrefix: '',
       services: [serviceFromSchema(GPIO_SCHEMA, { configFile, toJSON: echo, fromJSON: echo, apply })],
       log: createMemoryLogger('console', false),
+      stateDir: join(dir, 'state'),
     });
   });
   after(async () => {
@@ -203,7 +204,7 @@ describe('console security over HTTP', () => {
     assert.deepEqual(list.services.map((s) => [s.id, s.configFile]), [['ctl-mqtt-gpio', configFile]]);
   });
 
-  test('a save replaces the file atomically, keeps a .bak, and runs apply without a shell', async () => {
+  test('a save replaces the file, keeps the old and the new as versions, and runs apply without a shell', async () => {
     const { cookie, csrf } = await session(open.url);
     const before = readFileSync(configFile, 'utf8');
     const { version } = JSON.parse((await http(`${open.url}api/config/ctl-mqtt-gpio`, { headers: { Cookie: cookie } })).body) as { version: string };
@@ -213,9 +214,15 @@ describe('console security over HTTP', () => {
       body: JSON.stringify({ config: { device_name: 'Renamed', channels: [] }, version }),
     });
     assert.equal(answer.status, 200, answer.body);
-    assert.deepEqual(JSON.parse(answer.body), { saved: true, applied: true });
-    assert.deepEqual(JSON.parse(readFileSync(configFile, 'utf8')), { device_name: 'Renamed', channels: [] });
-    assert.equal(readFileSync(`${configFile}.bak`, 'utf8'), before);
+    const saved = JSON.parse(answer.body) as { saved: boolean; applied: boolean; version: string };
+    assert.deepEqual([saved.saved, saved.applied], [true, true]);
+    const after = readFileSync(configFile, 'utf8');
+    assert.deepEqual(JSON.parse(after), { device_name: 'Renamed', channels: [] });
+    assert.equal(saved.version, fileVersion(after));
+    const kept = readdirSync(join(dir, 'state', 'versions', 'ctl-mqtt-gpio')).sort();
+    assert.deepEqual(kept.map((name) => readFileSync(join(dir, 'state', 'versions', 'ctl-mqtt-gpio', name), 'utf8')), [before, after]);
+    assert.equal(existsSync(`${configFile}.bak`), false);
+    assert.deepEqual(readdirSync(join(dir, 'state')).filter((n) => n.startsWith('pending-')), [], 'no write left half done');
     assert.equal(readFileSync(marker(), 'utf8'), `x; touch ${join(dir, 'pwned')}`);
     assert.equal(existsSync(join(dir, 'pwned')), false);
   });
@@ -224,10 +231,10 @@ describe('console security over HTTP', () => {
     const file = join(dir, 'refused.conf');
     writeFileSync(file, '{}\n');
     const fail = [process.execPath, '-e', 'process.stderr.write("<stdin>:1:2: channels[0].name: is required\\nWARNING: ignored\\n"); process.exit(6)'];
-    const store = new ConfigStore([{ ...serviceFromSchema(GPIO_SCHEMA, { configFile: file, fromJSON: fail, apply: () => Promise.reject(new Error('must not run')) }) }], createMemoryLogger());
+    const store = new ConfigStore([{ ...serviceFromSchema(GPIO_SCHEMA, { configFile: file, fromJSON: fail, apply: () => Promise.reject(new Error('must not run')) }) }], createMemoryLogger(), join(dir, 'refused-state'));
     assert.deepEqual(await store.save('ctl-mqtt-gpio', { channels: [{}] }), { saved: false, problems: ['channels[0].name: is required'] });
     assert.equal(readFileSync(file, 'utf8'), '{}\n');
-    assert.equal(existsSync(`${file}.bak`), false);
+    assert.equal(existsSync(join(dir, 'refused-state')), false);
   });
 
   test('loopback-only: another Host name (DNS rebinding) is refused', async () => {
@@ -251,6 +258,7 @@ describe('console security over HTTP', () => {
       topicPrefix: '',
       services: [],
       log: createMemoryLogger('console', false),
+      stateDir: join(dir, 'state'),
     });
     try {
       const { cookie, csrf } = await session(secured.url);

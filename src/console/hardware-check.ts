@@ -1,0 +1,143 @@
+/**
+ * The hardware side of a save's check: the controller's GPIO lines (`ctl-mqtt-gpio --list-lines`)
+ * or IIO channels (`ctl-mqtt-adc --list-channels`), listed by the service's own binary with the
+ * service's backend options, and the channels of an edited config checked against them. A line
+ * past a chip's end, a chip or an IIO channel that is not there, a line another program holds:
+ * each is one problem line `channels[3].gpio.offset: ...`, in the form of `-J`'s own, so the page
+ * puts it beside its field. A binary without the listing (exit 2, an unknown option) means "no
+ * list": the save is then checked by `-J` alone, and the service reports what it cannot open.
+ */
+import { runCommand } from './run-command.js';
+
+export interface GpioLineInfo {
+  readonly offset: number;
+  readonly name: string;
+  readonly consumer: string;
+  readonly direction: string;
+  readonly used: boolean;
+  readonly active_low: boolean;
+}
+
+export interface GpioChipInfo {
+  readonly path: string;
+  readonly name: string;
+  readonly label: string;
+  readonly lines: number;
+  readonly line_info?: readonly GpioLineInfo[];
+  readonly error?: string;
+}
+
+export interface IioDeviceInfo {
+  readonly device: string;
+  readonly target: string;
+  readonly name: string;
+  readonly channels?: ReadonlyArray<{ channel: string; raw?: number; scale?: number; volts?: number }>;
+  readonly error?: string;
+}
+
+export type HardwareList = { readonly chips: readonly GpioChipInfo[] } | { readonly devices: readonly IioDeviceInfo[] };
+
+export type HardwareAnswer = { readonly available: true; readonly list: HardwareList } | { readonly available: false; readonly why: string };
+
+/** The consumer name the GPIO service requests its lines under: its own lines are not "held". */
+export const OWN_CONSUMER = 'ctl-mqtt-gpio';
+
+/** Runs the listing command; never throws. */
+export async function listHardware(argv: readonly string[] | undefined): Promise<HardwareAnswer> {
+  if (argv === undefined || argv.length === 0) return { available: false, why: 'no listing command for this service' };
+  const result = await runCommand(argv, '', 15_000);
+  if (result.code === 2) return { available: false, why: 'this version of the service cannot list its hardware' };
+  if (result.code !== 0) return { available: false, why: result.failure ?? (result.stderr.trim().split('\n')[0] || `exit code ${String(result.code)}`) };
+  try {
+    const list = JSON.parse(result.stdout) as unknown;
+    if (list !== null && typeof list === 'object' && (Array.isArray((list as { chips?: unknown }).chips) || Array.isArray((list as { devices?: unknown }).devices))) {
+      return { available: true, list: list as HardwareList };
+    }
+  } catch {
+    // falls through to the answer below
+  }
+  return { available: false, why: `${argv[0]} printed a hardware list this console does not read` };
+}
+
+type Item = Record<string, unknown>;
+
+const itemsOf = (config: unknown, key: string): Item[] => {
+  const list = (config as Record<string, unknown> | null)?.[key];
+  return Array.isArray(list) ? (list as Item[]) : [];
+};
+
+function chipOf(chips: readonly GpioChipInfo[], wanted: string): GpioChipInfo | undefined {
+  return chips.find((c) => c.path === wanted || `/dev/${c.name}` === wanted || c.name === wanted);
+}
+
+/** Problems of the custom GPIO channels (chip and offset) against the listed chips. */
+export function gpioProblems(config: unknown, chips: readonly GpioChipInfo[]): string[] {
+  const problems: string[] = [];
+  itemsOf(config, 'channels').forEach((channel, i) => {
+    const gpio = channel?.['gpio'] as Item | undefined;
+    if (gpio === null || typeof gpio !== 'object' || typeof gpio['chip'] !== 'string' || typeof gpio['offset'] !== 'number') return;
+    const at = `channels[${i}].gpio`;
+    const chip = chipOf(chips, gpio['chip']);
+    if (chip === undefined) {
+      const known = chips.map((c) => c.path).join(', ');
+      problems.push(`${at}.chip: there is no GPIO chip ${gpio['chip']} on this controller (${known === '' ? 'it has none' : `it has ${known}`})`);
+      return;
+    }
+    const offset = gpio['offset'];
+    if (chip.error !== undefined) return; // the chip cannot be read: nothing to say about its lines
+    if (offset >= chip.lines) {
+      problems.push(`${at}.offset: ${chip.path} has ${chip.lines} lines (offsets 0 to ${chip.lines - 1}): there is no line ${offset}`);
+      return;
+    }
+    const line = chip.line_info?.find((l) => l.offset === offset);
+    if (line?.used === true && line.consumer !== OWN_CONSUMER) {
+      problems.push(`${at}.offset: line ${offset} of ${chip.path} is held by another program (${line.consumer === '' ? 'unnamed' : `"${line.consumer}"`})`);
+    }
+  });
+  return problems;
+}
+
+/** fnmatch as `match_iio` uses it: `*`, `?` and `[...]`. */
+function globToRegExp(glob: string): RegExp {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 1);
+      if (end < 0) out += '\\[';
+      else {
+        out += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+/** Problems of the custom ADC channels against the listed IIO devices. */
+export function adcProblems(config: unknown, devices: readonly IioDeviceInfo[]): string[] {
+  const problems: string[] = [];
+  itemsOf(config, 'iio_channels').forEach((channel, i) => {
+    const number = channel?.['channel_number'];
+    if (number === undefined) return;
+    const wanted = typeof number === 'number' ? `voltage${number}` : String(number);
+    const pattern = typeof channel['match_iio'] === 'string' ? globToRegExp(channel['match_iio']) : undefined;
+    const candidates = devices.filter((d) => d.error === undefined && (pattern === undefined || pattern.test(d.target)));
+    if (pattern !== undefined && candidates.length === 0) {
+      problems.push(`iio_channels[${i}].match_iio: no IIO device of this controller matches ${String(channel['match_iio'])}`);
+      return;
+    }
+    if (candidates.length > 0 && !candidates.some((d) => d.channels?.some((c) => c.channel === wanted))) {
+      const known = [...new Set(candidates.flatMap((d) => d.channels?.map((c) => c.channel) ?? []))].join(', ');
+      problems.push(`iio_channels[${i}].channel_number: there is no IIO channel ${wanted} (${known === '' ? 'none is listed' : `there are ${known}`})`);
+    }
+  });
+  return problems;
+}
+
+/** The problems of `config` against `list`, whichever kind it is. */
+export function hardwareProblems(config: unknown, list: HardwareList): string[] {
+  return 'chips' in list ? gpioProblems(config, list.chips) : adcProblems(config, list.devices);
+}

@@ -1,0 +1,247 @@
+// One control per setting, drawn from the console's form description (editor-schema.ts) and
+// editing the config object in place: a key the control leaves at "not set" is taken out of the
+// object, a key the form knows nothing of (a GPIO channel's `debounce`) is never touched. Each
+// field is a `.field[data-path]` (`channels.3.gpio.offset`: the path of the service's own
+// messages), with a label, its help and its problem line tied to the control for screen readers.
+import { el } from './api.js';
+import { t } from './config-texts.js';
+
+let nextId = 0;
+const UNSET = '\u0000unset';
+
+/** Text typed into number fields that is not a number yet: path → message. */
+export const typingProblems = new Map();
+
+function fieldBox(path, field, control, { after = false } = {}) {
+  const id = `f${++nextId}`;
+  control.id = id;
+  const box = el('div', { class: `field field-${field.kind}`, 'data-path': path });
+  const label = el('label', { for: id }, field.title);
+  const help = el('p', { class: 'help', id: `${id}-help` }, field.description);
+  const problem = el('p', { class: 'field-problem', id: `${id}-problem`, hidden: '' });
+  control.setAttribute('aria-describedby', `${id}-problem ${id}-help`);
+  if (after) {
+    const row = el('div', { class: 'check' });
+    row.append(control, label);
+    box.append(row, help, problem);
+  } else box.append(label, control, help, problem);
+  if (!field.description) help.remove();
+  return box;
+}
+
+/** Shows `text` as the field's problem (or clears it with ''). */
+export function setFieldProblem(box, text) {
+  const problem = box.querySelector(':scope > .field-problem');
+  const control = box.querySelector('input, select');
+  if (problem === null) return;
+  problem.textContent = text;
+  problem.hidden = text === '';
+  control?.setAttribute('aria-invalid', text === '' ? 'false' : 'true');
+}
+
+function shown(value) {
+  return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Sets or clears `obj[key]`; a value equal to the default the file did not have stays out. */
+function store(obj, key, value, field, wasSet) {
+  if (value === undefined || (!wasSet && field.default !== undefined && value === field.default)) delete obj[key];
+  else obj[key] = value;
+}
+
+function parseNumber(text, field) {
+  const trimmed = text.trim();
+  if (trimmed === '') return { value: undefined };
+  const n = Number(trimmed);
+  if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) || !Number.isFinite(n)) return { problem: field.kind === 'integer' ? t.wholeNumber : t.number };
+  if (field.kind === 'integer' && !Number.isInteger(n)) return { problem: t.wholeNumber };
+  if (field.minimum !== undefined && n < field.minimum) return { problem: t.atLeast(field.minimum) };
+  return { value: n };
+}
+
+function textInput(obj, field, path, onChange, numeric) {
+  const wasSet = field.key in obj;
+  const input = el('input', { type: 'text', autocomplete: 'off', spellcheck: 'false' });
+  if (numeric) input.setAttribute('inputmode', field.kind === 'integer' && (field.minimum ?? -1) >= 0 ? 'numeric' : 'decimal');
+  input.value = shown(obj[field.key]);
+  const placeholder = field.default !== undefined ? t.defaultIs(shown(field.default)) : field.unsetText ?? (field.required ? '' : t.notSet);
+  if (placeholder) input.placeholder = placeholder;
+  if (field.required) input.setAttribute('aria-required', 'true');
+  const box = fieldBox(path, field, input);
+  input.addEventListener('input', () => {
+    if (numeric) {
+      const { value, problem } = parseNumber(input.value, field);
+      setFieldProblem(box, problem ?? '');
+      if (problem !== undefined) typingProblems.set(path, problem);
+      else {
+        typingProblems.delete(path);
+        store(obj, field.key, value, field, wasSet);
+      }
+    } else {
+      setFieldProblem(box, '');
+      store(obj, field.key, input.value === '' && !field.required ? undefined : input.value, field, wasSet);
+    }
+    onChange();
+  });
+  return box;
+}
+
+function checkbox(obj, field, path, onChange) {
+  const wasSet = field.key in obj;
+  const input = el('input', { type: 'checkbox' });
+  input.checked = Boolean(obj[field.key] ?? field.default ?? false);
+  const box = fieldBox(path, field, input, { after: true });
+  input.addEventListener('change', () => {
+    setFieldProblem(box, '');
+    store(obj, field.key, input.checked, field, wasSet);
+    onChange();
+  });
+  return box;
+}
+
+function select(obj, field, path, onChange) {
+  const wasSet = field.key in obj;
+  const input = el('select');
+  const optional = !field.required && field.default === undefined;
+  if (optional || field.unsetText !== undefined) input.append(el('option', { value: UNSET }, field.unsetText ?? t.notSet));
+  for (const choice of field.choices) input.append(el('option', { value: choice.value }, choice.title));
+  const current = obj[field.key];
+  if (current !== undefined && !field.choices.some((c) => c.value === String(current))) input.append(el('option', { value: String(current) }, String(current)));
+  input.value = current !== undefined ? String(current) : optional || field.unsetText !== undefined ? UNSET : String(field.default ?? field.choices[0]?.value ?? '');
+  const box = fieldBox(path, field, input);
+  input.addEventListener('change', () => {
+    setFieldProblem(box, '');
+    store(obj, field.key, input.value === UNSET ? undefined : input.value, field, wasSet);
+    onChange();
+  });
+  return box;
+}
+
+/** A channel's GPIO line: chip and offset (two fields), or the deprecated number with a way out. */
+function gpioLine(obj, field, path, onChange, hardware) {
+  const box = el('div', { class: 'field-group', 'data-path': path, role: 'group' });
+  const headingId = `f${++nextId}`;
+  box.setAttribute('aria-labelledby', headingId);
+  box.append(el('p', { class: 'group-title', id: headingId }, field.title));
+  const problemBox = el('p', { class: 'field-problem', hidden: '' });
+  const draw = () => {
+    box.replaceChildren(box.firstChild);
+    if (typeof obj[field.key] === 'number') {
+      const holder = { number: obj[field.key] };
+      box.append(textInput(holder, { key: 'number', kind: 'integer', minimum: 0, required: true, ...field.parts.number }, path, () => {
+        if (holder.number !== undefined) obj[field.key] = holder.number;
+        onChange();
+      }, true));
+      const convert = el('button', { type: 'button' }, t.legacyNumber);
+      convert.addEventListener('click', () => {
+        obj[field.key] = { chip: '', offset: 0 };
+        draw();
+        onChange();
+      });
+      box.append(convert, problemBox);
+      return;
+    }
+    if (obj[field.key] === null || typeof obj[field.key] !== 'object') obj[field.key] = { chip: '', offset: 0 };
+    const line = obj[field.key];
+    const chip = textInput(line, { key: 'chip', kind: 'string', required: true, ...field.parts.chip }, `${path}.chip`, onChange, false);
+    const offset = textInput(line, { key: 'offset', kind: 'integer', minimum: 0, required: true, ...field.parts.offset }, `${path}.offset`, onChange, true);
+    const pair = el('div', { class: 'pair' });
+    pair.append(chip, offset);
+    const picker = linePicker(line, hardware, () => draw(), onChange);
+    if (picker !== null) box.append(picker);
+    box.append(pair, problemBox);
+  };
+  draw();
+  return box;
+}
+
+/** A select of the listed lines; picking one fills chip and offset. */
+function linePicker(line, hardware, redraw, onChange) {
+  if (hardware === null) return null;
+  if (!hardware.available) return el('p', { class: 'help' }, t.noHardware(hardware.why));
+  const picker = el('select', { 'aria-label': t.pickLine });
+  picker.append(el('option', { value: '' }, t.pickLine));
+  for (const chip of hardware.list.chips ?? []) {
+    const group = el('optgroup', { label: `${chip.path}${chip.label ? ` (${chip.label})` : ''}` });
+    for (const info of chip.line_info ?? []) {
+      const held = info.used ? (info.consumer === 'ctl-mqtt-gpio' ? t.lineOwn : t.lineUsed(info.consumer)) : '';
+      const option = el('option', { value: `${chip.path}#${info.offset}` }, `${info.offset}${info.name ? ` ${info.name}` : ''}${held ? ` (${held})` : ''}`);
+      if (info.used) option.disabled = true;
+      group.append(option);
+    }
+    picker.append(group);
+  }
+  picker.addEventListener('change', () => {
+    const [path, offset] = picker.value.split('#');
+    if (path === '' || offset === undefined) return;
+    line.chip = path;
+    line.offset = Number(offset);
+    redraw();
+    onChange();
+  });
+  return picker;
+}
+
+/** An ADC channel: `voltage1` (digits alone keep the deprecated number form), with a picker. */
+function adcChannel(obj, field, path, onChange, hardware) {
+  const wasNumber = typeof obj[field.key] === 'number';
+  const input = el('input', { type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-required': 'true' });
+  input.value = shown(obj[field.key]);
+  const box = fieldBox(path, field, input);
+  const set = (text) => {
+    obj[field.key] = wasNumber && /^\d+$/.test(text) ? Number(text) : text;
+    setFieldProblem(box, '');
+    onChange();
+  };
+  input.addEventListener('input', () => set(input.value));
+  if (hardware?.available) {
+    const picker = el('select', { 'aria-label': t.pickChannel });
+    picker.append(el('option', { value: '' }, t.pickChannel));
+    for (const device of hardware.list.devices ?? []) {
+      const group = el('optgroup', { label: `${device.device}${device.name ? ` (${device.name})` : ''}` });
+      for (const c of device.channels ?? []) group.append(el('option', { value: c.channel }, `${c.channel}${c.volts !== undefined ? ` (${c.volts} V)` : ''}`));
+      picker.append(group);
+    }
+    picker.addEventListener('change', () => {
+      if (picker.value === '') return;
+      input.value = picker.value;
+      set(picker.value);
+    });
+    box.insertBefore(picker, box.querySelector('.help, .field-problem'));
+  }
+  return box;
+}
+
+/**
+ * The fields of `obj` (one settings object or one channel) into `container`; fields with
+ * `showWhen` follow their siblings. `hardware`: the listing for the pickers (null: none asked).
+ */
+export function renderFields(container, fields, obj, basePath, onChange, hardware = null) {
+  const boxes = [];
+  const refresh = () => {
+    for (const { field, box } of boxes) {
+      if (field.showWhen === undefined) continue;
+      box.hidden = !Object.entries(field.showWhen).every(([k, allowed]) => allowed.includes(obj[k] ?? fieldsDefault(fields, k)));
+    }
+  };
+  const changed = () => {
+    refresh();
+    onChange();
+  };
+  for (const field of fields) {
+    const path = basePath === '' ? field.key : `${basePath}.${field.key}`;
+    let box;
+    if (field.kind === 'boolean') box = checkbox(obj, field, path, changed);
+    else if (field.kind === 'enum') box = select(obj, field, path, changed);
+    else if (field.kind === 'gpio') box = gpioLine(obj, field, path, changed, hardware);
+    else if (field.kind === 'adc-channel') box = adcChannel(obj, field, path, changed, hardware);
+    else box = textInput(obj, field, path, changed, field.kind === 'integer' || field.kind === 'number');
+    boxes.push({ field, box });
+    container.append(box);
+  }
+  refresh();
+}
+
+function fieldsDefault(fields, key) {
+  return fields.find((f) => f.key === key)?.default;
+}

@@ -1,0 +1,45 @@
+/**
+ * The kept versions of a config file and the journaled in-place write, on real files.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigVersions } from '../../../src/console/config-versions.js';
+import { finishPendingWrites, writeConfigFile } from '../../../src/console/config-writer.js';
+
+test('the newest 5 versions are kept, newest first; the same content twice is one version', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-versions-'));
+  try {
+    const versions = new ConfigVersions(dir);
+    for (let i = 1; i <= 7; i++) await versions.add('svc', `{"n": ${i}}\n`);
+    await versions.add('svc', '{"n": 7}\n');
+    const kept = await versions.list('svc');
+    assert.equal(kept.length, 5);
+    const texts = await Promise.all(kept.map(async (v) => (await versions.read('svc', v.id)).toString()));
+    assert.deepEqual(texts, [7, 6, 5, 4, 3].map((n) => `{"n": ${n}}\n`));
+    await assert.rejects(versions.read('svc', '../../etc/passwd'), /not a version id/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a write goes in place (owner and mode kept); one interrupted before its end is finished at start', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-writer-'));
+  try {
+    const file = join(dir, 'x.conf');
+    writeFileSync(file, 'a much longer old content than the new one\n');
+    chmodSync(file, 0o640);
+    await writeConfigFile(join(dir, 'state'), 'svc', file, 'new\n');
+    assert.equal(readFileSync(file, 'utf8'), 'new\n');
+    assert.equal(statSync(file).mode & 0o777, 0o640);
+    // A journal left by a power cut between its write and the file's.
+    writeFileSync(join(dir, 'state', 'pending-svc.json'), JSON.stringify({ file, content: 'from the journal\n' }));
+    assert.deepEqual(await finishPendingWrites(join(dir, 'state')), [`${file}: an interrupted save was finished`]);
+    assert.equal(readFileSync(file, 'utf8'), 'from the journal\n');
+    assert.deepEqual(await finishPendingWrites(join(dir, 'state')), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
