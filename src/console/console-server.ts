@@ -12,6 +12,7 @@ import type { ConfigStore } from './config-store.js';
 import type { DeviceFeed } from './device-feed.js';
 import { CheckGate } from './check-gate.js';
 import { clientAddress, normalizeAddress } from './client-address.js';
+import { historyRoute } from './history-route.js';
 import { decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
 import { LiveStream, type LiveStreamStats } from './live-stream.js';
 import { LoginLimiter } from './login-limiter.js';
@@ -213,6 +214,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         if (!live.open(ctx.res)) throw new HttpError(503, 'too many open pages');
       },
     },
+    historyRoute(feed, requireAuth),
     {
       method: 'POST',
       pattern: /^\/api\/command$/,
