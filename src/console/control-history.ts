@@ -16,6 +16,8 @@ export const MINUTES_KEPT = 24 * 60;
 export const HOURS_KEPT = 31 * 24;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
+/** Points of the small chart beside a value (one a minute over the last hour). */
+export const SMALL_CHART_POINTS = 60;
 
 /** Control types whose value is a running total (consumption is its increase). */
 export const METER_TYPES: ReadonlySet<string> = new Set(['power_consumption', 'water_consumption', 'heat_energy', 'gas_consumption']);
@@ -103,6 +105,34 @@ class SeriesHistory {
     this.setPending = false;
   }
 
+  /**
+   * The last hour (or the time since the first value, when shorter) in at most
+   * SMALL_CHART_POINTS points: from the values as they came when they reach back that far, else
+   * the minutes.
+   */
+  lastHour(now: number): Array<[number, number, number, number]> {
+    const since = now - HOUR_MS;
+    const oldest = this.times[(this.next - this.count + RECENT_POINTS) % RECENT_POINTS]!;
+    const points =
+      this.count < RECENT_POINTS || oldest <= since
+        ? // A young control's few minutes are spread over the whole small chart.
+          downsample(this.document(now, false, since, Infinity).recent, Math.max(since, oldest), now, SMALL_CHART_POINTS)
+        : this.document(now, false, Infinity, since).minutes;
+    // Values are published when they change: the one before the hour still stands at its start.
+    const before = this.valueBefore(since);
+    if (before !== undefined && (points.length === 0 || points[0]![0] > since)) points.unshift([since, before, before, before]);
+    return points;
+  }
+
+  /** The newest value kept from before `time`, if any. */
+  private valueBefore(time: number): number | undefined {
+    for (let i = 1; i <= this.count; i++) {
+      const slot = (this.next - i + RECENT_POINTS) % RECENT_POINTS;
+      if (this.times[slot]! < time) return this.values[slot]!;
+    }
+    return undefined;
+  }
+
   document(now: number, meter: boolean, recentSince = -Infinity, minutesSince = -Infinity): HistoryDocument {
     const recent: Array<[number, number]> = [];
     for (let i = 0; i < this.count; i++) {
@@ -157,8 +187,8 @@ export class ControlHistory {
   }
 
   /**
-   * The control's history, or undefined when it has none. `last: 'hour'` gives only the minutes
-   * of the last hour (what a small chart needs) and nothing else.
+   * The control's history, or undefined when it has none. `last: 'hour'` gives only the last
+   * hour in at most 60 min/mean/max points (what a small chart needs) and nothing else.
    */
   document(deviceId: string, control: string, type: string, last: 'all' | 'hour' = 'all'): HistoryDocument | undefined {
     const series = this.series.get(keyOf(deviceId, control));
@@ -166,9 +196,38 @@ export class ControlHistory {
     const now = this.now();
     const meter = METER_TYPES.has(type);
     if (last === 'all') return series.document(now, meter);
-    const doc = series.document(now, false, Infinity, now - HOUR_MS);
-    return { meter, recent: [], minutes: doc.minutes, hours: [] };
+    return { meter, recent: [], minutes: series.lastHour(now), hours: [] };
   }
+}
+
+/**
+ * [time, value] points between `from` and `to` as at most `buckets` [bucket start, min, mean, max]
+ * points, one per equal slice of the time span that holds a value.
+ */
+export function downsample(points: ReadonlyArray<readonly [number, number]>, from: number, to: number, buckets: number): Array<[number, number, number, number]> {
+  const width = Math.max(1, (to - from) / buckets);
+  const out: Array<[number, number, number, number]> = [];
+  let index = -1;
+  let sum = 0;
+  let n = 0;
+  for (const [t, v] of points) {
+    if (t < from || t > to) continue;
+    const i = Math.min(buckets - 1, Math.floor((t - from) / width));
+    if (i !== index) {
+      if (n > 0) out[out.length - 1]![2] = sum / n;
+      out.push([from + i * width, v, v, v]);
+      index = i;
+      sum = 0;
+      n = 0;
+    }
+    const bucket = out[out.length - 1]!;
+    if (v < bucket[1]) bucket[1] = v;
+    if (v > bucket[3]) bucket[3] = v;
+    sum += v;
+    n++;
+  }
+  if (n > 0) out[out.length - 1]![2] = sum / n;
+  return out;
 }
 
 /** A single-precision number as the digits it holds (12.345, not 12.345000267028809). */

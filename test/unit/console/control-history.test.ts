@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ControlHistory, HOURS_KEPT, MINUTES_KEPT, RECENT_POINTS } from '../../../src/console/control-history.js';
+import { ControlHistory, downsample, HOURS_KEPT, MINUTES_KEPT, RECENT_POINTS, SMALL_CHART_POINTS } from '../../../src/console/control-history.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -81,4 +81,43 @@ test('switches, text and non-numbers are not kept; a forgotten control has no hi
   assert.equal(history.size, 1);
   history.forget('x', 'v');
   assert.equal(history.document('x', 'v', 'value'), undefined);
+});
+
+test('downsampling: one min/mean/max point per slice of time that holds a value', () => {
+  const points: Array<[number, number]> = [[0, 1], [10, 3], [20, 2], [55, 10], [99, 4], [100, 6], [150, 0]];
+  assert.deepEqual(downsample(points, 0, 100, 4), [
+    [0, 1, 2, 3],
+    [50, 10, 10, 10],
+    [75, 4, 5, 6],
+  ]);
+  assert.deepEqual(downsample([], 0, 100, 4), []);
+});
+
+test('the small chart: the last hour in at most 60 points, from the values as they came while they reach back that far', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  // Five minutes of a value every second: the ring reaches back to the first value.
+  for (let i = 0; i < 300; i++) history.record('adc', 'Vin', 'voltage', String(i % 2), T0 + i * 1000);
+  c.set(T0 + 300 * 1000);
+  const young = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
+  assert.ok(young.length >= 5 && young.length <= SMALL_CHART_POINTS, `${young.length} points`);
+  assert.deepEqual(young.map((p) => [p[1], p[3]]).slice(0, 2), [[0, 1], [0, 1]]);
+  // Two hours of it: the ring holds the last 20 minutes only, so the minutes are used.
+  for (let i = 300; i < 7200; i++) history.record('adc', 'Vin', 'voltage', String(i % 2), T0 + i * 1000);
+  c.set(T0 + 7200 * 1000);
+  const old = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
+  assert.equal(old.length, 60);
+  assert.deepEqual(old[0], [T0 + 60 * MINUTE, 0, 0.5, 1]);
+});
+
+test('the small chart starts with the value that stood when the hour began (values come when they change)', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  history.record('adc', 'Vin', 'voltage', '24', T0);
+  c.set(T0 + 3 * HOUR);
+  assert.deepEqual(history.document('adc', 'Vin', 'voltage', 'hour')!.minutes, [[T0 + 2 * HOUR, 24, 24, 24]]);
+  history.record('adc', 'Vin', 'voltage', '12', T0 + 3 * HOUR - 30 * MINUTE);
+  const points = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
+  assert.deepEqual(points[0], [T0 + 2 * HOUR, 24, 24, 24]);
+  assert.deepEqual(points.at(-1)!.slice(1), [12, 12, 12]);
 });
