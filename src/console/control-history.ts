@@ -7,8 +7,8 @@
  * - for a meter (a cumulative total: kWh, m³), its consumption per hour for the last 31 days,
  *   summed from the total's increases. A total that goes down (set lower by hand, a reset) and
  *   a total set through the console count nothing: only counting is consumption.
- * Numbers are kept in typed arrays (about 45 KiB a control, 54 KiB a meter); nothing is written
- * to disk, so a console restart starts the charts afresh.
+ * Numbers are kept in typed arrays, about 55 KiB a control (BENCHMARKS.md: 200 controls over
+ * 24 h); nothing is written to disk, so a console restart starts the charts afresh.
  */
 
 export const RECENT_POINTS = 1200;

@@ -2,9 +2,11 @@
  * The devices page while values change, in a real browser (headless chromium) against the console
  * rig: typing into a field key by key while live updates redraw the page, using the page with the
  * keyboard only, a control's chart, and a device that stops. A ticking device published by the
- * test makes sure pictures keep coming while the person types and tabs.
+ * test makes sure pictures keep coming while the person types and tabs. With
+ * CTL_CONSOLE_SCREENSHOTS=DIR the devices page is saved as PNG in DIR (desktop and 390 px).
  */
 import { after, before, describe, test } from 'node:test';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { MqttClient } from 'mqtt';
@@ -18,6 +20,7 @@ import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';
 
 if (skipWithoutChromium) console.log(`# ${skipWithoutChromium}`);
 
+const SCREENSHOTS = process.env['CTL_CONSOLE_SCREENSHOTS'];
 const TICKER = '/devices/ticker/controls/n';
 const TOTAL_ON = '/devices/ctl-gpio/controls/A1_IN_total/on';
 
@@ -144,6 +147,17 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
     await perHour.click();
     await eventually('bars per hour', async () => ((await page.locator('tr[data-chart-for="A1_IN_total"] svg.chart rect.bar').count()) === 24 ? true : undefined));
     assert.equal(await page.locator('tr[data-control="relay1"] button.spark').count(), 0);
+    if (SCREENSHOTS) {
+      // The pictures in docs/: a desktop and a phone (390 px wide), with two charts open.
+      await page.locator('tr[data-chart-for="A1_IN_total"] button[data-view="hour"]').click();
+      await page.screenshot({ path: join(SCREENSHOTS, 'console-devices.png'), fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      await page.locator('tr[data-control="Vin"] button.spark').click();
+      await page.locator('tr[data-chart-for="Vin"] svg.chart polyline').waitFor({ state: 'attached' });
+      await page.screenshot({ path: join(SCREENSHOTS, 'console-devices-390.png'), fullPage: true });
+      await page.setViewportSize({ width: 1200, height: 860 });
+    }
   });
 
   test('the history route answers for a known control and needs a login like every other API', async () => {
