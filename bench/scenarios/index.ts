@@ -5,6 +5,7 @@ import { adcSampleCpu } from './adc-sample-cpu.js';
 import { cliConversions } from './cli-conversions.js';
 import { configParser } from './config-parser.js';
 import { consoleScenario } from './console.js';
+import { consoleHistory } from './console-history.js';
 import { gpioCommands } from './gpio-commands.js';
 import { reload } from './reload.js';
 import { gpioEvents } from './gpio-events.js';
@@ -14,4 +15,4 @@ import { peerMqttIo } from './peer-mqtt-io.js';
 import { startup } from './startup.js';
 import { validationScaling } from './validation-scaling.js';
 
-export const scenarios: Scenario[] = [cliConversions, configParser, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, reload, peerMqttIo];
+export const scenarios: Scenario[] = [cliConversions, configParser, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, consoleHistory, reload, peerMqttIo];

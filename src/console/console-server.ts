@@ -13,6 +13,7 @@ import type { DeviceFeed } from './device-feed.js';
 import { CheckGate } from './check-gate.js';
 import { clientAddress, normalizeAddress } from './client-address.js';
 import { configRoutes } from './config-routes.js';
+import { historyRoute } from './history-route.js';
 import { decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
 import { LiveStream, type LiveStreamStats } from './live-stream.js';
 import { LoginLimiter } from './login-limiter.js';
@@ -213,6 +214,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         if (!live.open(ctx.res)) throw new HttpError(503, 'too many open pages');
       },
     },
+    historyRoute(feed, requireAuth),
     {
       method: 'POST',
       pattern: /^\/api\/command$/,

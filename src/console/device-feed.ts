@@ -11,6 +11,7 @@ import { ManagedConnection } from '../core/mqtt/connection.js';
 import { resolveBroker, type BrokerOptions } from '../core/mqtt/broker-options.js';
 import { DeviceViewModel, type DeviceView } from '../core/mqtt/device-view-model.js';
 import { commandProblem } from './control-commands.js';
+import { ControlHistory, METER_TYPES, type HistoryDocument } from './control-history.js';
 import { HttpError } from './http-io.js';
 
 /** What the page shows of one device. */
@@ -31,6 +32,16 @@ export interface DeviceFeedOptions {
   readonly broker: BrokerOptions;
   readonly topicPrefix: string;
   readonly log: Logger;
+  /** The charts' store (tests and the benchmark pass one with their own clock). */
+  readonly history?: ControlHistory;
+}
+
+/** A control's history as the page gets it. */
+export interface ControlHistoryView extends HistoryDocument {
+  readonly device: string;
+  readonly control: string;
+  readonly type: string;
+  readonly units: string;
 }
 
 function snapshotOf(device: DeviceView): DeviceSnapshot {
@@ -46,9 +57,11 @@ export class DeviceFeed {
   private model: DeviceViewModel;
   private readonly connection: ManagedConnection;
   private readonly listeners = new Set<() => void>();
+  readonly history: ControlHistory;
 
   constructor(private readonly options: DeviceFeedOptions) {
     this.model = new DeviceViewModel(options.topicPrefix);
+    this.history = options.history ?? new ControlHistory();
     const broker = resolveBroker(options.broker, 'ctl-console', options.topicPrefix);
     this.connection = new ManagedConnection(
       {
@@ -62,7 +75,11 @@ export class DeviceFeed {
         onConnect: () => void this.subscribe(),
         onDisconnect: () => this.notify(),
         onMessage: (topic, payload) => {
-          if (this.model.apply(topic, payload.toString('utf8'))) this.notify();
+          const text = payload.toString('utf8');
+          const changed = this.model.apply(topic, text);
+          // Every value goes into the history, a repeated one too (a steady reading is a point).
+          this.keepHistory(topic, text);
+          if (changed) this.notify();
         },
       },
     );
@@ -88,6 +105,17 @@ export class DeviceFeed {
   }
 
   /**
+   * A control's recent values for its chart (`last: 'hour'`: the last hour's minutes only).
+   * @throws HttpError 404 for an unknown control.
+   */
+  historyOf(deviceId: string, controlName: string, last: 'all' | 'hour'): ControlHistoryView {
+    const control = this.model.devices.get(deviceId)?.controls.get(controlName);
+    if (control === undefined || !this.model.has(deviceId, controlName)) throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
+    const doc = this.history.document(deviceId, controlName, control.type, last) ?? { meter: METER_TYPES.has(control.type), recent: [], minutes: [], hours: [] };
+    return { device: deviceId, control: controlName, type: control.type, units: control.units, ...doc };
+  }
+
+  /**
    * Publishes `value` to the control's `/on` (QoS 1, not retained: a retained command would be
    * replayed to the next start of the driver).
    * @throws HttpError 404 for an unknown control, 400 for a value it does not take, 503 without broker.
@@ -98,6 +126,8 @@ export class DeviceFeed {
     const problem = commandProblem(control, value);
     if (problem !== undefined) throw new HttpError(400, `${controlName}: ${problem}`);
     const topic = `${this.options.topicPrefix}/devices/${deviceId}/controls/${controlName}/on`;
+    // A meter total set by hand is not consumption: its chart must not count the jump.
+    if (METER_TYPES.has(control.type)) this.history.expectSet(deviceId, controlName);
     if (!(await this.connection.publish(topic, value, false))) throw new HttpError(503, 'the broker did not take the command (no connection)');
     this.options.log.info(`command ${topic} = ${JSON.stringify(value)}`);
   }
@@ -109,6 +139,19 @@ export class DeviceFeed {
     const base = `${this.options.topicPrefix}/devices/+`;
     const filters = [`${base}/meta`, `${base}/meta/error`, `${base}/controls/+`, `${base}/controls/+/meta`, `${base}/controls/+/meta/error`];
     await this.connection.subscribe(Object.fromEntries(filters.map((f) => [f, { qos: 1 as const }])));
+  }
+
+  /** Records a control's value, or forgets a control that is gone. */
+  private keepHistory(topic: string, payload: string): void {
+    const head = `${this.options.topicPrefix}/devices/`;
+    if (!topic.startsWith(head)) return;
+    const [deviceId, level, name, ...rest] = topic.slice(head.length).split('/');
+    if (level !== 'controls' || deviceId === undefined || name === undefined) return;
+    if (!this.model.has(deviceId, name)) {
+      this.history.forget(deviceId, name);
+    } else if (rest.length === 0) {
+      this.history.record(deviceId, name, this.model.devices.get(deviceId)!.controls.get(name)!.type, payload);
+    }
   }
 
   private notify(): void {

@@ -1,8 +1,13 @@
 // The devices page: every device on the broker with its controls, live from the console's
 // event stream. Writable switches are toggles and writable numbers inputs; commands go to the
-// console server, which publishes them. The DOM is updated in place (a number being typed keeps
-// its text and focus while values change around it).
+// console server, which publishes them. Numeric controls have a small chart of their last hour
+// that opens a larger one (and, for meters, consumption per hour and per day).
+//
+// Updates are made in place: an element already on the page is never moved, replaced or
+// re-inserted (that would take the focus, the selection or the text being typed), and a text is
+// written only when it changed. Only new elements are inserted and gone ones removed.
 import { el, fillNav, loadSession, post } from './api.js';
+import { openChart, refreshSpark, sparkButton } from './device-charts.js';
 
 const FLAG_TEXT = { r: 'read error', w: 'write error', p: 'period missed' };
 const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
@@ -49,8 +54,9 @@ function makeRow(deviceId, control) {
   const valueCell = el('td', { class: 'value' });
   const units = el('td', { class: 'units' });
   const flags = el('td', { class: 'flags' });
-  tr.append(name, valueCell, units, flags);
-  const row = { tr, valueCell, units, flags, kind: null, readonly: null, input: null, text: null, note: null, control };
+  const trend = el('td', { class: 'trend' });
+  tr.append(name, valueCell, units, flags, trend);
+  const row = { deviceId, tr, valueCell, units, flags, trend, kind: null, readonly: null, input: null, text: null, note: null, control, shownFlags: null, spark: null, chart: null, busy: false };
   return row;
 }
 
@@ -63,11 +69,14 @@ function buildValueCell(deviceId, row) {
   row.input = row.text = row.note = null;
   if (!control.readonly && row.kind === 'switch') {
     const input = el('input', { type: 'checkbox', role: 'switch', class: 'toggle', 'aria-label': control.name });
+    // Not disabled while the command is out: a disabled element loses the keyboard focus.
     input.addEventListener('change', async () => {
       const wanted = input.checked;
-      input.disabled = true;
+      row.busy = true;
+      input.setAttribute('aria-busy', 'true');
       const ok = await send(deviceId, row.control, wanted ? '1' : '0');
-      input.disabled = false;
+      row.busy = false;
+      input.removeAttribute('aria-busy');
       // The broker's value decides: until it comes, show what was there.
       if (!ok) input.checked = row.control.value === '1';
     });
@@ -81,21 +90,32 @@ function buildValueCell(deviceId, row) {
     const note = el('span', { class: 'field-error', role: 'alert' });
     input.addEventListener('input', () => {
       input.dataset.dirty = '1';
-      note.textContent = input.value === '' ? '' : numberProblem(row.control, input.value);
+      setText(note, input.value === '' ? '' : numberProblem(row.control, input.value));
       input.setAttribute('aria-invalid', note.textContent === '' ? 'false' : 'true');
     });
+    // Once set, the field follows the broker again as soon as it is left (not while focused:
+    // the person may be about to type over it).
+    input.addEventListener('blur', () => {
+      if (input.value === '') delete input.dataset.dirty;
+      if (!input.dataset.dirty) setValue(input, row.control.value ?? '');
+    });
+    // Enter or the button; the focus stays where it was (never disabled, never blurred).
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
+      if (row.busy) return;
       const value = input.value.trim();
       const problem = numberProblem(row.control, value);
-      note.textContent = problem;
+      setText(note, problem);
+      input.setAttribute('aria-invalid', problem === '' ? 'false' : 'true');
       if (problem !== '') return;
-      button.disabled = true;
+      row.busy = true;
+      button.setAttribute('aria-busy', 'true');
       if (await send(deviceId, row.control, value)) {
         delete input.dataset.dirty;
-        input.blur();
+        if (document.activeElement !== input) setValue(input, row.control.value ?? '');
       }
-      button.disabled = false;
+      row.busy = false;
+      button.removeAttribute('aria-busy');
     });
     form.append(input, button, note);
     row.input = input;
@@ -116,17 +136,51 @@ function updateRow(deviceId, row, control) {
   if (row.kind !== kindOf(control.type) || row.readonly !== control.readonly) buildValueCell(deviceId, row);
   const value = control.value ?? '';
   if (row.kind === 'switch' && row.input) {
-    if (!row.input.disabled) row.input.checked = value === '1';
-    row.text.textContent = value === '' ? '—' : value === '1' ? 'on' : 'off';
+    if (!row.busy && row.input.checked !== (value === '1')) row.input.checked = value === '1';
+    setText(row.text, value === '' ? '—' : value === '1' ? 'on' : 'off');
   } else if (row.kind === 'number' && row.input) {
-    // Never overwrite what the user is typing.
-    if (document.activeElement !== row.input && !row.input.dataset.dirty) row.input.value = value;
+    // Never overwrite what the user is typing, nor a field they are in.
+    if (document.activeElement !== row.input && !row.input.dataset.dirty) setValue(row.input, value);
   } else if (row.text) {
-    row.text.textContent = row.kind === 'switch' ? (value === '' ? '—' : value === '1' ? 'on' : 'off') : value === '' ? '—' : value;
+    setText(row.text, row.kind === 'switch' ? (value === '' ? '—' : value === '1' ? 'on' : 'off') : value === '' ? '—' : value);
   }
-  row.units.textContent = control.units;
-  flagBadges(row.flags, control.error);
+  setText(row.units, control.units);
+  if (row.shownFlags !== control.error) {
+    flagBadges(row.flags, control.error);
+    row.shownFlags = control.error;
+  }
   row.tr.classList.toggle('has-error', control.error !== '');
+  if (row.kind === 'number' && row.spark === null && control.value !== null && Number.isFinite(Number(control.value))) {
+    row.spark = sparkButton(row, () => openChart(row, placeChart));
+    row.trend.append(row.spark);
+    refreshSpark(row);
+  }
+}
+
+/** Writes a text only when it changed: rewriting it would drop a selection in it. */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setValue(input, value) {
+  if (input.value !== value) input.value = value;
+}
+
+/**
+ * Puts `nodes` into `parent` in this order, moving only what is out of place. Nodes that are to
+ * go must be removed first, so that the ones staying are already in order and none moves.
+ */
+function arrange(parent, nodes) {
+  let cursor = parent.firstChild;
+  for (const node of nodes) {
+    if (node === cursor) cursor = cursor.nextSibling;
+    else parent.insertBefore(node, cursor);
+  }
+}
+
+/** The chart row of a control sits right below it. */
+function placeChart(row) {
+  if (row.tr.parentNode !== null && row.tr.nextSibling !== row.chart.tr) row.tr.after(row.chart.tr);
 }
 
 function deviceSection(device) {
@@ -139,7 +193,7 @@ function deviceSection(device) {
   const table = el('table', { class: 'controls' });
   const thead = el('thead');
   const hr = el('tr');
-  for (const text of ['Control', 'Value', 'Units', 'Errors']) hr.append(el('th', { scope: 'col' }, text));
+  for (const text of ['Control', 'Value', 'Units', 'Errors', 'Last hour']) hr.append(el('th', { scope: 'col' }, text));
   thead.append(hr);
   const tbody = el('tbody');
   table.append(thead, tbody);
@@ -148,48 +202,58 @@ function deviceSection(device) {
 }
 
 function render(snapshot) {
-  statusLine.textContent = snapshot.connected ? 'live' : 'broker not connected';
+  setText(statusLine, snapshot.connected ? 'live' : 'broker not connected');
   statusLine.className = `status ${snapshot.connected ? 'ok' : 'bad'}`;
-  const seen = new Set();
+  const seen = new Set(snapshot.devices.map((d) => d.id));
+  for (const [id, view] of shown) {
+    if (!seen.has(id)) {
+      view.section.remove();
+      for (const row of view.rows.values()) row.chart?.close();
+      shown.delete(id);
+    }
+  }
+  const sections = [];
   for (const device of snapshot.devices) {
-    seen.add(device.id);
     let view = shown.get(device.id);
     if (view === undefined) {
       view = deviceSection(device);
       shown.set(device.id, view);
     }
-    container.append(view.section); // keeps the server's order (a no-op when already in place)
-    view.title.textContent = device.title;
-    view.id.textContent = device.id;
-    view.error.textContent = device.error === '' ? '' : device.error.includes('r') ? 'driver not running (r)' : `error ${device.error}`;
-    const controls = new Set();
-    for (const control of device.controls) {
-      controls.add(control.name);
-      let row = view.rows.get(control.name);
-      if (row === undefined) {
-        row = makeRow(device.id, control);
-        view.rows.set(control.name, row);
-      }
-      view.tbody.append(row.tr);
-      updateRow(device.id, row, control);
-    }
-    for (const [name, row] of view.rows) {
-      if (!controls.has(name)) {
-        row.tr.remove();
-        view.rows.delete(name);
-      }
-    }
+    sections.push(view.section);
+    setText(view.title, device.title);
+    setText(view.id, device.id);
+    setText(view.error, device.error === '' ? '' : device.error.includes('r') ? 'driver not running (r)' : `error ${device.error}`);
+    renderRows(device, view);
   }
-  for (const [id, view] of shown) {
-    if (!seen.has(id)) {
-      view.section.remove();
-      shown.delete(id);
-    }
-  }
+  arrange(container, sections); // keeps the server's order
   document.getElementById('empty').hidden = snapshot.devices.length > 0;
   // For the benchmark: when the devices were first on screen (first byte to here = page load).
   if (snapshot.devices.length > 0 && performance.getEntriesByName('devices-shown').length === 0) performance.mark('devices-shown');
   document.body.dataset.devices = String(snapshot.devices.length);
+}
+
+function renderRows(device, view) {
+  const names = new Set(device.controls.map((c) => c.name));
+  for (const [name, row] of view.rows) {
+    if (!names.has(name)) {
+      row.tr.remove();
+      row.chart?.close();
+      row.chart?.tr.remove();
+      view.rows.delete(name);
+    }
+  }
+  const nodes = [];
+  for (const control of device.controls) {
+    let row = view.rows.get(control.name);
+    if (row === undefined) {
+      row = makeRow(device.id, control);
+      view.rows.set(control.name, row);
+    }
+    updateRow(device.id, row, control);
+    nodes.push(row.tr);
+    if (row.chart !== null) nodes.push(row.chart.tr);
+  }
+  arrange(view.tbody, nodes);
 }
 
 async function start() {

@@ -58,15 +58,25 @@ export class DeviceViewModel {
     if (!topic.startsWith(head)) return false;
     const parts = topic.slice(head.length).split('/');
     const id = parts[0]!;
-    if (parts.length === 2 && parts[1] === 'meta') return this.changed(this.deviceMeta(id, payload));
-    if (parts.length === 3 && parts[1] === 'meta' && parts[2] === 'error') return this.changed(this.set(this.device(id), 'error', payload));
-    if (parts[1] !== 'controls' || parts.length < 3) return false;
-    const name = parts[2]!;
-    const rest = parts.slice(3).join('/');
-    if (rest === '') return this.changed(this.controlValue(id, name, payload));
-    if (rest === 'meta') return this.changed(this.controlMeta(id, name, payload));
-    if (rest === 'meta/error') return this.changed(this.set(this.control(id, name), 'error', payload));
-    return false;
+    let changed = false;
+    if (parts.length === 2 && parts[1] === 'meta') changed = this.deviceMeta(id, payload);
+    else if (parts.length === 3 && parts[1] === 'meta' && parts[2] === 'error') changed = this.deviceError(id, payload);
+    else if (parts[1] === 'controls' && parts.length >= 3) {
+      const name = parts[2]!;
+      const rest = parts.slice(3).join('/');
+      if (rest === '') changed = this.controlValue(id, name, payload);
+      else if (rest === 'meta') changed = this.controlMeta(id, name, payload);
+      else if (rest === 'meta/error') changed = this.controlError(id, name, payload);
+      this.dropEmptyControl(id, name);
+    }
+    this.dropEmptyDevice(id);
+    return this.changed(changed);
+  }
+
+  /** Whether the control is (still) known: it has a value or a meta. */
+  has(deviceId: string, controlName: string): boolean {
+    const control = this.devices.get(deviceId)?.controls.get(controlName);
+    return control !== undefined && (control.value !== null || control.type !== '');
   }
 
   /** Devices with a title or controls, in id order. */
@@ -112,24 +122,50 @@ export class DeviceViewModel {
   }
 
   private deviceMeta(id: string, payload: string): boolean {
+    if (payload === '' && !this.devices.has(id)) return false;
     const meta = parseJson(payload) as { title?: { en?: unknown } } | undefined;
     const title = typeof meta?.title?.en === 'string' ? meta.title.en : payload === '' ? '' : id;
     return this.set(this.device(id), 'title', title);
   }
 
+  /**
+   * A stopping service clears its topics one by one (value, meta, error flags, device meta): an
+   * empty payload never creates an entry, and what is left with nothing goes, so a device whose
+   * topics are all cleared is gone from the model, not kept as an empty shell.
+   */
+  private dropEmptyControl(id: string, name: string): void {
+    const controls = this.devices.get(id)?.controls;
+    const control = controls?.get(name);
+    if (control !== undefined && control.value === null && control.type === '' && control.error === '') controls!.delete(name);
+  }
+
+  private dropEmptyDevice(id: string): void {
+    const device = this.devices.get(id);
+    if (device !== undefined && device.title === '' && device.error === '' && device.controls.size === 0) this.devices.delete(id);
+  }
+
+  private deviceError(id: string, payload: string): boolean {
+    if (payload === '' && !this.devices.has(id)) return false;
+    return this.set(this.device(id), 'error', payload);
+  }
+
+  private controlError(id: string, name: string, payload: string): boolean {
+    if (payload === '' && this.devices.get(id)?.controls.get(name) === undefined) return false;
+    return this.set(this.control(id, name), 'error', payload);
+  }
+
   private controlValue(id: string, name: string, payload: string): boolean {
     if (payload === '') {
-      const controls = this.devices.get(id)?.controls;
-      const control = controls?.get(name);
-      if (control === undefined) return false;
+      const control = this.devices.get(id)?.controls.get(name);
+      if (control === undefined || control.value === null) return false;
       control.value = null;
-      if (control.type === '') controls!.delete(name);
       return true;
     }
     return this.set(this.control(id, name), 'value', payload);
   }
 
   private controlMeta(id: string, name: string, payload: string): boolean {
+    if (payload === '' && this.devices.get(id)?.controls.get(name) === undefined) return false;
     const control = this.control(id, name);
     const meta = (parseJson(payload) ?? {}) as ControlMetaJson;
     const before = JSON.stringify(control);
@@ -137,7 +173,6 @@ export class DeviceViewModel {
     control.units = typeof meta.units === 'string' ? meta.units : '';
     control.order = typeof meta.order === 'number' ? meta.order : Number.MAX_SAFE_INTEGER;
     control.readonly = meta.readonly !== false;
-    if (payload === '' && control.value === null) this.devices.get(id)?.controls.delete(name);
     return JSON.stringify(control) !== before;
   }
 }

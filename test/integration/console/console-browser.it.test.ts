@@ -84,12 +84,12 @@ describe('web console in a browser', { skip: skipWithoutChromium }, () => {
     const fieldError = 'tr[data-control="A1_IN_total"] .field-error';
     await input.fill('12abc');
     await until(page, fieldError, 'expected a number such as 1234.5');
-    await page.locator('tr[data-control="A1_IN_total"] button').click();
+    await page.locator('tr[data-control="A1_IN_total"] form.set-number button').click();
     await input.fill('-5');
     await until(page, fieldError, 'a meter reading cannot be negative');
     await input.fill('1234.5');
     await until(page, fieldError, '');
-    await page.locator('tr[data-control="A1_IN_total"] button').click();
+    await page.locator('tr[data-control="A1_IN_total"] form.set-number button').click();
     const value = await eventually('A1_IN_total = 1234.500', () => {
       const c = rig.console.feed.snapshot().devices.find((d) => d.id === 'ctl-gpio')?.controls.find((x) => x.name === 'A1_IN_total');
       return c?.value === '1234.500' ? c.value : undefined;

@@ -60,3 +60,24 @@ test('filters follow the topic prefix', () => {
   assert.equal(model.apply('/devices/x/meta', '{"title":{"en":"X"}}'), false);
   assert.equal(model.apply('pfx/devices/x/meta', '{"title":{"en":"X"}}'), true);
 });
+
+test('a device whose topics are cleared in the order a stopping service clears them is gone from the model', () => {
+  const model = new DeviceViewModel();
+  feed(model, [
+    ['/devices/ctl-gpio/meta', '{"title":{"en":"Discrete I/O"}}'],
+    ['/devices/ctl-gpio/controls/relay1/meta', '{"order":1,"readonly":false,"type":"switch"}'],
+    ['/devices/ctl-gpio/controls/relay1', '1'],
+    ['/devices/ctl-gpio/controls/relay1/meta/error', 'w'],
+    ['/devices/ctl-gpio/controls/door/meta', '{"order":2,"type":"switch"}'],
+    ['/devices/ctl-gpio/controls/door', '0'],
+  ]);
+  // Per control: value, meta, legacy metas, error flags; then the device's metas.
+  const cleared = ['relay1', 'door'].flatMap((c) => ['', '/meta', '/meta/type', '/meta/order', '/meta/error'].map((t) => `/devices/ctl-gpio/controls/${c}${t}`));
+  cleared.push('/devices/ctl-gpio/meta', '/devices/ctl-gpio/meta/driver', '/devices/ctl-gpio/meta/name', '/devices/ctl-gpio/meta/error');
+  feed(model, cleared.map((t) => [t, ''] as [string, string]));
+  assert.deepEqual(model.list(), []);
+  assert.equal(model.devices.size, 0, 'nothing is kept of the device');
+  // Clearing what was never there creates nothing either.
+  assert.deepEqual(feed(model, [['/devices/gone/controls/x/meta/error', ''], ['/devices/gone/meta/error', ''], ['/devices/gone/meta', '']]), [false, false, false]);
+  assert.equal(model.devices.size, 0);
+});

@@ -1,0 +1,170 @@
+// The charts of the devices page: a small chart of the last hour beside each numeric value (a
+// button: it opens the larger chart below the row), and the larger chart with its views: the
+// last hour as the values came, the last 24 h per minute, and for a meter its consumption per
+// hour and per day. The history comes from the console (GET /api/history/...), which keeps it.
+import { el } from './api.js';
+import { barChart, lineChart, shortNumber, sparkline } from './charts.js';
+
+const SPARK_REFRESH_MS = 60_000;
+const CHART_REFRESH_MS = 15_000;
+const HOUR_MS = 3_600_000;
+
+/** Rows with a small chart, refreshed one after the other every minute. */
+const sparkRows = new Set();
+let refreshing = false;
+
+async function history(row, last) {
+  const url = `/api/history/${encodeURIComponent(row.deviceId)}/${encodeURIComponent(row.control.name)}${last === 'hour' ? '?last=hour' : ''}`;
+  try {
+    const res = await fetch(url, { credentials: 'same-origin' });
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The small chart's button; `open` toggles the larger chart. */
+export function sparkButton(row, open) {
+  const button = el('button', { type: 'button', class: 'spark', 'aria-expanded': 'false', 'aria-label': `${row.control.name}: chart` });
+  button.append(sparkline([]));
+  button.addEventListener('click', open);
+  sparkRows.add(row);
+  return button;
+}
+
+export async function refreshSpark(row) {
+  const doc = await history(row, 'hour');
+  if (doc === null || row.spark === null) return;
+  row.spark.replaceChildren(sparkline(doc.minutes));
+  // A control seen for the first time has a line only after a few values: look again soon.
+  if (doc.minutes.length < 2 && row.tr.isConnected) setTimeout(() => void refreshSpark(row), 5000);
+}
+
+setInterval(async () => {
+  if (refreshing) return;
+  refreshing = true;
+  try {
+    for (const row of [...sparkRows]) {
+      if (!row.tr.isConnected) sparkRows.delete(row);
+      else await refreshSpark(row);
+    }
+  } finally {
+    refreshing = false;
+  }
+}, SPARK_REFRESH_MS);
+
+const VIEWS = [
+  { id: 'hour', text: 'Last hour' },
+  { id: 'day', text: '24 hours' },
+  { id: 'hourly', text: 'Per hour', meter: true },
+  { id: 'daily', text: 'Per day', meter: true },
+];
+
+/** Opens the row's larger chart (made on first use, right below the row), or closes it. */
+export function openChart(row, place) {
+  if (row.chart === null) row.chart = makeChart(row);
+  place(row);
+  if (row.chart.tr.hidden) row.chart.show();
+  else row.chart.close();
+}
+
+function makeChart(row) {
+  const tr = el('tr', { class: 'chart-row', 'data-chart-for': row.control.name });
+  const td = el('td', { colspan: '5' });
+  const panel = el('div', { class: 'chart-panel', role: 'group', 'aria-label': `${row.control.name} chart` });
+  const views = el('div', { class: 'chart-views' });
+  const figure = el('div', { class: 'chart-figure' });
+  const summary = el('p', { class: 'chart-summary' });
+  panel.append(views, figure, summary);
+  td.append(panel);
+  tr.append(td);
+  tr.hidden = true;
+  let view = 'hour';
+  let timer;
+  let doc = null;
+  const buttons = new Map();
+  for (const v of VIEWS) {
+    const button = el('button', { type: 'button', 'aria-pressed': String(v.id === view), 'data-view': v.id }, v.text);
+    button.hidden = v.meter === true;
+    button.addEventListener('click', () => {
+      view = v.id;
+      for (const [id, b] of buttons) b.setAttribute('aria-pressed', String(id === view));
+      draw();
+    });
+    buttons.set(v.id, button);
+    views.append(button);
+  }
+  const draw = () => {
+    if (doc === null) return;
+    for (const v of VIEWS) if (v.meter) buttons.get(v.id).hidden = !doc.meter;
+    const width = Math.max(260, figure.clientWidth || 520);
+    const { svg, text } = drawView(view, doc, width, row.control.name);
+    figure.replaceChildren(svg);
+    if (summary.textContent !== text) summary.textContent = text;
+  };
+  const load = async () => {
+    const fresh = await history(row, 'all');
+    if (fresh !== null) {
+      doc = fresh;
+      draw();
+    }
+  };
+  return {
+    tr,
+    show() {
+      tr.hidden = false;
+      row.spark.setAttribute('aria-expanded', 'true');
+      void load();
+      clearInterval(timer);
+      timer = setInterval(load, CHART_REFRESH_MS);
+    },
+    close() {
+      tr.hidden = true;
+      row.spark?.setAttribute('aria-expanded', 'false');
+      clearInterval(timer);
+    },
+  };
+}
+
+function drawView(view, doc, width, name) {
+  const units = doc.units;
+  const withUnits = (v) => `${shortNumber(v)}${units ? ` ${units}` : ''}`;
+  if (view === 'hour' || view === 'day') {
+    const since = Date.now() - (view === 'hour' ? HOUR_MS : 24 * HOUR_MS);
+    const points = view === 'hour' ? doc.recent.filter((p) => p[0] >= since) : doc.minutes;
+    // The value standing when the hour began (values come when they change).
+    const before = view === 'hour' ? doc.recent.filter((p) => p[0] < since).pop() : undefined;
+    if (before !== undefined) points.unshift([since, before[1]]);
+    const label = `${name}, ${view === 'hour' ? 'last hour' : 'last 24 hours, per minute'}`;
+    const svg = lineChart(points, { width, units, label });
+    if (points.length === 0) return { svg, text: 'No values yet.' };
+    const lows = points.map((p) => p[1]);
+    const highs = points.map((p) => p[p.length - 1]);
+    const mean = view === 'hour' ? lows.reduce((a, b) => a + b, 0) / lows.length : points.reduce((a, p) => a + p[2], 0) / points.length;
+    const what = view === 'hour' ? `${points.length} values` : `${points.length} minutes`;
+    return { svg, text: `${view === 'hour' ? 'Last hour' : 'Last 24 hours'}: min ${withUnits(Math.min(...lows))}, mean ${withUnits(mean)}, max ${withUnits(Math.max(...highs))} (${what}).` };
+  }
+  if (view === 'hourly') {
+    const now = Date.now();
+    const thisHour = Math.floor(now / HOUR_MS) * HOUR_MS;
+    const byHour = new Map(doc.hours.map(([t, v]) => [t, v]));
+    const bars = [];
+    for (let t = thisHour - 23 * HOUR_MS; t <= thisHour; t += HOUR_MS) bars.push([String(new Date(t).getHours()).padStart(2, '0'), byHour.get(t) ?? 0]);
+    const total = bars.reduce((a, b) => a + b[1], 0);
+    const svg = barChart(bars, { width, units, label: `${name}, consumption per hour, last 24 hours`, labelEvery: 3 });
+    return { svg, text: `Consumption in the last 24 hours: ${withUnits(total)}; this hour so far: ${withUnits(bars[bars.length - 1][1])}.` };
+  }
+  // Per day, in the browser's time zone: hours summed by their local date.
+  const days = new Map();
+  for (const [t, v] of doc.hours) {
+    const d = new Date(t);
+    const key = `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+    const day = days.get(key) ?? { label: `${d.getDate()}/${d.getMonth() + 1}`, value: 0 };
+    day.value += v;
+    days.set(key, day);
+  }
+  const bars = [...days.values()].map((d) => [d.label, d.value]);
+  const svg = barChart(bars, { width, units, label: `${name}, consumption per day`, labelEvery: bars.length > 10 ? 5 : 1 });
+  const today = bars.length > 0 ? bars[bars.length - 1][1] : 0;
+  return { svg, text: bars.length === 0 ? 'No consumption counted yet.' : `Today so far: ${withUnits(today)}; ${bars.length} day${bars.length === 1 ? '' : 's'} shown.` };
+}

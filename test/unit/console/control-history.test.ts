@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ControlHistory, downsample, HOURS_KEPT, MINUTES_KEPT, RECENT_POINTS, SMALL_CHART_POINTS } from '../../../src/console/control-history.js';
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+/** A day boundary, so minute and hour numbers are round in the assertions. */
+const T0 = Date.UTC(2026, 0, 1);
+
+function clock(start = T0): { now: () => number; set(t: number): void } {
+  let t = start;
+  return { now: () => t, set: (v) => (t = v) };
+}
+
+test('the newest values are kept as they came, up to the bound, oldest first', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  const n = RECENT_POINTS + 250;
+  for (let i = 0; i < n; i++) history.record('adc', 'Vin', 'voltage', String(i), T0 + i * 1000);
+  c.set(T0 + n * 1000);
+  const doc = history.document('adc', 'Vin', 'voltage')!;
+  assert.equal(doc.recent.length, RECENT_POINTS);
+  assert.deepEqual(doc.recent[0], [T0 + 250 * 1000, 250]);
+  assert.deepEqual(doc.recent.at(-1), [T0 + (n - 1) * 1000, n - 1]);
+  assert.equal(doc.meter, false);
+  assert.deepEqual(doc.hours, []);
+});
+
+test('minutes: one min/mean/max point per minute, the last 24 h only', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  // 25 h of one value every 10 s: 1, 2, 3, 4, 5, 6 in each minute.
+  const end = T0 + 25 * HOUR;
+  for (let t = T0; t < end; t += 10_000) history.record('adc', 'Vin', 'voltage', String(((t - T0) / 10_000) % 6 + 1), t);
+  c.set(end - 1);
+  const doc = history.document('adc', 'Vin', 'voltage')!;
+  assert.equal(doc.minutes.length, MINUTES_KEPT);
+  assert.deepEqual(doc.minutes[0], [end - 24 * HOUR, 1, 3.5, 6]);
+  assert.deepEqual(doc.minutes.at(-1), [end - MINUTE, 1, 3.5, 6]);
+  // Minutes older than 24 h are gone even where no newer value overwrote their slot.
+  c.set(end + 23 * HOUR - 1);
+  assert.equal(history.document('adc', 'Vin', 'voltage')!.minutes.length, 60);
+  // The small chart's view: the minutes of the last hour, nothing else.
+  c.set(end - 1);
+  const small = history.document('adc', 'Vin', 'voltage', 'hour')!;
+  assert.equal(small.minutes.length, 60);
+  assert.deepEqual(small.recent, []);
+});
+
+test('a meter counts its consumption per hour from the total\'s increases; a set or a total going down counts nothing', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  const total = (kWh: number, t: number): void => history.record('gpio', 'A1_IN_total', 'power_consumption', kWh.toFixed(3), t);
+  total(100, T0);
+  total(100.5, T0 + 10 * MINUTE);
+  total(101.25, T0 + 50 * MINUTE);
+  total(102, T0 + HOUR + MINUTE);
+  history.expectSet('gpio', 'A1_IN_total');
+  total(5000, T0 + HOUR + 2 * MINUTE); // set through the console
+  total(5000.5, T0 + HOUR + 3 * MINUTE);
+  total(10, T0 + HOUR + 4 * MINUTE); // set lower elsewhere
+  total(10.25, T0 + HOUR + 5 * MINUTE);
+  c.set(T0 + HOUR + 6 * MINUTE);
+  const doc = history.document('gpio', 'A1_IN_total', 'power_consumption')!;
+  assert.equal(doc.meter, true);
+  assert.deepEqual(doc.hours, [[T0, 1.25], [T0 + HOUR, 1.5]]);
+  // Kept for 31 days of hours, then dropped.
+  total(11, T0 + (HOURS_KEPT + 1) * HOUR);
+  c.set(T0 + (HOURS_KEPT + 1) * HOUR);
+  assert.deepEqual(history.document('gpio', 'A1_IN_total', 'power_consumption')!.hours, [[T0 + (HOURS_KEPT + 1) * HOUR, 0.75]]);
+});
+
+test('switches, text and non-numbers are not kept; a forgotten control has no history', () => {
+  const history = new ControlHistory(() => T0);
+  history.record('gpio', 'relay1', 'switch', '1');
+  history.record('x', 'label', 'text', '12');
+  history.record('x', 'v', 'value', 'abc');
+  history.record('x', 'v', 'value', '');
+  assert.equal(history.size, 0);
+  history.record('x', 'v', 'value', '12.5');
+  assert.equal(history.size, 1);
+  history.forget('x', 'v');
+  assert.equal(history.document('x', 'v', 'value'), undefined);
+});
+
+test('downsampling: one min/mean/max point per slice of time that holds a value', () => {
+  const points: Array<[number, number]> = [[0, 1], [10, 3], [20, 2], [55, 10], [99, 4], [100, 6], [150, 0]];
+  assert.deepEqual(downsample(points, 0, 100, 4), [
+    [0, 1, 2, 3],
+    [50, 10, 10, 10],
+    [75, 4, 5, 6],
+  ]);
+  assert.deepEqual(downsample([], 0, 100, 4), []);
+});
+
+test('the small chart: the last hour in at most 60 points, from the values as they came while they reach back that far', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  // Five minutes of a value every second: the ring reaches back to the first value.
+  for (let i = 0; i < 300; i++) history.record('adc', 'Vin', 'voltage', String(i % 2), T0 + i * 1000);
+  c.set(T0 + 300 * 1000);
+  const young = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
+  assert.ok(young.length >= 5 && young.length <= SMALL_CHART_POINTS, `${young.length} points`);
+  assert.deepEqual(young.map((p) => [p[1], p[3]]).slice(0, 2), [[0, 1], [0, 1]]);
+  // Two hours of it: the ring holds the last 20 minutes only, so the minutes are used.
+  for (let i = 300; i < 7200; i++) history.record('adc', 'Vin', 'voltage', String(i % 2), T0 + i * 1000);
+  c.set(T0 + 7200 * 1000);
+  const old = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
+  assert.equal(old.length, 60);
+  assert.deepEqual(old[0], [T0 + 60 * MINUTE, 0, 0.5, 1]);
+});
+
+test('the small chart starts with the value that stood when the hour began (values come when they change)', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  history.record('adc', 'Vin', 'voltage', '24', T0);
+  c.set(T0 + 3 * HOUR);
+  assert.deepEqual(history.document('adc', 'Vin', 'voltage', 'hour')!.minutes, [[T0 + 2 * HOUR, 24, 24, 24]]);
+  history.record('adc', 'Vin', 'voltage', '12', T0 + 3 * HOUR - 30 * MINUTE);
+  const points = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
+  assert.deepEqual(points[0], [T0 + 2 * HOUR, 24, 24, 24]);
+  assert.deepEqual(points.at(-1)!.slice(1), [12, 12, 12]);
+});
