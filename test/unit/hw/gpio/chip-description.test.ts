@@ -1,0 +1,50 @@
+/** Describing a chip through a backend (what `--list-lines` prints), on the sim backend. */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { isCtlError } from '../../../../src/core/errors.js';
+import { describeChip } from '../../../../src/hw/gpio/chip-description.js';
+import { chipPathsIn } from '../../../../src/hw/gpio/chip-paths.js';
+import { tempSimBoard } from '../../../helpers/sim-board.js';
+
+test('every line of the chip with its name, and the lines a request holds as used, with consumer, direction and active-low', async (t) => {
+  const board = tempSimBoard(t, { gpiochip0: { lines: 3, label: 'pinctrl-sim', lineNames: ['IN1', '', 'RELAY'] } });
+  const chip = await board.backend.openChip('/dev/gpiochip0');
+  const req = await chip.request({
+    consumer: 'other-daemon',
+    lines: [
+      { offset: 0, direction: 'input', activeLow: true },
+      { offset: 2, direction: 'output', activeLow: false },
+    ],
+  });
+  t.after(() => req.release());
+  assert.deepEqual(await describeChip(board.backend, '/dev/gpiochip0'), {
+    path: '/dev/gpiochip0',
+    name: 'gpiochip0',
+    label: 'pinctrl-sim',
+    lineCount: 3,
+    lines: [
+      { offset: 0, name: 'IN1', consumer: 'other-daemon', used: true, direction: 'input', activeLow: true },
+      { offset: 1, name: '', consumer: '', used: false, direction: 'input', activeLow: false },
+      { offset: 2, name: 'RELAY', consumer: 'other-daemon', used: true, direction: 'output', activeLow: false },
+    ],
+  });
+  // Describing requests nothing: the lines stay with their owner and the others stay free.
+  assert.deepEqual(await req.get([2]), [false]);
+  const other = await chip.request({ consumer: 'me', lines: [{ offset: 1, direction: 'input', activeLow: false }] });
+  await other.release();
+});
+
+test('a chip that cannot be opened rejects with the backend error', async (t) => {
+  const board = tempSimBoard(t, { gpiochip0: 1 });
+  await assert.rejects(describeChip(board.backend, '/dev/gpiochip7'), (e) => isCtlError(e, 'HW_GONE'));
+});
+
+test('chip paths: only gpiochipN entries, in chip number order', async (t) => {
+  const board = tempSimBoard(t, { gpiochip10: 1, gpiochip2: 1, gpiochip0: 1 });
+  mkdirSync(join(board.dir, 'gpiochipX'));
+  writeFileSync(join(board.dir, 'gpiochip'), '');
+  mkdirSync(join(board.dir, 'other'));
+  assert.deepEqual(await chipPathsIn(board.dir), ['/dev/gpiochip0', '/dev/gpiochip2', '/dev/gpiochip10']);
+});
