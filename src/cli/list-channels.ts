@@ -59,14 +59,14 @@ export async function channelsDocument(sysfsRoot: string): Promise<Listing<Chann
   try {
     devices = (await surveyIioDevices(sysfsRoot)).map(deviceEntry);
   } catch (err) {
-    return { document: { devices: [] }, human: humanChannels, nothingListed: messageOf(err) };
+    return { document: { devices: [] }, nothingListed: messageOf(err) };
   }
   const channels = devices.flatMap((d) => d.channels);
   let nothingListed: string | undefined;
   if (devices.length === 0) nothingListed = `no IIO devices in ${iioDevicesDir(sysfsRoot)}`;
   else if (channels.length === 0) nothingListed = `the ${devices.length} IIO device(s) have no voltage channel that could be listed`;
   else if (channels.every((c) => c.raw === null)) nothingListed = `none of the ${channels.length} voltage channel(s) could be read`;
-  return { document: { devices }, human: humanChannels, nothingListed };
+  return { document: { devices }, nothingListed };
 }
 
 function numberText(value: number | null): string {
@@ -98,5 +98,5 @@ export function humanChannels(doc: ChannelsDocument): string {
 
 /** Runs `--list-channels`; resolves to the exit code. */
 export async function listChannels(cli: AdcCliOptions, io: CliIo): Promise<number> {
-  return printListing(await channelsDocument(cli.sysfsRoot), cli.listFormat, cli.binary, io);
+  return printListing(await channelsDocument(cli.sysfsRoot), humanChannels, cli.listFormat, cli.binary, io);
 }

@@ -4,6 +4,7 @@
  * is requested: a line in use is shown with its consumer and stays with it. The binary imports
  * this module only for this mode (no MQTT).
  */
+import { basename } from 'node:path';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { errnoOf, messageOf } from '../core/errors.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
@@ -68,7 +69,7 @@ function chipEntry(d: ChipDescription): ChipEntry {
 }
 
 function unreadableChip(path: string, err: unknown): ChipEntry {
-  return { path, name: path.replace(/^.*\//, ''), label: '', lines: null, line_info: [], error: messageOf(err) };
+  return { path, name: basename(path), label: '', lines: null, line_info: [], error: messageOf(err) };
 }
 
 /** Every chip in the directory, described; a chip that cannot be opened is listed with its error. */
@@ -77,7 +78,7 @@ export async function linesDocument(backend: GpioBackend, chipsDir: string): Pro
   try {
     paths = await chipPathsIn(chipsDir);
   } catch (err) {
-    return { document: { chips: [] }, human: humanLines, nothingListed: `cannot list GPIO chips: cannot read ${chipsDir}: ${errnoOf(err) ?? messageOf(err)}` };
+    return { document: { chips: [] }, nothingListed: `cannot list GPIO chips: cannot read ${chipsDir}: ${errnoOf(err) ?? messageOf(err)}` };
   }
   const chips: ChipEntry[] = [];
   for (const path of paths) {
@@ -90,7 +91,7 @@ export async function linesDocument(backend: GpioBackend, chipsDir: string): Pro
   let nothingListed: string | undefined;
   if (chips.length === 0) nothingListed = `no GPIO chips in ${chipsDir}`;
   else if (chips.every((c) => c.error !== undefined)) nothingListed = `none of the ${chips.length} GPIO chip(s) could be read: ${chips[0]!.error}`;
-  return { document: { chips }, human: humanLines, nothingListed };
+  return { document: { chips }, nothingListed };
 }
 
 function yesNo(value: boolean | null): string {
@@ -124,7 +125,7 @@ export function humanLines(doc: LinesDocument): string {
 export async function listLines(cli: GpioCliOptions, io: CliIo): Promise<number> {
   const { backend, chipsDir } = await hardwareOf(cli);
   try {
-    return printListing(await linesDocument(backend, chipsDir), cli.listFormat, cli.binary, io);
+    return printListing(await linesDocument(backend, chipsDir), humanLines, cli.listFormat, cli.binary, io);
   } finally {
     await backend.close();
   }

@@ -9,14 +9,19 @@ import type { CliIo } from './cli-io.js';
 
 export interface Listing<Doc> {
   readonly document: Doc;
-  /** The document as a table. */
-  human(document: Doc): string;
   /** Why nothing could be listed at all; undefined when something was. */
   readonly nothingListed: string | undefined;
 }
 
-export function printListing<Doc>(listing: Listing<Doc>, format: ListFormat, binary: string, io: CliIo): number {
-  io.stdout.write(format === 'human' ? listing.human(listing.document) : JSON.stringify(listing.document, null, 2) + '\n');
+/** Prints the listing as JSON, or through `asTable` with `--human`; returns the exit code. */
+export function printListing<Doc>(
+  listing: Listing<Doc>,
+  asTable: (document: Doc) => string,
+  format: ListFormat,
+  binary: string,
+  io: CliIo,
+): number {
+  io.stdout.write(format === 'human' ? asTable(listing.document) : JSON.stringify(listing.document, null, 2) + '\n');
   if (listing.nothingListed === undefined) return 0;
   io.stderr.write(`${binary}: ${listing.nothingListed}\n`);
   return 1;
