@@ -4,9 +4,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { isCtlError } from '../../../../src/core/errors.js';
+import { CdevBackend } from '../../../../src/hw/gpio/cdev/cdev-backend.js';
+import { LINE_FLAG } from '../../../../src/hw/gpio/cdev/uapi.js';
 import { describeChip } from '../../../../src/hw/gpio/chip-description.js';
 import { chipPathsIn } from '../../../../src/hw/gpio/chip-paths.js';
 import { tempSimBoard } from '../../../helpers/sim-board.js';
+import { FakeGpioKernel } from './cdev/fake-kernel.js';
 
 test('every line of the chip with its name, and the lines a request holds as used, with consumer, direction and active-low', async (t) => {
   const board = tempSimBoard(t, { gpiochip0: { lines: 3, label: 'pinctrl-sim', lineNames: ['IN1', '', 'RELAY'] } });
@@ -34,6 +37,26 @@ test('every line of the chip with its name, and the lines a request holds as use
   assert.deepEqual(await req.get([2]), [false]);
   const other = await chip.request({ consumer: 'me', lines: [{ offset: 1, direction: 'input', activeLow: false }] });
   await other.release();
+});
+
+test('on the character device: the kernel line info flags (used, output, active-low) and the consumer', async (t) => {
+  const kernel = new FakeGpioKernel();
+  kernel.addChip('/dev/gpiochip0', 'pinctrl-test', 3, { prefix: 'GPIO' });
+  kernel.hold('/dev/gpiochip0', 1, 'gpioset');
+  Object.assign(kernel.line('/dev/gpiochip0', 2), {
+    consumer: 'relay-daemon',
+    flags: LINE_FLAG.USED | LINE_FLAG.OUTPUT | LINE_FLAG.ACTIVE_LOW,
+  });
+  const backend = new CdevBackend({ sys: kernel, watchDevices: false });
+  t.after(() => backend.close());
+  const d = await describeChip(backend, '/dev/gpiochip0');
+  assert.deepEqual([d.name, d.label, d.lineCount], ['gpiochip0', 'pinctrl-test', 3]);
+  assert.deepEqual(d.lines, [
+    { offset: 0, name: 'GPIO0', consumer: '', used: false, direction: 'input', activeLow: false },
+    { offset: 1, name: 'GPIO1', consumer: 'gpioset', used: true, direction: 'input', activeLow: false },
+    { offset: 2, name: 'GPIO2', consumer: 'relay-daemon', used: true, direction: 'output', activeLow: true },
+  ]);
+  await assert.rejects(describeChip(backend, '/dev/gpiochip1'), (e) => isCtlError(e, 'HW_GONE'));
 });
 
 test('a chip that cannot be opened rejects with the backend error', async (t) => {
