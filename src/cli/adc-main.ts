@@ -15,6 +15,7 @@ const entry: DriverEntry<AdcCliOptions, AdcConfig> = {
   spec: adcConfigSpec,
   loadRuntime: () => import('../adc/run.js'),
   loadBoardGenerator: async () => (await import('../adc/board/adc-board-from-dt.js')).adcBoardGenerator,
+  loadHardwareListing: async () => (await import('./list-channels.js')).listChannels,
 };
 
 /** Runs `ctl-mqtt-adc` with these arguments; resolves to the exit code. */

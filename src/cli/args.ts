@@ -85,6 +85,9 @@ function readDraft(driver: DriverKind, argv: readonly string[]): ArgsDraft {
   return draft;
 }
 
+/** The modes `--human` goes with (help and version ignore it). */
+const LISTS_AND_HELP: ReadonlySet<CliMode> = new Set(['list-lines', 'list-channels', 'help', 'version']);
+
 function modeOf(draft: ArgsDraft): CliMode {
   const modes = new Set(draft.modes);
   if (modes.has('help')) return 'help';
@@ -97,6 +100,8 @@ function modeOf(draft: ArgsDraft): CliMode {
       'print-schema': '--print-schema',
       'generate-board': '--generate-board',
       'ha-remove': '--ha-remove',
+      'list-lines': '--list-lines',
+      'list-channels': '--list-channels',
     } as const;
     throw usageError(`${actions.map((m) => spell[m as keyof typeof spell]).join(' and ')} cannot be used together`);
   }
@@ -136,10 +141,14 @@ export function parseCliArgs(driver: 'adc', argv: readonly string[]): AdcCliOpti
 export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOptions;
 export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOptions {
   const d = readDraft(driver, argv);
+  const mode = modeOf(d);
+  if (d.human && !LISTS_AND_HELP.has(mode)) {
+    throw usageError(`--human goes with ${driver === 'gpio' ? '--list-lines' : '--list-channels'}`);
+  }
   const deviceId = d.deviceId ?? defaultDeviceId(driver, d.sysfsRoot ?? '/');
   const common: CommonCliOptions = {
     binary: BINARY[driver],
-    mode: modeOf(d),
+    mode,
     configFile: d.configFile ?? defaultConfigFile(driver),
     systemConfigDir: d.systemConfigDir ?? defaultSystemConfigDir(driver),
     broker: Object.freeze(brokerOf(d)),
@@ -152,6 +161,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     editorSchemaDir: d.editorSchemaDir ?? DEFAULT_EDITOR_SCHEMA_DIR,
     haStatusTopic: d.haStatusTopic ?? DEFAULT_HA_STATUS_TOPIC,
     healthIntervalS: d.healthIntervalS ?? DEFAULT_HEALTH_INTERVAL_S,
+    listFormat: d.human ? 'human' : 'json',
   };
   checkMqttLimits(common);
   if (driver === 'adc') return Object.freeze({ ...common, driver });

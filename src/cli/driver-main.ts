@@ -1,9 +1,9 @@
 /**
- * What both binaries do with their command line: help, version, schema, `-j`, `-J`, or load the
- * configuration and start the service. Runs in-process for tests (`main(argv, io)` returns the
- * exit code; nothing here calls process.exit). The conversion paths stay lean: the service
- * runtime (MQTT, GPIO FFI, ...), the logger and the help text are loaded with dynamic imports
- * only on the paths that need them.
+ * What both binaries do with their command line: help, version, schema, `-j`, `-J`, the hardware
+ * listing, or load the configuration and start the service. Runs in-process for tests
+ * (`main(argv, io)` returns the exit code; nothing here calls process.exit). The conversion paths
+ * stay lean: the service runtime (MQTT, GPIO FFI, ...), the hardware listings, the logger and the
+ * help text are loaded with dynamic imports only on the paths that need them.
  */
 import { readFileSync } from 'node:fs';
 import type { BoardGenerator } from '../core/board/board-generator.js';
@@ -34,7 +34,12 @@ export interface DriverEntry<Options extends CliOptions, Model> {
   loadRuntime(): Promise<ServiceRuntime<Options, Model>>;
   /** Imports the reader of the board's device tree (only for `--generate-board`). */
   loadBoardGenerator(): Promise<BoardGenerator>;
+  /** Imports the hardware listing of the binary (only for `--list-lines` / `--list-channels`). */
+  loadHardwareListing(): Promise<HardwareListing<Options>>;
 }
+
+/** Prints the hardware the service could use; resolves to the exit code. */
+export type HardwareListing<Options extends CliOptions> = (cli: Options, io: CliIo) => Promise<number>;
 
 /** The package root, seen from dist/src/cli/. */
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
@@ -110,6 +115,9 @@ async function dispatch<Options extends CliOptions, Model>(
       io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir, undefined, topicsOf(cli)));
       return 0;
     }
+    case 'list-lines':
+    case 'list-channels':
+      return await (await entry.loadHardwareListing())(cli, io);
     case 'ha-remove': {
       const logger = await serviceLogger(cli, { on: false }, io);
       return await (await import('../core/mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);

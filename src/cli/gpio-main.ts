@@ -15,6 +15,7 @@ const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
   spec: gpioConfigSpec,
   loadRuntime: () => import('../gpio/run.js'),
   loadBoardGenerator: async () => (await import('../gpio/board/gpio-board-from-dt.js')).gpioBoardGenerator,
+  loadHardwareListing: async () => (await import('./list-lines.js')).listLines,
 };
 
 /** Runs `ctl-mqtt-gpio` with these arguments; resolves to the exit code. */

@@ -33,6 +33,7 @@ export interface ArgsDraft {
   healthIntervalS?: number;
   sysfsRoot?: string;
   editorSchemaDir?: string;
+  human?: boolean;
 }
 
 export interface OptionDef {
@@ -111,8 +112,9 @@ function text(
 }
 
 /** A flag that selects what the invocation does. */
-function action(name: string, help: string, mode: ArgsDraft['modes'][number]): OptionDef {
-  return { names: [name], value: 'none', help, apply: (d) => d.modes.push(mode) };
+function action(name: string, help: string, mode: ArgsDraft['modes'][number], only?: DriverKind): OptionDef {
+  const def: OptionDef = { names: [name], value: 'none', help, apply: (d) => d.modes.push(mode) };
+  return only ? { ...def, only } : def;
 }
 
 function parsePort(d: ArgsDraft, v: string | undefined, as: string): void {
@@ -253,6 +255,24 @@ export const OPTIONS: readonly OptionDef[] = [
     apply: parseHaStatusTopic,
   },
   action('--ha-remove', "remove this device's Home Assistant discovery configs from the broker and exit", 'ha-remove'),
+  action(
+    '--list-lines',
+    "print the GPIO chips and their lines (name, consumer, direction, in use) as JSON, and exit",
+    'list-lines',
+    'gpio',
+  ),
+  action(
+    '--list-channels',
+    'print the IIO devices and their voltage channels (raw, scale, volts) as JSON, and exit',
+    'list-channels',
+    'adc',
+  ),
+  {
+    names: ['--human'],
+    value: 'none',
+    help: 'with LIST_MODE: a readable table instead of JSON',
+    apply: (d) => (d.human = true),
+  },
   {
     names: ['--gpio-backend'],
     value: 'required',

@@ -7,6 +7,9 @@ const SUMMARY: Record<DriverKind, string> = {
   adc: 'Publishes the analog inputs of Linux IIO devices on MQTT.',
 };
 
+/** The binary's hardware listing option. */
+const LIST_MODE: Record<DriverKind, string> = { gpio: '--list-lines', adc: '--list-channels' };
+
 export function usageText(driver: DriverKind): string {
   const binary = BINARY[driver];
   const rows = OPTIONS.filter((o) => !o.only || o.only === driver).map((o) => {
@@ -17,7 +20,9 @@ export function usageText(driver: DriverKind): string {
         return `${n} ${o.metavar}`;
       })
       .join(', ');
-    const help = o.help.replace(/BINARY/g, binary).replace(/DEVICE_ID/g, `${DEFAULT_DEVICE_ID[driver]}; ${WIREN_BOARD_DEVICE_ID[driver]} on a Wiren Board`);
+    const help = o.help
+      .replace(/BINARY/g, binary)
+      .replace(/LIST_MODE/g, LIST_MODE[driver]).replace(/DEVICE_ID/g, `${DEFAULT_DEVICE_ID[driver]}; ${WIREN_BOARD_DEVICE_ID[driver]} on a Wiren Board`);
     return [spelled, help] as const;
   });
   const width = Math.max(...rows.map(([s]) => s.length)) + 2;

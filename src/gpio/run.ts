@@ -11,7 +11,6 @@
  * Stop order: the lines are released first (no pulse is counted after the last save), then the
  * state is flushed, then the device's retained topics are cleared, then the backend is closed.
  */
-import { readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
@@ -24,6 +23,7 @@ import { serviceManagerOf } from '../core/service/service-manager.js';
 import { createServiceDevice } from '../core/service/service-device.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { createCdevBackend } from '../hw/gpio/cdev/cdev-backend.js';
+import { chipPathsIn } from '../hw/gpio/chip-paths.js';
 import { mapLegacyGpioNumber } from '../hw/gpio/legacy-number.js';
 import { SimBackend } from '../hw/gpio/sim/sim-backend.js';
 import type { LegacyMapper } from './channel-plan.js';
@@ -37,13 +37,6 @@ interface Hardware {
   backend: GpioBackend;
   mapLegacyNumber: LegacyMapper;
   listChips: () => Promise<string[]>;
-}
-
-const CHIP_NODE = /^gpiochip\d+$/;
-
-/** `/dev/gpiochipN` paths of the chip entries in `dir` (device nodes, or sim chip directories). */
-async function chipPathsIn(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => CHIP_NODE.test(name)).map((name) => `/dev/${name}`);
 }
 
 /**

@@ -6,8 +6,24 @@
 
 export type DriverKind = 'gpio' | 'adc';
 
-/** What the invocation asks for. */
-export type CliMode = 'run' | 'to-json' | 'from-json' | 'print-schema' | 'generate-board' | 'ha-remove' | 'help' | 'version';
+/**
+ * What the invocation asks for. `list-lines` (GPIO) and `list-channels` (ADC) print the hardware
+ * the service could use, so a person or the console picks a line instead of typing numbers.
+ */
+export type CliMode =
+  | 'run'
+  | 'to-json'
+  | 'from-json'
+  | 'print-schema'
+  | 'generate-board'
+  | 'ha-remove'
+  | 'list-lines'
+  | 'list-channels'
+  | 'help'
+  | 'version';
+
+/** How `--list-lines` / `--list-channels` print: one JSON document, or a table for people (`--human`). */
+export type ListFormat = 'json' | 'human';
 
 /** `-d`: 1 service debug, 2 MQTT debug, 3 both; -1/-2/-3 silence their info messages. */
 export type DebugLevel = -3 | -2 | -1 | 0 | 1 | 2 | 3;
@@ -54,6 +70,8 @@ export interface CommonCliOptions {
   readonly haStatusTopic: string;
   /** `--health-interval`: seconds between health documents on MQTT; 0 = none. */
   readonly healthIntervalS: number;
+  /** `--human`: the hardware listings as a table instead of JSON. */
+  readonly listFormat: ListFormat;
 }
 
 export interface GpioCliOptions extends CommonCliOptions {

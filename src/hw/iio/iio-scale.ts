@@ -99,7 +99,31 @@ export async function resolveScale(deviceDir: string, channel: string, desired =
     const readBack = parseScale(await readOptional(target));
     return { value: readBack ?? pick.value, source: target, chosen: { from, token: pick.token } };
   }
-  for (const source of [own, shared]) {
+  const current = await scaleFromFiles([own, shared], exists);
+  if (current) return current;
+  throw await noScale(deviceDir, channel, [...lists, ownName, sharedName]);
+}
+
+/**
+ * The scale the channel has now, read from `in_<ch>_scale`, else `in_voltage_scale`; nothing is
+ * chosen or written (listing the hardware must not change what a running service set). Rejects
+ * with HW_IO for junk in the file, HW_UNSUPPORTED when there is no scale file, HW_GONE when the
+ * device directory is gone.
+ */
+export async function readScaleInUse(deviceDir: string, channel: string): Promise<IioScale> {
+  const names = [`in_${channel}_scale`, 'in_voltage_scale'];
+  const present = await namesNow(deviceDir).catch(() => undefined);
+  const current = await scaleFromFiles(
+    names.map((name) => join(deviceDir, name)),
+    (name) => present === undefined || present.has(name),
+  );
+  if (current) return current;
+  throw await noScale(deviceDir, channel, names);
+}
+
+/** The first of `sources` that exists, as a scale; undefined when none does. HW_IO for junk. */
+async function scaleFromFiles(sources: readonly string[], exists: (name: string) => boolean): Promise<IioScale | undefined> {
+  for (const source of sources) {
     if (!exists(basename(source))) continue;
     const text = await readOptional(source);
     if (text === undefined) continue;
@@ -107,11 +131,13 @@ export async function resolveScale(deviceDir: string, channel: string, desired =
     if (value === undefined) throw new CtlError('HW_IO', `${source}: not a scale (got ${JSON.stringify(text.trim())})`);
     return { value, source };
   }
-  if (!(await isDirectory(deviceDir))) throw new CtlError('HW_GONE', `IIO device ${deviceDir} is gone`);
-  throw new CtlError(
-    'HW_UNSUPPORTED',
-    `IIO channel ${channel} of ${deviceDir} has no scale (none of ${[...lists, ownName, sharedName].join(', ')})`,
-  );
+  return undefined;
+}
+
+/** Why a channel has no scale: its device is gone (HW_GONE), or none of `files` is there (HW_UNSUPPORTED). */
+async function noScale(deviceDir: string, channel: string, files: readonly string[]): Promise<CtlError> {
+  if (!(await isDirectory(deviceDir))) return new CtlError('HW_GONE', `IIO device ${deviceDir} is gone`);
+  return new CtlError('HW_UNSUPPORTED', `IIO channel ${channel} of ${deviceDir} has no scale (none of ${files.join(', ')})`);
 }
 
 function parseScale(text: string | undefined): number | undefined {

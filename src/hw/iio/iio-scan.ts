@@ -47,25 +47,34 @@ export async function findIioDevice(options: FindIioDeviceOptions = {}): Promise
   const match = options.matchIio ?? '';
   if (match === '') return deviceZero(devices);
 
+  const entries = await iioEntries(devices);
+  const pattern = `*${match}*`;
+  for (const name of entries) {
+    const target = await linkTarget(join(devices, name));
+    if (target !== undefined && fnmatch(pattern, target)) return { dir: join(devices, name), entry: name, target };
+  }
+  throw new CtlError(
+    'HW_GONE',
+    `no IIO device matches match_iio "${match}" (${entries.length} device(s) in ${devices}${listOf(entries)})`,
+  );
+}
+
+/**
+ * The `iio:deviceN` entries of the bus directory `devices`, in numeric order (iio:device2 before
+ * iio:device10). Rejects with HW_GONE (no IIO bus) or HW_IO (it cannot be read).
+ */
+export async function iioEntries(devices: string): Promise<string[]> {
   let names: string[];
   try {
     names = await namesIn(devices);
   } catch (err) {
     throw busError(devices, err);
   }
-  const entries = names
+  return names
     .map((name) => ({ name, n: ENTRY.exec(name)?.[1] }))
     .filter((e): e is { name: string; n: string } => e.n !== undefined)
-    .sort((a, b) => Number(a.n) - Number(b.n));
-  const pattern = `*${match}*`;
-  for (const { name } of entries) {
-    const target = await linkTarget(join(devices, name));
-    if (target !== undefined && fnmatch(pattern, target)) return { dir: join(devices, name), entry: name, target };
-  }
-  throw new CtlError(
-    'HW_GONE',
-    `no IIO device matches match_iio "${match}" (${entries.length} device(s) in ${devices}${listOf(entries.map((e) => e.name))})`,
-  );
+    .sort((a, b) => Number(a.n) - Number(b.n))
+    .map((e) => e.name);
 }
 
 async function deviceZero(devices: string): Promise<IioDeviceRef> {
@@ -82,7 +91,7 @@ async function deviceZero(devices: string): Promise<IioDeviceRef> {
 }
 
 /** The target of a symlink; undefined for anything that is not one (skipped, like the original). */
-async function linkTarget(path: string): Promise<string | undefined> {
+export async function linkTarget(path: string): Promise<string | undefined> {
   try {
     return await linkTargetOf(path);
   } catch {

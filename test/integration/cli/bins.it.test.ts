@@ -127,6 +127,52 @@ test('the conversion paths start lean: the bins statically import no npm package
   }
 });
 
+test('the hardware listings load no MQTT client and no npm package, whatever path they take', () => {
+  // Static and dynamic imports alike: everything --list-lines or --list-channels can load.
+  const imports = (file: string): string[] => [
+    ...staticImports(file),
+    ...[...readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!),
+  ];
+  const srcRoot = join(ROOT, 'dist/src');
+  for (const listing of ['list-lines', 'list-channels']) {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of imports(file)) {
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+        else if (!spec.startsWith('node:')) bare.add(spec);
+      }
+    };
+    visit(join(srcRoot, `cli/${listing}.js`));
+    assert.deepEqual([...bare], [], listing);
+    const mqtt = [...seen].map((file) => relative(srcRoot, file)).filter((file) => /^core\/mqtt\//.test(file));
+    assert.deepEqual(mqtt, listing === 'list-channels' ? ['core/mqtt/number-format.js'] : [], listing);
+  }
+});
+
+test('the hardware listings as real processes: JSON on stdout, exit 0', (t) => {
+  const dir = tempDir(t);
+  for (const offset of [0, 1]) {
+    mkdirSync(join(dir, 'sim/gpiochip0', `sim_gpio${offset}`), { recursive: true });
+    writeFileSync(join(dir, 'sim/gpiochip0', `sim_gpio${offset}/value`), '0\n');
+  }
+  const lines = run(BIN.gpio, ['--list-lines', '--gpio-sim', join(dir, 'sim')]);
+  assert.deepEqual([lines.code, lines.stderr], [0, '']);
+  assert.deepEqual((JSON.parse(lines.stdout) as { chips: { path: string; lines: number }[] }).chips.map((c) => [c.path, c.lines]), [['/dev/gpiochip0', 2]]);
+  const device = join(dir, 'sys/devices/platform/adc/iio:device0');
+  mkdirSync(device, { recursive: true });
+  writeFileSync(join(device, 'in_voltage1_raw'), '2000\n');
+  writeFileSync(join(device, 'in_voltage_scale'), '1.5\n');
+  mkdirSync(join(dir, 'sys/bus/iio/devices'), { recursive: true });
+  symlinkSync('../../../devices/platform/adc/iio:device0', join(dir, 'sys/bus/iio/devices/iio:device0'));
+  const channels = run(BIN.adc, ['--list-channels', '--human', '--sysfs-root', dir]);
+  assert.deepEqual([channels.code, channels.stderr], [0, '']);
+  assert.match(channels.stdout, /^iio:device0 {2}\(no name\) {2}-> \.\.\/\.\.\/\.\.\/devices\/platform\/adc\/iio:device0\n/);
+  assert.match(channels.stdout, /\n {2}voltage1 +2000 +1\.5 +3\n$/);
+});
+
 test('--generate-board as a real process: exit 0 without the device-tree node, 6 on a malformed property', (t) => {
   const dir = tempDir(t);
   const none = run(BIN.gpio, ['--generate-board', '--sysfs-root', dir, '--system-config-dir', join(dir, 'conf.d')]);

@@ -34,6 +34,7 @@ test('defaults of both binaries', () => {
     editorSchemaDir: '/var/lib/wb-mqtt-confed/schemas',
     haStatusTopic: 'homeassistant/status',
     healthIntervalS: 60,
+    listFormat: 'json',
     driver: 'gpio',
     gpioBackend: 'cdev',
     gpioSimDir: null,
@@ -79,6 +80,20 @@ test('modes: -j, -J, --print-schema, --help, --version; help and version win, tw
   assert.equal(usage('gpio', ['-j', '-J']), '-j and -J cannot be used together');
   assert.equal(parseCliArgs('adc', ['--ha-remove', '--ha-discovery=ha']).mode, 'ha-remove');
   assert.equal(usage('gpio', ['--ha-remove', '-j']), '--ha-remove and -j cannot be used together');
+});
+
+test('hardware listings: --list-lines on GPIO, --list-channels on ADC, --human only with them', () => {
+  const g = parseCliArgs('gpio', ['--list-lines', '--gpio-sim', '/tmp/sim']);
+  assert.deepEqual([g.mode, g.listFormat, g.gpioBackend, g.gpioSimDir], ['list-lines', 'json', 'sim', '/tmp/sim']);
+  const a = parseCliArgs('adc', ['--human', '--list-channels', '--sysfs-root', '/tmp/root']);
+  assert.deepEqual([a.mode, a.listFormat, a.sysfsRoot], ['list-channels', 'human', '/tmp/root']);
+  assert.equal(usage('adc', ['--list-lines']), "unknown option '--list-lines'");
+  assert.equal(usage('gpio', ['--list-channels']), "unknown option '--list-channels'");
+  assert.equal(usage('gpio', ['--list-lines', '-j']), '--list-lines and -j cannot be used together');
+  assert.equal(usage('gpio', ['--human']), '--human goes with --list-lines');
+  assert.equal(usage('adc', ['-j', '--human']), '--human goes with --list-channels');
+  assert.equal(usage('gpio', ['--list-lines', '--human=yes']), "option '--human' takes no value");
+  assert.equal(parseCliArgs('gpio', ['--human', '--help']).mode, 'help');
 });
 
 test('-h is the broker host, not help', () => {

@@ -20,6 +20,11 @@ test('--help prints the options of the binary on stdout, exit 0', async () => {
   const a = await runMain('adc', ['--help']);
   assert.match(a.stdout, /^Usage: ctl-mqtt-adc /);
   assert.ok(a.stdout.includes('--sysfs-root DIR') && a.stdout.includes('--generate-board') && !a.stdout.includes('--gpio-backend'));
+  assert.match(g.stdout, /\n {2}--list-lines +print the GPIO chips/);
+  assert.match(g.stdout, /\n {2}--human +with --list-lines: a readable table/);
+  assert.match(a.stdout, /\n {2}--list-channels +print the IIO devices/);
+  assert.match(a.stdout, /\n {2}--human +with --list-channels: a readable table/);
+  assert.ok(!a.stdout.includes('--list-lines') && !g.stdout.includes('--list-channels'));
 });
 
 test('--version prints the package version on stdout, exit 0', async () => {

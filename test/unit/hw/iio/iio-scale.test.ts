@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
-import { parseScaleList, pickScale, resolveScale } from '../../../../src/hw/iio/iio-scale.js';
+import { parseScaleList, pickScale, readScaleInUse, resolveScale } from '../../../../src/hw/iio/iio-scale.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../../helpers/fake-iio.js';
 
 const code = (c: ErrorCode, pattern = /./) => (err: unknown) => isCtlError(err, c) && pattern.test((err as Error).message);
@@ -86,4 +86,26 @@ test('scale failures are errors of the channel, each with its reason', async (t)
   await assert.rejects(resolveScale(dir, 'voltage2'), code('HW_UNSUPPORTED', /voltage2 .* has no scale \(none of in_voltage2_scale_available, .*in_voltage_scale\)/));
   await assert.rejects(resolveScale(dir, 'voltage3'), code('HW_IO', /in_voltage3_scale: not a scale \(got "abc"\)/));
   await assert.rejects(resolveScale(join(dir, 'gone'), 'voltage2'), code('HW_GONE'));
+});
+
+test('the scale in use is read, never chosen or written: in_<ch>_scale, then in_voltage_scale', async (t) => {
+  const tree = tempFakeIio(t, [
+    {
+      parent: 'platform/a',
+      channels: { voltage1: { raw: 1, scale: '0.5', scaleAvailable: '0.5 2' }, voltage2: { raw: 1 }, voltage3: { raw: 1, scale: 'abc' } },
+      files: { in_voltage_scale_available: '1 3', in_voltage_scale: '1' },
+    },
+    { parent: 'platform/b', channels: { voltage0: { raw: 1, scaleAvailable: '1 2' } } },
+  ]);
+  const a = tree.device(0).dir;
+  const before = statSync(join(a, 'in_voltage1_scale')).mtimeMs;
+  assert.deepEqual(await readScaleInUse(a, 'voltage1'), { value: 0.5, source: join(a, 'in_voltage1_scale') });
+  assert.deepEqual(await readScaleInUse(a, 'voltage2'), { value: 1, source: join(a, 'in_voltage_scale') });
+  assert.equal(readFileSync(join(a, 'in_voltage1_scale'), 'latin1'), '0.5\n');
+  assert.equal(readFileSync(join(a, 'in_voltage_scale'), 'latin1'), '1\n');
+  assert.equal(statSync(join(a, 'in_voltage1_scale')).mtimeMs, before, 'nothing written');
+  await assert.rejects(readScaleInUse(a, 'voltage3'), code('HW_IO', /in_voltage3_scale: not a scale \(got "abc"\)/));
+  const b = tree.device(1).dir;
+  await assert.rejects(readScaleInUse(b, 'voltage0'), code('HW_UNSUPPORTED', /voltage0 .* has no scale \(none of in_voltage0_scale, in_voltage_scale\)$/));
+  await assert.rejects(readScaleInUse(join(b, 'gone'), 'voltage0'), code('HW_GONE'));
 });
