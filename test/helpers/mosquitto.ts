@@ -2,7 +2,7 @@
  * A real mosquitto for tests: its own process on free loopback ports, a generated config without
  * persistence, an optional TLS listener (CA, server and client certificates made with openssl)
  * and password file, a unix socket listener, stop/start on the same ports, and the broker's log
- * (`log_type all`), which shows every packet the clients send in order.
+ * (`log_type all`), which shows every packet the clients send in order; extra config lines (a bridge).
  *
  *   const broker = await startMosquitto();  t.after(() => broker.close());
  */
@@ -30,6 +30,8 @@ export interface MosquittoOptions {
   unixSocket?: boolean;
   /** Content of an ACL file for the plain listener (e.g. `topic readwrite /devices/#`). */
   acl?: string;
+  /** Lines appended to the generated config, after the listeners (e.g. a bridge `connection`). */
+  extraConfig?: string;
 }
 
 export interface TlsMaterial {
@@ -197,6 +199,7 @@ class MosquittoProcess implements Mosquitto {
       );
     }
     if (this.socketPath !== undefined) lines.push(`listener 0 ${this.socketPath}`, 'allow_anonymous true');
+    if (this.options.extraConfig !== undefined) lines.push(this.options.extraConfig);
     return lines.join('\n') + '\n';
   }
 }

@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Connects with MQTT 5, or with 3.1.1 when the broker refuses 5 (CONNACK "unacceptable protocol
- * version"); a `protocolVersion` in the options is used as it is.
+ * version", or a close without any CONNACK as RabbitMQ before 3.13 answers); a `protocolVersion`
+ * in the options is used as it is.
  */
 export async function connectTestClient(url: string, options: IClientOptions = {}): Promise<MqttClient> {
   if (options.protocolVersion !== undefined) return mqtt.connectAsync(url, options, false);
@@ -18,8 +19,9 @@ export async function connectTestClient(url: string, options: IClientOptions = {
     return await mqtt.connectAsync(url, { ...options, protocolVersion: 5 }, false);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    // 1: the 3.1.1 CONNACK code a 3.1.1 broker answers a version-5 CONNECT with; 132: MQTT 5's.
-    if (code !== 1 && code !== 132) throw err;
+    // 1: the 3.1.1 CONNACK code a 3.1.1 broker answers a version-5 CONNECT with; 132: MQTT 5's;
+    // no code: mqtt.js's "Couldn't connect to server", a close with no socket error and no CONNACK.
+    if (code !== 1 && code !== 132 && code !== undefined) throw err;
     return mqtt.connectAsync(url, { ...options, protocolVersion: 4 }, false);
   }
 }

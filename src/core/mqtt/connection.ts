@@ -62,6 +62,8 @@ export class ManagedConnection {
   /** The delay after the current attempt has been chosen (error and close both report a failure). */
   private delayChosen = false;
   private everConnected = false;
+  /** 3.1.1 was chosen because the broker closed an MQTT 5 CONNECT without a CONNACK (noteSilentClose). */
+  private guessed311 = false;
   private up = false;
   private upSince = 0;
   private ending = false;
@@ -330,17 +332,46 @@ export class ManagedConnection {
     const client = this.client;
     this.lastError = messageOf(err);
     if (client !== undefined && client.options.protocolVersion === 5 && typeof err.code === 'number' && UNSUPPORTED_PROTOCOL.has(err.code)) {
-      // aedes and old mosquitto speak 3.1.1 only. Without Clean Start, a new session can only be
-      // had with clean=true, which would not outlive the connection, so 3.1.1 keeps clean=false.
-      this.options.log.info(`${this.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
-      client.options.protocolVersion = 4;
-      delete client.options.properties;
-      if (this.options.persistentSession) client.options.clean = false;
-      this.chooseDelay(50);
-      this.lastError = PROTOCOL_FALLBACK;
+      // aedes and old mosquitto speak 3.1.1 only.
+      this.fallBackTo311();
       return;
     }
     if (typeof err.code === 'number') this.chooseDelay();
+  }
+
+  /**
+   * The next attempt speaks MQTT 3.1.1. Without Clean Start, a new session can only be had with
+   * clean=true, which would not outlive the connection, so 3.1.1 keeps clean=false.
+   */
+  private fallBackTo311(): void {
+    const client = this.client;
+    if (client === undefined) return;
+    this.options.log.info(`${this.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
+    client.options.protocolVersion = 4;
+    delete client.options.properties;
+    if (this.options.persistentSession) client.options.clean = false;
+    this.chooseDelay(50);
+    this.lastError = PROTOCOL_FALLBACK;
+  }
+
+  /**
+   * A broker that cannot parse an MQTT 5 CONNECT may close the connection without any CONNACK
+   * (RabbitMQ's MQTT plugin before 3.13): before the first connect, a close with no socket error
+   * and no CONNACK is taken as such a refusal and 3.1.1 is tried at once. A broker that closes a
+   * 3.1.1 CONNECT the same way was closing connections for another reason: back to MQTT 5.
+   */
+  private noteSilentClose(): void {
+    const client = this.client;
+    if (client === undefined || this.everConnected || this.lastError !== undefined) return;
+    if (client.options.protocolVersion === 5) {
+      this.guessed311 = true;
+      this.fallBackTo311();
+    } else if (this.guessed311) {
+      this.guessed311 = false;
+      client.options.protocolVersion = 5;
+      client.options.clean = true;
+      if (this.options.persistentSession) client.options.properties = { sessionExpiryInterval: SESSION_EXPIRY_S };
+    }
   }
 
   private onClose(): void {
@@ -355,6 +386,7 @@ export class ManagedConnection {
       if (wasUp) this.handlers.onDisconnect?.();
       return;
     }
+    if (!wasUp) this.noteSilentClose();
     const upMs = performance.now() - this.upSince;
     if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.backoff.reset();
     const fallingBack = this.lastError === PROTOCOL_FALLBACK;
