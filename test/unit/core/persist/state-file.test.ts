@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../../../src/core/persist/atomic-write.js';
 import { loadStateFile, StateSaver } from '../../../../src/core/persist/state-file.js';
 import { createMemoryLogger } from '../../../../src/core/log.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-state-'));
@@ -66,6 +67,8 @@ test('saveSoon coalesces changes into one write within the interval; flush write
   const path = join(dir, 'state.json');
   let value = 0;
   let serialized = 0;
+  // Synthetic time: the interval passes when the test says, however loaded the machine is.
+  const time = new ManualTime(0);
   const saver = new StateSaver({
     path,
     intervalMs: 50,
@@ -74,10 +77,15 @@ test('saveSoon coalesces changes into one write within the interval; flush write
       serialized++;
       return JSON.stringify({ n: value });
     },
+    time,
   });
   for (value = 1; value <= 5; value++) saver.saveSoon();
   value = 5;
-  await new Promise((r) => setTimeout(r, 120));
+  await time.advanceTo(49);
+  assert.equal(serialized, 0, 'nothing written before the interval');
+  await time.advanceTo(50, async () => {
+    while (saver.busy) await new Promise((resolve) => setImmediate(resolve));
+  });
   assert.equal(serialized, 1);
   assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { n: 5 });
   value = 6;
