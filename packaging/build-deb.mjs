@@ -148,6 +148,13 @@ function duKiB(dir) {
   return Math.ceil(bytes / 1024);
 }
 
+/** The Node.js version package.json's engines asks for ("node": ">=X.Y"): the package's nodejs dependency. */
+function minimumNode(pkg) {
+  const m = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(pkg.engines?.node ?? '');
+  if (!m) fail(`package.json: engines.node must read ">=X.Y" (got ${JSON.stringify(pkg.engines?.node)})`);
+  return m[1];
+}
+
 function controlFile(pkg, installedKiB) {
   const maintainer = maintainerOf();
   return [
@@ -156,7 +163,7 @@ function controlFile(pkg, installedKiB) {
     'Architecture: all',
     `Maintainer: ${maintainer}`,
     `Installed-Size: ${installedKiB}`,
-    'Depends: nodejs (>= 20)',
+    `Depends: nodejs (>= ${minimumNode(pkg)})`,
     'Recommends: mosquitto',
     'Section: misc',
     'Priority: optional',

@@ -7,7 +7,7 @@
 #   packaging/check-deb.sh path/to/ctl-mqtt_<version>_all.deb
 #
 # nodejs is not in the throw-away root (--force-depends); maintainer scripts run outside it
-# (--force-script-chrootless, with DPKG_ROOT set). Needs dpkg and node (>= 20) on this machine;
+# (--force-script-chrootless, with DPKG_ROOT set). Needs dpkg and node (>= 18.19) on this machine;
 # runs as root or as a user.
 set -euo pipefail
 

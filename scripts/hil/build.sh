@@ -3,6 +3,9 @@
 #   bzImage           Debian linux-source-6.1, tinyconfig + kernel.config (gpio-sim, cdev v1/v2,
 #                     configfs, 9p over virtio, IIO dummy)
 #   initramfs.cpio.gz busybox-static + guest-init.sh as /init
+# With HIL_ARCH=armhf (cache ~/.cache/ctl-mqtt/hil-armhf): zImage cross-compiled with
+# gcc-arm-linux-gnueabihf from the same sources (kernel.armhf.config), busybox-static:armhf in the
+# initramfs, and Debian 12's armhf userland in root/ (armhf-root.sh).
 # Rebuilds only what changed: the kernel when kernel.config or the source tarball changes, the
 # initramfs when guest-init.sh or busybox changes.
 # Exit codes: 0 ready, 77 cannot build here (tools missing and not root; message printed), else failure.
@@ -14,9 +17,11 @@ mkdir -p "$HIL_CACHE"
 cd "$HIL_CACHE"
 
 tarball="$(ls /usr/src/linux-source-6.1.tar.* | head -n1)"
-kernel_key="$(cat "$HIL_SCRIPTS/kernel.config" <(stat -c '%s %Y' "$tarball") | sha256sum | cut -c1-16)"
-if [ -f bzImage ] && [ "$(cat bzImage.key 2>/dev/null)" = "$kernel_key" ]; then
-  hil_log "kernel up to date ($HIL_CACHE/bzImage)"
+config="$HIL_SCRIPTS/$HIL_KERNEL_CONFIG"
+image="$HIL_KERNEL_IMAGE"
+kernel_key="$(cat "$config" <(stat -c '%s %Y' "$tarball") | sha256sum | cut -c1-16)"
+if [ -f "$image" ] && [ "$(cat "$image.key" 2>/dev/null)" = "$kernel_key" ]; then
+  hil_log "kernel up to date ($HIL_CACHE/$image)"
 else
   started=$SECONDS
   if [ ! -f linux/Makefile ] || [ "$(cat linux.tarball 2>/dev/null)" != "$(stat -c '%s %Y' "$tarball")" ]; then
@@ -27,36 +32,48 @@ else
     stat -c '%s %Y' "$tarball" > linux.tarball
   fi
   cd linux
-  hil_log "configuring (tinyconfig + kernel.config)"
-  make -s tinyconfig >/dev/null
-  scripts/kconfig/merge_config.sh -m -O . .config "$HIL_SCRIPTS/kernel.config" >/dev/null
-  make -s olddefconfig >/dev/null
+  hil_log "configuring (tinyconfig + $HIL_KERNEL_CONFIG)"
+  make -s "${HIL_MAKE_ARGS[@]}" tinyconfig >/dev/null
+  scripts/kconfig/merge_config.sh -m -O . .config "$config" >/dev/null
+  make -s "${HIL_MAKE_ARGS[@]}" olddefconfig >/dev/null 2>&1
   # olddefconfig drops options whose dependencies are unmet: refuse a guest without them.
   lost=()
   while IFS= read -r line; do
     case "$line" in CONFIG_*=*) grep -qx "$line" .config || lost+=("$line") ;; esac
-  done < "$HIL_SCRIPTS/kernel.config"
+  done < "$config"
   if [ ${#lost[@]} -gt 0 ]; then
     hil_log "the final .config lacks: ${lost[*]}"
     exit 1
   fi
-  hil_log "building bzImage with $(nproc) jobs (about 5 minutes on 2 cores)"
-  make -s -j"$(nproc)" bzImage > ../kernel-build.log 2>&1 || { tail -n 30 ../kernel-build.log >&2; exit 1; }
-  cp arch/x86/boot/bzImage ../bzImage.new
+  hil_log "building $image with $(nproc) jobs (about 5 minutes on 2 cores, 13 for armhf on busy ones)"
+  nice make -s -j"$(nproc)" "${HIL_MAKE_ARGS[@]}" "$image" > ../kernel-build.log 2>&1 || { tail -n 30 ../kernel-build.log >&2; exit 1; }
+  cp "$HIL_KERNEL_BUILT" "../$image.new"
   cd ..
-  mv bzImage.new bzImage
-  echo "$kernel_key" > bzImage.key
+  mv "$image.new" "$image"
+  echo "$kernel_key" > "$image.key"
   hil_log "kernel built in $((SECONDS - started)) s"
 fi
 
-initramfs_key="$(cat "$HIL_SCRIPTS/guest-init.sh" /bin/busybox | sha256sum | cut -c1-16)"
+busybox=/bin/busybox
+if [ "$HIL_ARCH" = armhf ]; then
+  busybox="$HIL_CACHE/busybox"
+  if [ ! -x "$busybox" ]; then
+    hil_log "fetching busybox-static:armhf"
+    dl="$(mktemp -d)"; chmod 0755 "$dl"
+    (cd "$dl" && apt-get download -qq busybox-static:armhf 2>&1 | grep -v 'unsandboxed as root' >&2 || true)
+    dpkg -x "$dl"/busybox-static_*.deb "$dl/x" && cp "$dl/x/bin/busybox" "$busybox"
+    rm -rf "$dl"
+  fi
+  bash "$HIL_SCRIPTS/armhf-root.sh"
+fi
+initramfs_key="$(cat "$HIL_SCRIPTS/guest-init.sh" "$busybox" | sha256sum | cut -c1-16)"
 if [ -f initramfs.cpio.gz ] && [ "$(cat initramfs.key 2>/dev/null)" = "$initramfs_key" ]; then
   hil_log "initramfs up to date"
 else
   root="$(mktemp -d)"
   trap 'rm -rf "$root"' EXIT
   mkdir -p "$root"/{bin,dev,proc,sys,mnt,newroot}
-  cp /bin/busybox "$root/bin/busybox"
+  cp "$busybox" "$root/bin/busybox"
   install -m 0755 "$HIL_SCRIPTS/guest-init.sh" "$root/init"
   (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet | gzip -9) > initramfs.cpio.gz.new
   mv initramfs.cpio.gz.new initramfs.cpio.gz

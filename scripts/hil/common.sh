@@ -1,6 +1,19 @@
 # Shared settings of the HIL scripts (sourced, not run).
+# The guest's architecture: x86_64 (default) or armhf (HIL_ARCH=armhf: a 32-bit ARM guest on
+# qemu's virt board, Debian 12's armhf userland; see armhf-root.sh).
+HIL_ARCH="${HIL_ARCH:-x86_64}"
 # The cache lives outside the repository so every worktree and clone reuses one kernel.
 HIL_CACHE="${CTL_HIL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctl-mqtt/hil}"
+case "$HIL_ARCH" in
+  x86_64)
+    HIL_KERNEL_CONFIG=kernel.config; HIL_MAKE_ARGS=(); HIL_KERNEL_IMAGE=bzImage
+    HIL_KERNEL_BUILT=arch/x86/boot/bzImage; HIL_QEMU=qemu-system-x86_64 ;;
+  armhf)
+    HIL_CACHE="$HIL_CACHE-armhf"
+    HIL_KERNEL_CONFIG=kernel.armhf.config; HIL_MAKE_ARGS=(ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-)
+    HIL_KERNEL_IMAGE=zImage; HIL_KERNEL_BUILT=arch/arm/boot/zImage; HIL_QEMU=qemu-system-arm ;;
+  *) printf 'hil: HIL_ARCH must be x86_64 or armhf (got %s)\n' "$HIL_ARCH" >&2; exit 2 ;;
+esac
 HIL_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # Exit code of build.sh when the harness cannot run here (tools missing and not root).
 HIL_SKIP_RC=77
@@ -10,9 +23,15 @@ hil_log() { printf 'hil: %s\n' "$*" >&2; }
 # Prints the Debian packages among the tool set that are missing (empty when all are there).
 hil_missing_packages() {
   local missing=()
-  command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
   ls /usr/src/linux-source-6.1.tar.* >/dev/null 2>&1 || missing+=(linux-source-6.1)
-  [ -x /bin/busybox ] && file_is_static /bin/busybox || missing+=(busybox-static)
+  if [ "$HIL_ARCH" = armhf ]; then
+    # The guest's busybox and userland are armhf packages fetched by build.sh and armhf-root.sh.
+    command -v qemu-system-arm >/dev/null 2>&1 || missing+=(qemu-system-arm)
+    command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 || missing+=(gcc-arm-linux-gnueabihf)
+  else
+    command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
+    [ -x /bin/busybox ] && file_is_static /bin/busybox || missing+=(busybox-static)
+  fi
   local tool pkg
   for tool in gcc:build-essential make:build-essential bc:bc bison:bison flex:flex cpio:cpio xz:xz-utils \
               gzip:gzip gpiodetect:gpiod; do

@@ -3,8 +3,10 @@
 #  1. mounts proc, sys, devtmpfs and configfs;
 #  2. creates the gpio-sim chips of hil.chips=LABEL:NLINES:PREFIX,... (lines named PREFIX0..);
 #  3. mounts the host root read-only over 9p, tmpfs on the writable places, the exchange folder
-#     (hil.xchg) and the optional read-write folder (hil.rw) at their host paths;
-#  4. chroots into the host root, runs <xchg>/cmd.sh with bash, writes its exit code to <xchg>/rc
+#     (hil.xchg) and the optional read-write folder (hil.rw) at their host paths; with
+#     hil.root=TAG (the armhf guest) the root is that share instead (a userland of the guest's
+#     architecture) and the host folders of hil.binds=PATH,... are bound into it at their paths;
+#  4. chroots into that root, runs <xchg>/cmd.sh with bash, writes its exit code to <xchg>/rc
 #     (output goes to <xchg>/output as it is produced) and powers off.
 # The kernel command line carries the parameters (paths without spaces).
 /bin/busybox --install -s /bin
@@ -16,9 +18,11 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t configfs configfs /sys/kernel/config
 
-xchg=; chips=; rw=
+xchg=; chips=; rw=; root_tag=hostroot; binds=
 for arg in $(cat /proc/cmdline); do
   case "$arg" in
+    hil.root=*) root_tag="${arg#hil.root=}" ;;
+    hil.binds=*) binds="${arg#hil.binds=}" ;;
     hil.xchg=*) xchg="${arg#hil.xchg=}" ;;
     hil.chips=*) chips="${arg#hil.chips=}" ;;
     hil.rw=*) rw="${arg#hil.rw=}" ;;
@@ -66,10 +70,18 @@ for spec in $(echo "$chips" | tr ',' ' '); do
 done
 echo "export HIL_NCHIPS=$n HIL_GUEST=1" >> "$env_file"
 
-# The host root, read-only; tmpfs where programs write.
+# The host root (or the guest's own userland), read-only; tmpfs where programs write.
 nr=/newroot
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot "$nr" \
-  || die "cannot mount the host root over 9p"
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro "$root_tag" "$nr" \
+  || die "cannot mount the root ($root_tag) over 9p"
+if [ "$root_tag" != hostroot ]; then
+  mkdir -p /hostroot
+  mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot /hostroot \
+    || die "cannot mount the host root over 9p"
+  for path in $(echo "$binds" | tr ',' ' '); do
+    mount -o bind "/hostroot$path" "$nr$path" || die "cannot bind the host's $path"
+  done
+fi
 for d in proc sys dev; do mount -o bind "/$d" "$nr/$d" || die "cannot bind /$d"; done
 mount -t configfs configfs "$nr/sys/kernel/config"
 mkdir -p /dev/pts /dev/shm

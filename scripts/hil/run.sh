@@ -5,6 +5,9 @@
 # (HIL_RW overrides it; HIL_RW= shares nothing), and gpio-sim chips whose paths arrive in
 # $HIL_CHIPn, $HIL_CHIPn_SYSFS (sim_gpioN/{pull,value}), $HIL_CHIPn_LABEL, $HIL_CHIPn_CONFIGFS.
 # The command's output is streamed while it runs.
+# With HIL_ARCH=armhf the guest is a 32-bit ARM one (qemu-system-arm -M virt, TCG) booted into
+# Debian 12's armhf userland (read-only), with the current directory and the folder node_modules
+# points to at their host paths.
 # Settings (environment): HIL_ACCEL=auto|tcg|kvm (auto: kvm only with real VT-x/AMD-V), HIL_SMP (2),
 # HIL_MEM (1024M), HIL_CHIPS (LABEL:NLINES:PREFIX,...), HIL_TIMEOUT seconds (900), HIL_KEEP=1 keeps
 # the exchange folder. Needs build.sh to have run. Exit 125 when the guest never reported.
@@ -12,11 +15,12 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 [ $# -ge 1 ] || { echo "usage: $0 'command ...'" >&2; exit 2; }
-for f in bzImage initramfs.cpio.gz; do
+for f in "$HIL_KERNEL_IMAGE" initramfs.cpio.gz; do
   [ -f "$HIL_CACHE/$f" ] || { hil_log "missing $HIL_CACHE/$f: run scripts/hil/build.sh first"; exit 2; }
 done
 
 accel="${HIL_ACCEL:-auto}"
+[ "$HIL_ARCH" = armhf ] && accel=tcg
 if [ "$accel" = auto ]; then
   # Nested "pagetable-based" KVM (kvm_pvm) starts the guest but stalls it; TCG always works.
   if [ -r /dev/kvm ] && [ -w /dev/kvm ] && grep -qE '\b(vmx|svm)\b' /proc/cpuinfo && [ ! -d /sys/module/kvm_pvm ]; then
@@ -47,16 +51,35 @@ printf 'cd %q\n%s\n' "$PWD" "$*" > "$xchg/cmd.sh"
 : > "$xchg/output"
 
 share_args=()
-append="console=ttyS0 quiet panic=-1 hil.xchg=$xchg hil.chips=$chips"
+append="quiet panic=-1 hil.xchg=$xchg hil.chips=$chips"
+if [ "$HIL_ARCH" = armhf ]; then
+  # The board's CPU (Cortex-A15, ARMv7 with VFPv4 and NEON) and its own devices; highmem=off keeps
+  # every device below 4 GiB for a kernel without LPAE.
+  machine_args=(-M virt,highmem=off -cpu cortex-a15)
+  accel_args=(-accel tcg,thread=multi)
+  append="console=ttyAMA0 $append hil.root=guestroot"
+  guest_root="$HIL_CACHE/root"
+  share_args+=(-virtfs "local,path=$guest_root,mount_tag=guestroot,security_model=none,readonly=on")
+  # Host folders seen at their own paths: node_modules's target when it lies outside the
+  # current directory. Their mount points are made in the (host-side) guest root.
+  binds=()
+  nm="$(readlink -f "$PWD/node_modules" 2>/dev/null || true)"
+  case "$nm" in "" | "$PWD"/*) ;; *) [ -d "$nm" ] && binds+=("$nm") ;; esac
+  for p in ${rw:+"$rw"} "${binds[@]}"; do mkdir -p "$guest_root$p"; done
+  if [ ${#binds[@]} -gt 0 ]; then append+=" hil.binds=$(IFS=,; echo "${binds[*]}")"; fi
+else
+  machine_args=()
+  append="console=ttyS0 $append"
+fi
 if [ -n "$rw" ]; then
-  share_args=(-virtfs "local,path=$rw,mount_tag=rw,security_model=none")
+  share_args+=(-virtfs "local,path=$rw,mount_tag=rw,security_model=none")
   append+=" hil.rw=$rw"
 fi
 
 started=$(date +%s.%N)
-qemu-system-x86_64 "${accel_args[@]}" -smp "${HIL_SMP:-2}" -m "${HIL_MEM:-1024M}" \
+"$HIL_QEMU" "${machine_args[@]}" "${accel_args[@]}" -smp "${HIL_SMP:-2}" -m "${HIL_MEM:-1024M}" \
   -display none -serial "file:$xchg/console.log" -monitor none -no-reboot -nic none -no-user-config \
-  -kernel "$HIL_CACHE/bzImage" -initrd "$HIL_CACHE/initramfs.cpio.gz" -append "$append" \
+  -kernel "$HIL_CACHE/$HIL_KERNEL_IMAGE" -initrd "$HIL_CACHE/initramfs.cpio.gz" -append "$append" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$xchg,mount_tag=xchg,security_model=none" \
   "${share_args[@]}" &
@@ -64,7 +87,10 @@ qemu_pid=$!
 tail -n +1 -f "$xchg/output" --pid="$qemu_pid" &
 tail_pid=$!
 
-timeout="${HIL_TIMEOUT:-900}"
+# The armhf guest emulates every instruction of a foreign ISA: its suite takes several times longer.
+default_timeout=900
+[ "$HIL_ARCH" = armhf ] && default_timeout=3600
+timeout="${HIL_TIMEOUT:-$default_timeout}"
 deadline=$((SECONDS + timeout))
 while kill -0 "$qemu_pid" 2>/dev/null; do
   if [ "$SECONDS" -ge "$deadline" ]; then

@@ -4,12 +4,12 @@
  * machine. A port that is taken is an error naming the option that picks another one; the demo
  * never silently moves to a port the user did not ask for.
  */
-import { Aedes } from 'aedes';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { CtlError, errnoOf } from '../core/errors.js';
 import { DEMO_COMMAND } from './demo-args.js';
+import { loadAedes } from './load-aedes.js';
 
 export const BROKER_HOST = '127.0.0.1';
 
@@ -59,7 +59,7 @@ function closeServer(server: Server | HttpServer): Promise<void> {
 
 /** Starts aedes on both ports; throws CtlError RUNTIME (one line) when a port cannot be had. */
 export async function startEmbeddedBroker(ports: BrokerPorts): Promise<EmbeddedBroker> {
-  const aedes = await Aedes.createBroker();
+  const aedes = await (await loadAedes()).createBroker();
   // Sockets that never finish CONNECT are not aedes clients: close them ourselves at the end.
   const sockets = new Set<Socket>();
   const track = (socket: Socket): void => {
