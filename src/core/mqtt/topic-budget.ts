@@ -5,8 +5,7 @@
  * device id) must leave room for controls, and the configuration check rejects a channel whose
  * longest topic would not fit.
  */
-import { CONTROLLER_ID_MAX } from './ha/ha-controller.js';
-import { haNodeId, haSafeId } from './ha/ha-ids.js';
+import { CONTROLLER_ID_MAX, haNodeId, haSafeId } from './ha/ha-ids.js';
 import type { HaHint } from './device.js';
 import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
 

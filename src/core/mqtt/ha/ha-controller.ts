@@ -16,12 +16,11 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { CtlError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { CONTROLLER_ID_MAX } from './ha-ids.js';
 
 export const CONTROLLER_ID_ENV = 'CTL_MQTT_CONTROLLER_ID';
 export const CONSOLE_URL_ENV = 'CTL_MQTT_CONSOLE_URL';
 
-/** The longest controller id (a host name label has at most 63 characters). */
-export const CONTROLLER_ID_MAX = 63;
 
 /** Host names that OS images and controllers ship with: shared by many machines. */
 const DEFAULT_HOST_NAMES = new Set([

@@ -12,6 +12,9 @@ const SAFE = /^[a-zA-Z0-9_-]+$/;
 /** The end of every escaped id. */
 const ESCAPED_END = /_[0-9a-f]{6}$/;
 
+/** The longest controller id (ha-controller.ts): a host name label has at most 63 characters. */
+export const CONTROLLER_ID_MAX = 63;
+
 /** `text` itself when HA accepts it and it cannot be taken for an escaped id, else escaped. */
 export function haSafeId(text: string): string {
   if (SAFE.test(text) && !ESCAPED_END.test(text)) return text;
