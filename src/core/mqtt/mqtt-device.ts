@@ -14,6 +14,7 @@ import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-m
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
 import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice, MqttTraffic } from './device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
+import type { HaController } from './ha/ha-controller.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
 import { DeviceTopics } from './topics.js';
@@ -35,6 +36,8 @@ export interface MqttDeviceOptions {
   readonly haDiscoveryPrefix?: string;
   /** Home Assistant's birth topic (with a discovery prefix); default `homeassistant/status`. */
   readonly haStatusTopic?: string;
+  /** The controller Home Assistant's ids name; by default this machine's (ha-controller.ts). */
+  readonly haController?: HaController;
   readonly log: Logger;
   readonly clock?: Clock;
   /** Reconnection backoff; default 1 s doubling to 30 s. */
@@ -45,7 +48,7 @@ export interface MqttDeviceOptions {
 
 /**
  * Creates the device. Reads TLS files and checks ids at once.
- * @throws CtlError USAGE (bad URL, prefix or device id) or RUNTIME (unreadable TLS file).
+ * @throws CtlError USAGE (bad URL, prefix, device id, or Home Assistant controller id or console URL) or RUNTIME (unreadable TLS file).
  */
 export function createMqttDevice(options: MqttDeviceOptions): MqttDevice {
   return new BrokerDevice(options);
@@ -105,6 +108,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
       this.ha = new HaDiscovery({
         haPrefix: options.haDiscoveryPrefix,
         ...(options.haStatusTopic !== undefined ? { statusTopic: options.haStatusTopic } : {}),
+        ...(options.haController !== undefined ? { controller: options.haController } : {}),
         topics: this.topics,
         device: this.spec,
         broker,
@@ -274,6 +278,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   publishErrors(control: ControlState): void {
+    this.ha?.setControlErrors(control.spec.id, control.errors);
     if (this.isOnline) this.send(this.topics.controlLegacyMeta(control.spec.id, 'error'), control.errors);
   }
 

@@ -5,7 +5,7 @@
  * device id) must leave room for controls, and the configuration check rejects a channel whose
  * longest topic would not fit.
  */
-import { haNodeId, haSafeId } from './ha/ha-ids.js';
+import { CONTROLLER_ID_MAX, haNodeId, haSafeId } from './ha/ha-ids.js';
 import type { HaHint } from './device.js';
 import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
 
@@ -49,10 +49,11 @@ export class TopicBudget {
     // `.../controls/<id>/meta/readonly`: longer than the value, `/meta`, `/on` and the device's own topics.
     this.controlOverhead = utf8Bytes(topics.controlLegacyMeta('', longest(CONTROL_LEGACY_METAS)));
     const ha = context.haPrefix;
+    // The controller's id is decided where the service runs: counted at its longest.
     this.haOverhead =
       ha === undefined || ha === null
         ? undefined
-        : utf8Bytes(`${ha}/${longest(HA_COMPONENTS)}/${haNodeId(context.prefix, context.deviceId)}//config`);
+        : utf8Bytes(`${ha}/${longest(HA_COMPONENTS)}/${haNodeId('c'.repeat(CONTROLLER_ID_MAX), context.prefix, context.deviceId)}//config`);
   }
 
   /** The shortest topics any command line gives (no prefix, a one-character device id). */

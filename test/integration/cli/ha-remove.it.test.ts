@@ -13,22 +13,31 @@ import { startTestBroker } from '../../helpers/test-broker.js';
 
 const ADC_MAIN = fileURLToPath(new URL('../../../src/cli/adc-main.js', import.meta.url));
 
-test('--ha-remove empties the configs of its node and its availability, nothing else', async (t) => {
+// The processes this file starts inherit it: Home Assistant ids that do not depend on the machine.
+process.env['CTL_MQTT_CONTROLLER_ID'] = 'it';
+
+test('--ha-remove empties the configs of its node (and of the node older versions used) and its availability, nothing else', async (t) => {
   const broker = await startTestBroker();
   t.after(() => broker.close());
-  const mine = ['ha/sensor/site1_ctl-adc/Vin/config', 'ha/number/site1_ctl-adc/X_total/config'];
+  const mine = [
+    'ha/sensor/it_site1_ctl-adc/Vin/config',
+    'ha/number/it_site1_ctl-adc/X_total/config',
+    'ha/sensor/site1_ctl-adc/Vin/config', // left by an older version: the node without the controller
+  ];
   const others = {
-    'ha/sensor/ctl-adc/Vin/config': '{}', // the same device id without the -T prefix: another node
-    'homeassistant/sensor/site1_ctl-adc/Vin/config': '{}', // another discovery prefix
+    'ha/sensor/it_ctl-adc/Vin/config': '{}', // the same device id without the -T prefix: another node
+    'ha/sensor/attic_site1_ctl-adc/Vin/config': '{}', // the same device on another controller
+    'homeassistant/sensor/it_site1_ctl-adc/Vin/config': '{}', // another discovery prefix
     'site1/devices/ctl-adc/controls/Vin': '12.000',
   };
   for (const topic of mine) await publishOnce(broker.url, topic, '{"name":"x"}', { retain: true });
   await publishOnce(broker.url, 'site1/devices/ctl-adc/availability', 'offline', { retain: true });
+  await publishOnce(broker.url, 'site1/ctl-mqtt/ctl-adc/available/Vin', 'online', { retain: true });
   for (const [topic, payload] of Object.entries(others)) await publishOnce(broker.url, topic, payload, { retain: true });
 
   const remove = spawnNode(t, [ADC_MAIN, '--ha-remove', '--ha-discovery=ha', '-T', 'site1', '--broker', broker.url]);
   assert.equal(await remove.exit, 0, remove.stderr());
-  assert.match(remove.stderr(), /removed 2 Home Assistant configs of site1_ctl-adc under ha\/ and the availability site1\/devices\/ctl-adc\/availability/);
+  assert.match(remove.stderr(), /removed 3 Home Assistant configs of it_site1_ctl-adc under ha\/ and the availability site1\/devices\/ctl-adc\/availability/);
   assert.deepEqual(await retainedSnapshot(broker.url), new Map(Object.entries(others)));
 });
 

@@ -1,7 +1,9 @@
 /**
  * Home Assistant MQTT discovery (opt-in, `--ha-discovery[=PREFIX]`): one retained config per
  * entity, all under one HA device, re-announced when HA publishes `online` on its status topic
- * (`--ha-status-topic`, `homeassistant/status` by default, whatever the discovery prefix).
+ * (`--ha-status-topic`, `homeassistant/status` by default, whatever the discovery prefix). Node
+ * id, unique ids, entity ids and the device name carry the controller's id (ha-controller.ts), so
+ * controllers sharing a broker and a device id stay apart in Home Assistant.
  *
  * The configs outlive the process: HA removes an entity (and with it the user's names, areas,
  * dashboards and statistics links) when its config is emptied, so a stop only marks the entities
@@ -13,6 +15,10 @@
  * topic `<prefix>/devices/<id>/availability`: a crash (or kill -9) drops both connections and the
  * broker marks the entities unavailable; a clean stop publishes `offline` itself. While the process
  * lives, the topic follows the device connection: `online` while it is up, `offline` when it dropped.
+ * Each control has an availability topic of its own besides, `offline` while the control cannot be
+ * read (error `r`); an entity is available only while both say `online` (`availability_mode: all`).
+ * Its meta/error cannot serve: an empty error is no retained message, so Home Assistant, coming
+ * later, would never receive the "available" it waits for.
  */
 import { DEFAULT_HA_STATUS_TOPIC } from '../../config/cli-options.js';
 import type { Logger } from '../../log.js';
@@ -23,8 +29,9 @@ import type { ControlSpec, DeviceSpec, HaHint } from '../device.js';
 import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
 import type { DeviceTopics } from '../topics.js';
 import { binarySensorConfig } from './binary-sensor.js';
-import { haConfigSelection } from './ha-config-scan.js';
-import { haNodeId, haSafeId } from './ha-ids.js';
+import { haOwnTopics, haTopicSelection, type HaOwnTopics } from './ha-config-scan.js';
+import { controllerOfThisMachine, type HaController } from './ha-controller.js';
+import { haSafeId } from './ha-ids.js';
 import type { HaConfig, HaEntityContext } from './ha-entity.js';
 import { numberConfig } from './number.js';
 import { sensorConfig } from './sensor.js';
@@ -59,6 +66,8 @@ export interface HaDiscoveryOptions {
   readonly clientId: string;
   readonly log: Logger;
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  /** The controller; by default this machine's (its environment, host name and machine id). */
+  readonly controller?: HaController;
 }
 
 interface Entity {
@@ -80,15 +89,21 @@ export class HaDiscovery {
   /** Set once stale configs were looked for (once per process, as for stale controls). */
   private staleScanDone = false;
   private scan: StaleTopicScan | undefined;
+  /** Whether each control with entities can be read (no error `r`), by control id. */
+  private readonly readable = new Map<string, boolean>();
   readonly availabilityTopic: string;
   readonly statusTopic: string;
-  private readonly nodeId: string;
+  private readonly own: HaOwnTopics;
+  private readonly controller: HaController;
 
+  /** @throws CtlError USAGE when the controller's environment (ha-controller.ts) cannot be used. */
   constructor(private readonly options: HaDiscoveryOptions) {
     this.device = options.device;
     this.availabilityTopic = `${options.topics.base}/availability`;
     this.statusTopic = options.statusTopic ?? DEFAULT_HA_STATUS_TOPIC;
-    this.nodeId = haNodeId(options.topics.prefix, options.topics.deviceId);
+    this.controller = options.controller ?? controllerOfThisMachine(options.log);
+    this.own = haOwnTopics(options.haPrefix, this.controller.id, options.topics);
+    options.log.info(`Home Assistant node ${this.own.nodeId} (controller id "${this.controller.id}" from the ${this.controller.source})`);
     this.connection = new ManagedConnection(
       {
         broker: options.broker,
@@ -119,20 +134,29 @@ export class HaDiscovery {
       return;
     }
     this.controls.set(control.id, control);
+    if (!this.readable.has(control.id)) {
+      // Before its config, so that Home Assistant finds it when it subscribes.
+      this.readable.set(control.id, true);
+      void this.connection.publish(this.controlAvailabilityTopic(control.id), 'online');
+    }
     const { topics, haPrefix } = this.options;
+    const { nodeId } = this.own;
     const current = new Set<string>();
     const objectId = haSafeId(control.id);
     for (const component of componentsOf(control, hint)) {
       const ctx: HaEntityContext = {
         control,
-        uniqueId: `${this.nodeId}_${objectId}${EXTRA_UNIQUE_ID_SUFFIX[component] ?? ''}`,
+        component,
+        uniqueId: `${nodeId}_${objectId}${EXTRA_UNIQUE_ID_SUFFIX[component] ?? ''}`,
         stateTopic: topics.control(control.id),
         commandTopic: topics.controlCommand(control.id),
         availabilityTopic: this.availabilityTopic,
+        controlAvailabilityTopic: this.controlAvailabilityTopic(control.id),
         device: this.device,
-        nodeId: this.nodeId,
+        nodeId,
+        controller: this.controller,
       };
-      const topic = `${haPrefix}/${component}/${this.nodeId}/${objectId}/config`;
+      const topic = `${haPrefix}/${component}/${nodeId}/${objectId}/config`;
       const entity: Entity = { topic, payload: JSON.stringify(CONFIG_BUILDERS[component](ctx)), controlId: control.id };
       current.add(topic);
       if (this.entities.get(topic)?.payload === entity.payload) continue;
@@ -146,9 +170,10 @@ export class HaDiscovery {
     }
   }
 
-  /** Removes a control's entities (a reload): their configs are emptied. */
+  /** Removes a control's entities (a reload): their configs and its availability are emptied. */
   removeControl(controlId: string): void {
     this.controls.delete(controlId);
+    if (this.readable.delete(controlId)) void this.connection.publish(this.controlAvailabilityTopic(controlId), '');
     for (const entity of [...this.entities.values()]) {
       if (entity.controlId !== controlId) continue;
       this.entities.delete(entity.topic);
@@ -160,6 +185,17 @@ export class HaDiscovery {
   setDevice(device: DeviceSpec): void {
     this.device = device;
     for (const control of [...this.controls.values()]) this.addControl(control);
+  }
+
+  /**
+   * The control's error flags changed: its entities are unavailable while `r` is set (the value
+   * shown would be the last one read, not the line's state).
+   */
+  setControlErrors(controlId: string, errors: string): void {
+    const readable = !errors.includes('r');
+    if (!this.readable.has(controlId) || this.readable.get(controlId) === readable) return;
+    this.readable.set(controlId, readable);
+    void this.connection.publish(this.controlAvailabilityTopic(controlId), readable ? 'online' : 'offline');
   }
 
   /** Follows the device connection: `online` while it is up. */
@@ -179,14 +215,17 @@ export class HaDiscovery {
   }
 
   /**
-   * Publishes availability `offline` (retained) and disconnects. The configs stay, so Home
-   * Assistant keeps the entities, shown unavailable until the next start.
+   * Publishes availability `offline` (retained), empties the controls' availability topics and
+   * disconnects. The configs stay, so Home Assistant keeps the entities, shown unavailable until
+   * the next start.
    */
   async stop(timeoutMs: number): Promise<void> {
     this.stopping = true;
     this.scan?.abort();
     if (this.connection.connected) {
-      await Promise.race([this.connection.publish(this.availabilityTopic, 'offline'), delay(timeoutMs)]);
+      const controls = [...this.readable.keys()].map((id) => this.connection.publish(this.controlAvailabilityTopic(id), ''));
+      const published = Promise.all([this.connection.publish(this.availabilityTopic, 'offline'), ...controls]);
+      await Promise.race([published, delay(timeoutMs)]);
     }
     await this.connection.end(this.connection.connected, 500);
   }
@@ -195,9 +234,14 @@ export class HaDiscovery {
     return this.available ? 'online' : 'offline';
   }
 
+  private controlAvailabilityTopic(controlId: string): string {
+    return `${this.own.controlAvailabilityBase}/${controlId}`;
+  }
+
   private onConnect(): void {
     if (this.stopping) return;
     void this.connection.publish(this.availabilityTopic, this.availabilityPayload());
+    for (const [id, readable] of this.readable) void this.connection.publish(this.controlAvailabilityTopic(id), readable ? 'online' : 'offline');
     this.announce();
     void this.connection.subscribe({ [this.statusTopic]: { qos: 1 } });
     if (!this.staleScanDone) void this.removeStaleConfigs();
@@ -214,17 +258,25 @@ export class HaDiscovery {
     for (const entity of this.entities.values()) void this.connection.publish(entity.topic, entity.payload);
   }
 
-  /** Empties the retained configs of this device's node that are not current entities. */
+  /**
+   * Empties the retained configs of this device's node that are not current entities, every
+   * config under the node id of older versions, and the availability of controls without entities.
+   */
   private async removeStaleConfigs(): Promise<void> {
     if (this.scan !== undefined) return;
-    const selection = haConfigSelection(this.options.haPrefix, this.nodeId, (topic) => this.entities.has(topic));
+    const availabilityStart = `${this.own.controlAvailabilityBase}/`;
+    const isCurrent = (topic: string): boolean =>
+      this.entities.has(topic) || (topic.startsWith(availabilityStart) && this.readable.has(topic.slice(availabilityStart.length)));
+    const selection = haTopicSelection(this.own, isCurrent);
     const scan = new StaleTopicScan(selection, scanMarkerTopic(this.options.topics, 'ha-sync'));
     this.scan = scan;
     try {
       const stale = await runStaleScan(this.connection, scan);
       if (stale === undefined) return;
       for (const topic of stale) void this.connection.publish(topic, '');
-      if (stale.length > 0) this.options.log.info(`removed ${stale.length} Home Assistant configs of entities this device no longer has: ${shownList(stale)}`);
+      // The availability of a control without entities goes with its configs, unmentioned.
+      const configs = stale.filter((topic) => !topic.startsWith(availabilityStart));
+      if (configs.length > 0) this.options.log.info(`removed ${configs.length} Home Assistant configs of entities this device no longer has: ${shownList(configs)}`);
       this.staleScanDone = true;
       await this.connection.unsubscribe(scan.filters());
     } finally {

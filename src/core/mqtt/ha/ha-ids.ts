@@ -12,6 +12,9 @@ const SAFE = /^[a-zA-Z0-9_-]+$/;
 /** The end of every escaped id. */
 const ESCAPED_END = /_[0-9a-f]{6}$/;
 
+/** The longest controller id (ha-controller.ts): a host name label has at most 63 characters. */
+export const CONTROLLER_ID_MAX = 63;
+
 /** `text` itself when HA accepts it and it cannot be taken for an escaped id, else escaped. */
 export function haSafeId(text: string): string {
   if (SAFE.test(text) && !ESCAPED_END.test(text)) return text;
@@ -19,8 +22,27 @@ export function haSafeId(text: string): string {
   return `${text.replace(/[^a-zA-Z0-9_-]/g, '_')}_${hash}`;
 }
 
-/** The node id of a device: its id, preceded by the topic prefix when there is one. */
-export function haNodeId(topicPrefix: string, deviceId: string): string {
+/**
+ * The node id of a device as older versions made it: its id, preceded by the topic prefix when
+ * there is one. Two controllers with the same device id (and prefix) share it; the start-up scan
+ * empties what is left under it.
+ */
+export function haLegacyNodeId(topicPrefix: string, deviceId: string): string {
   const trimmed = topicPrefix.replace(/^\/+|\/+$/g, '');
   return haSafeId(trimmed === '' ? deviceId : `${trimmed}_${deviceId}`);
+}
+
+/** The node id of a device: the controller's id, then the device's own (`cellar_ctl-gpio`). */
+export function haNodeId(controllerId: string, topicPrefix: string, deviceId: string): string {
+  return `${controllerId}_${haLegacyNodeId(topicPrefix, deviceId)}`;
+}
+
+/**
+ * Home Assistant's `default_entity_id`, `<component>.<slug>`: HA takes it as the entity id of a new
+ * entity (instead of one made from the device and entity names, which two controllers share).
+ * The slug is the unique id in HA's entity id alphabet: lower case, digits and single `_`.
+ */
+export function haDefaultEntityId(component: string, uniqueId: string): string {
+  const slug = uniqueId.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return `${component}.${slug === '' ? 'unnamed' : slug}`;
 }

@@ -1,8 +1,10 @@
 /**
  * `--ha-remove`: removes this device from Home Assistant for good (before uninstalling, or to stop
  * using discovery). It empties every retained discovery config of the device's node id under the
- * discovery prefix, whatever the config file says today, and the availability topic, then exits.
- * Home Assistant deletes the entities and the device when their configs are emptied.
+ * discovery prefix (and of the node id older versions used), whatever the config file says today,
+ * the controls' availability topics and the device's, then exits. Home Assistant deletes the
+ * entities and the device when their configs are emptied. The node id holds the controller's id:
+ * run it on the controller (or with its CTL_MQTT_CONTROLLER_ID).
  *
  * A service still running with `--ha-discovery` would announce the entities again when Home
  * Assistant restarts: stop it first (or drop the option).
@@ -17,11 +19,12 @@ import { ManagedConnection } from '../connection.js';
 import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
 import { startupTimeoutOf } from '../startup-deadline.js';
 import { DeviceTopics } from '../topics.js';
-import { haConfigSelection } from './ha-config-scan.js';
-import { haNodeId } from './ha-ids.js';
+import { haOwnTopics, haTopicSelection } from './ha-config-scan.js';
+import { controllerOfThisMachine, type HaController } from './ha-controller.js';
 
 export interface HaRemoveOptions {
   readonly haPrefix: string;
+  readonly controller: HaController;
   readonly topics: DeviceTopics;
   readonly broker: ResolvedBroker;
   readonly clientId: string;
@@ -31,7 +34,7 @@ export interface HaRemoveOptions {
 }
 
 /**
- * Empties the device's discovery configs and its availability topic; resolves to the config
+ * Empties the device's discovery configs and its availability topics; resolves to the config
  * topics it emptied once the broker acknowledged every one.
  * @throws CtlError RUNTIME when the broker cannot be reached in time or drops the connection.
  */
@@ -53,14 +56,14 @@ export async function removeHaDiscovery(options: HaRemoveOptions): Promise<strin
     if (!(await settlesWithin(up, options.connectTimeoutS))) {
       throw new CtlError('RUNTIME', `no connection to ${broker.display} within ${options.connectTimeoutS} s (CTL_MQTT_STARTUP_TIMEOUT)`);
     }
-    const nodeId = haNodeId(topics.prefix, topics.deviceId);
-    scan = new StaleTopicScan(haConfigSelection(options.haPrefix, nodeId, () => false), scanMarkerTopic(topics, 'ha-remove'));
-    const configs = await runStaleScan(connection, scan);
-    const acked = configs === undefined ? [false] : await Promise.all([...configs, `${topics.base}/availability`].map((t) => connection.publish(t, '')));
-    if (configs === undefined || acked.includes(false)) {
+    const own = haOwnTopics(options.haPrefix, options.controller.id, topics);
+    scan = new StaleTopicScan(haTopicSelection(own, () => false), scanMarkerTopic(topics, 'ha-remove'));
+    const found = await runStaleScan(connection, scan);
+    const acked = found === undefined ? [false] : await Promise.all([...found, `${topics.base}/availability`].map((t) => connection.publish(t, '')));
+    if (found === undefined || acked.includes(false)) {
       throw new CtlError('RUNTIME', `the connection to ${broker.display} dropped before the configs were removed; run it again`);
     }
-    return configs;
+    return found.filter((topic) => !topic.startsWith(`${own.controlAvailabilityBase}/`));
   } finally {
     await connection.end(connection.connected, 1000);
   }
@@ -71,8 +74,10 @@ export async function runHaRemove(cli: CliOptions, log: Logger): Promise<number>
   const haPrefix = cli.haDiscoveryPrefix ?? DEFAULT_HA_PREFIX;
   const broker = resolveBroker(brokerOptionsFromCli(cli.broker, cli.clientId), cli.deviceId, cli.topicPrefix);
   const topics = new DeviceTopics(cli.topicPrefix, cli.deviceId);
+  const controller = controllerOfThisMachine(log);
   const removed = await removeHaDiscovery({
     haPrefix,
+    controller,
     topics,
     broker,
     // Not the service's own client ids: a running service must not be disconnected by this.
@@ -80,7 +85,7 @@ export async function runHaRemove(cli: CliOptions, log: Logger): Promise<number>
     log: log.child('mqtt'),
     connectTimeoutS: startupTimeoutOf(process.env, log),
   });
-  const node = haNodeId(cli.topicPrefix, cli.deviceId);
+  const node = haOwnTopics(haPrefix, controller.id, topics).nodeId;
   log.info(
     removed.length === 0
       ? `no Home Assistant config of ${node} under ${haPrefix}/ was retained; availability ${topics.base}/availability emptied`

@@ -2,39 +2,45 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { binarySensorConfig } from '../../../../src/core/mqtt/ha/binary-sensor.js';
 import type { HaEntityContext } from '../../../../src/core/mqtt/ha/ha-entity.js';
-import { haNodeId, haSafeId } from '../../../../src/core/mqtt/ha/ha-ids.js';
+import { haDefaultEntityId, haLegacyNodeId, haNodeId, haSafeId } from '../../../../src/core/mqtt/ha/ha-ids.js';
 import { numberConfig } from '../../../../src/core/mqtt/ha/number.js';
 import { sensorConfig } from '../../../../src/core/mqtt/ha/sensor.js';
 import { switchConfig } from '../../../../src/core/mqtt/ha/switch.js';
 import type { ControlSpec } from '../../../../src/core/mqtt/device.js';
 
-function ctx(control: ControlSpec): HaEntityContext {
+function ctx(control: ControlSpec, component: string = control.ha?.component ?? 'sensor'): HaEntityContext {
   return {
     control,
-    uniqueId: `ctl-gpio_${control.id}`,
+    component,
+    uniqueId: `cellar_ctl-gpio_${control.id}`,
     stateTopic: `/devices/ctl-gpio/controls/${control.id}`,
     commandTopic: `/devices/ctl-gpio/controls/${control.id}/on`,
     availabilityTopic: '/devices/ctl-gpio/availability',
+    controlAvailabilityTopic: `/ctl-mqtt/ctl-gpio/available/${control.id}`,
     device: { id: 'ctl-gpio', driver: 'ctl-mqtt-gpio', title: 'GPIO', softwareVersion: '1.2.3' },
-    nodeId: 'ctl-gpio',
+    nodeId: 'cellar_ctl-gpio',
+    controller: { id: 'cellar', source: 'host name' },
   };
 }
 
-const shared = {
-  availability_topic: '/devices/ctl-gpio/availability',
-  payload_available: 'online',
-  payload_not_available: 'offline',
+const shared = (control: string) => ({
+  availability: [
+    { topic: '/devices/ctl-gpio/availability', payload_available: 'online', payload_not_available: 'offline' },
+    { topic: `/ctl-mqtt/ctl-gpio/available/${control}`, payload_available: 'online', payload_not_available: 'offline' },
+  ],
+  availability_mode: 'all',
   qos: 1,
-  device: { identifiers: ['ctl-mqtt_ctl-gpio'], name: 'GPIO', manufacturer: 'ctl-mqtt', model: 'ctl-mqtt-gpio', sw_version: '1.2.3' },
+  device: { identifiers: ['ctl-mqtt_cellar_ctl-gpio'], name: 'GPIO (cellar)', manufacturer: 'ctl-mqtt', model: 'ctl-mqtt-gpio', sw_version: '1.2.3' },
   origin: { name: 'ctl-mqtt', sw_version: '1.2.3' },
-};
+});
 
 test('input → binary_sensor with "1"/"0"', () => {
   assert.deepEqual(binarySensorConfig(ctx({ id: 'IN', type: 'switch', readonly: true, ha: { component: 'binary_sensor' } })), {
     name: 'IN',
-    unique_id: 'ctl-gpio_IN',
+    unique_id: 'cellar_ctl-gpio_IN',
+    default_entity_id: 'binary_sensor.cellar_ctl_gpio_in',
     state_topic: '/devices/ctl-gpio/controls/IN',
-    ...shared,
+    ...shared('IN'),
     payload_on: '1',
     payload_off: '0',
   });
@@ -77,9 +83,11 @@ test('ids are restricted to [a-zA-Z0-9_-] without collisions', () => {
   assert.equal(haSafeId('A1_OUT-2'), 'A1_OUT-2');
   assert.match(haSafeId('a.b'), /^a_b_[0-9a-f]{6}$/);
   assert.notEqual(haSafeId('a.b'), haSafeId('a b'));
-  assert.equal(haNodeId('', 'ctl-gpio'), 'ctl-gpio');
-  assert.equal(haNodeId('site1', 'ctl-gpio'), 'site1_ctl-gpio');
-  assert.match(haNodeId('a/b', 'ctl-gpio'), /^a_b_ctl-gpio_[0-9a-f]{6}$/);
+  assert.equal(haLegacyNodeId('', 'ctl-gpio'), 'ctl-gpio');
+  assert.equal(haLegacyNodeId('site1', 'ctl-gpio'), 'site1_ctl-gpio');
+  assert.match(haLegacyNodeId('a/b', 'ctl-gpio'), /^a_b_ctl-gpio_[0-9a-f]{6}$/);
+  assert.equal(haNodeId('cellar', '', 'ctl-gpio'), 'cellar_ctl-gpio');
+  assert.match(haNodeId('3d1219c7', 'a/b', 'ctl-gpio'), /^3d1219c7_a_b_ctl-gpio_[0-9a-f]{6}$/);
 });
 
 test('an escaped id never equals a name used as it is: `x y` and `x_y_887fce` are two entities', () => {
@@ -103,11 +111,12 @@ test('writable total → number: commands on /on, min 0, a step of its decimals 
     ...(decimals !== undefined ? { decimals } : {}),
     ha: { component: 'sensor', deviceClass: 'energy', unit: 'kWh', stateClass: 'total_increasing' },
   });
-  const config = numberConfig(ctx(total(2)));
+  const config = numberConfig(ctx(total(2), 'number'));
   assert.deepEqual(config, {
-    ...shared,
+    ...shared('M_total'),
     name: 'M_total set',
-    unique_id: 'ctl-gpio_M_total',
+    unique_id: 'cellar_ctl-gpio_M_total',
+    default_entity_id: 'number.cellar_ctl_gpio_m_total',
     state_topic: '/devices/ctl-gpio/controls/M_total',
     command_topic: '/devices/ctl-gpio/controls/M_total/on',
     retain: false,
@@ -124,4 +133,19 @@ test('writable total → number: commands on /on, min 0, a step of its decimals 
     assert.deepEqual([c['step'], c['max']], [step, max], `decimals ${decimals}`);
     assert.ok(Number.isSafeInteger((c['max'] as number) / (c['step'] as number)));
   }
+});
+
+test('default_entity_id is <component>.<slug of the unique id> in the alphabet of HA entity ids', () => {
+  assert.equal(haDefaultEntityId('switch', 'cellar_ctl-gpio_A1_OUT'), 'switch.cellar_ctl_gpio_a1_out');
+  assert.equal(haDefaultEntityId('sensor', 'x--y__z_'), 'sensor.x_y_z');
+  assert.equal(haDefaultEntityId('sensor', 'a_b_887fce'), 'sensor.a_b_887fce');
+  for (const id of ['-a', 'A__B', 'a-_-b-', 'Ü_1']) assert.match(haDefaultEntityId('sensor', id), /^sensor\.(?!_)[a-z0-9_]+(?<!_)$/, id);
+  for (const id of ['-a', 'A__B', 'a-_-b-']) assert.doesNotMatch(haDefaultEntityId('sensor', id), /__/, id);
+});
+
+test('the console URL is the HA device\'s configuration_url; without it there is none', () => {
+  const control: ControlSpec = { id: 'IN', type: 'switch', readonly: true, ha: { component: 'binary_sensor' } };
+  const withUrl: HaEntityContext = { ...ctx(control), controller: { id: 'cellar', source: 'environment', consoleUrl: 'http://cellar.lan:8080/' } };
+  assert.equal((binarySensorConfig(withUrl)['device'] as Record<string, unknown>)['configuration_url'], 'http://cellar.lan:8080/');
+  assert.equal('configuration_url' in (binarySensorConfig(ctx(control))['device'] as Record<string, unknown>), false);
 });

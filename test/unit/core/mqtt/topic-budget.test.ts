@@ -20,7 +20,7 @@ test('the longest topic of a control is its legacy meta/readonly, counted in byt
 test('with discovery, a long discovery prefix makes the config topic the longest', () => {
   const ha = 'h'.repeat(200);
   const budget = new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: ha });
-  assert.equal(budget.controlTopicBytes('A1'), utf8Bytes(`${ha}/binary_sensor/${haNodeId('', 'dev')}/A1/config`));
+  assert.equal(budget.controlTopicBytes('A1'), utf8Bytes(`${ha}/binary_sensor/${haNodeId('c'.repeat(63), '', 'dev')}/A1/config`));
   assert.equal(new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: null }).controlTopicBytes('A1'), utf8Bytes('/devices/dev/controls/A1/meta/readonly'));
 });
 
