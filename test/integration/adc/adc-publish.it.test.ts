@@ -27,7 +27,10 @@ test('changes at once, unchanged values again after max_unchanged_interval', asy
   assert.deepEqual(rig.values('p').filter((v) => v === first.payload), [first.payload], 'unchanged values were not re-published');
   assert.equal(rig.values('p').at(-1), '0.120');
   await rig.waitValue('p', (v) => v === '0.120', { from: rig.recorder.mark(), timeoutMs: 8000, what: 'the unchanged value again' });
+  // Measured between two receipts here: the change's delivery may be late on a loaded machine
+  // (the service's own interval is exact), so the bound leaves room for that; what it tells
+  // apart is the interval from the 50 ms cycle.
   const again = performance.now() - changedAt;
-  assert.ok(again >= 4900, `re-published ${again.toFixed(0)} ms after the last publish, not before 5 s`);
+  assert.ok(again >= 4500, `re-published ${again.toFixed(0)} ms after the last publish, not after about 5 s`);
   assert.equal(await proc.stop(), 0);
 });
