@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../src/core/log.js';
-import { createMqttDevice } from '../../src/core/mqtt/mqtt-device.js';
+import { createMqttDevice } from '../../src/mqtt/broker-device.js';
 import { GpioService } from '../../src/gpio/gpio-service.js';
 import { GpioStateStore } from '../../src/gpio/state/gpio-state.js';
 import { SimBackend } from '../../src/hw/gpio/sim/sim-backend.js';

@@ -15,7 +15,7 @@ import type { DriverConfigSpec } from '../core/config/driver-config-spec.js';
 import { readConfigText } from '../core/config/file-reading.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { TopicContext } from '../core/mqtt/topic-budget.js';
+import type { TopicContext } from '../mqtt/topic-budget.js';
 import { parseCliArgs } from './args.js';
 import type { CliIo } from './cli-io.js';
 
@@ -120,7 +120,7 @@ async function dispatch<Options extends CliOptions, Model>(
       return await (await entry.loadHardwareListing())(cli, io);
     case 'ha-remove': {
       const logger = await serviceLogger(cli, { on: false }, io);
-      return await (await import('../core/mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);
+      return await (await import('../mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);
     }
     case 'run': {
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));

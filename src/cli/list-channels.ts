@@ -6,7 +6,7 @@
 import { channelValue, inputMillivolts } from '../adc/conversion.js';
 import type { AdcCliOptions } from '../core/config/cli-options.js';
 import { messageOf } from '../core/errors.js';
-import { formatFixed } from '../core/mqtt/number-format.js';
+import { formatFixed } from '../mqtt/number-format.js';
 import { iioDevicesDir } from '../hw/iio/iio-scan.js';
 import { surveyIioDevices, type SurveyedChannel, type SurveyedDevice } from '../hw/iio/iio-survey.js';
 import type { CliIo } from './cli-io.js';

@@ -4,8 +4,8 @@
  * prefix and device id must also leave room for the control names (checked with the config).
  */
 import type { CommonCliOptions } from '../core/config/cli-options.js';
-import { defaultClientId } from '../core/mqtt/broker-options.js';
-import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes, withThousands as n } from '../core/mqtt/topic-budget.js';
+import { defaultClientId } from '../mqtt/broker-options.js';
+import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes, withThousands as n } from '../mqtt/topic-budget.js';
 import { usageError } from './option-table.js';
 
 const LIMIT = `the limit is ${n(MQTT_MAX_STRING_BYTES)}`;

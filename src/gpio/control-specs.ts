@@ -4,7 +4,7 @@
  * writable `switch`, a meter input `<name>_total` (writable: set the meter reading) then
  * `<name>_current` (readonly), and no plain switch.
  */
-import type { CommandHandler, ControlSpec } from '../core/mqtt/device.js';
+import type { CommandHandler, ControlSpec } from '../mqtt/mqtt-device.js';
 import type { CounterConfig, CounterType, GpioChannelConfig } from './config/gpio-config-model.js';
 
 interface MeterLook {

@@ -15,7 +15,7 @@
 import { systemClock, monotonicNs, type Clock } from '../core/clock.js';
 import type { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { ControlSpec, DeviceControl, MqttDevice } from '../core/mqtt/device.js';
+import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } from './channel-plan.js';

@@ -10,7 +10,7 @@
  * interval after every pulse; `_total/on` sets the meter reading (strict number) and saves at once.
  */
 import type { Logger } from '../core/log.js';
-import type { CommandResult, DeviceControl } from '../core/mqtt/device.js';
+import type { CommandResult, DeviceControl } from '../mqtt/mqtt-device.js';
 import type { CounterConfig, GpioChannelConfig } from './config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
 import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edge-mode.js';

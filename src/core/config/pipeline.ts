@@ -15,7 +15,7 @@ import type { JsonValue } from './jsonc.js';
 import { mergeChannels, type ConfigSource, type MergedConfig } from './merge-channels.js';
 import { problemLines, type Problem } from './problems.js';
 import { isJsonObject, schemaProblems } from './schema-problems.js';
-import { TopicBudget, type TopicContext } from '../mqtt/topic-budget.js';
+import { TopicBudget, type TopicContext } from '../../mqtt/topic-budget.js';
 
 export interface LoadInput {
   /** The main config, already parsed (its name is the file name or `<stdin>`). */

@@ -19,8 +19,8 @@
  */
 import { messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { MqttDevice } from '../mqtt/device.js';
-import { startupTimeoutOf, watchStartupDeadline } from '../mqtt/startup-deadline.js';
+import type { MqttDevice } from '../../mqtt/mqtt-device.js';
+import { startupTimeoutOf, watchStartupDeadline } from '../../mqtt/startup-deadline.js';
 import { takeEarlyReloads } from './early-signals.js';
 import { ReloadQueue } from './reload-queue.js';
 import type { ServiceManager } from './service-manager.js';

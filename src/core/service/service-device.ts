@@ -4,9 +4,9 @@
  */
 import type { CliOptions } from '../config/cli-options.js';
 import type { Logger } from '../log.js';
-import { brokerOptionsFromCli } from '../mqtt/cli-broker.js';
-import type { MqttDevice } from '../mqtt/device.js';
-import { createMqttDevice } from '../mqtt/mqtt-device.js';
+import { brokerOptionsFromCli } from '../../mqtt/cli-broker.js';
+import type { MqttDevice } from '../../mqtt/mqtt-device.js';
+import { createMqttDevice } from '../../mqtt/broker-device.js';
 import { softwareVersionSpec } from './package-version.js';
 
 /** `title`: the config's `device_name`. */
