@@ -15,7 +15,7 @@ import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
 import type { BenchContext, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const CHANNELS = 64;
 const WINDOW_MS = 5000;

@@ -24,7 +24,7 @@ import { mosquittoAvailable, startMosquitto } from '../../test/helpers/mosquitto
 import { stopChild } from '../lib/process-stats.js';
 import { judge, type BenchContext, type Goal, type Measured, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const CHANNELS = 256;
 const GOAL: Goal = { text: 'at most 1.5x the empty config', maxRatio: 1.5 };

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { BoardGenerator } from '../core/board/board-generator.js';
-import type { ConfigReloader } from '../core/service/config-reloader.js';
-import { packageVersion } from '../core/service/package-version.js';
-import type { CliOptions } from '../core/config/cli-options.js';
+import type { ConfigReloader } from '../service/config-reloader.js';
+import { packageVersion } from '../service/package-version.js';
+import type { CliOptions } from './cli-options.js';
 import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/commands.js';
 import type { DriverConfigSpec } from '../core/config/driver-config-spec.js';
 import { readConfigText } from '../core/config/file-reading.js';
@@ -120,7 +120,7 @@ async function dispatch<Options extends CliOptions, Model>(
       return await (await entry.loadHardwareListing())(cli, io);
     case 'ha-remove': {
       const logger = await serviceLogger(cli, { on: false }, io);
-      return await (await import('../mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);
+      return await (await import('./ha-remove.js')).runHaRemove(cli, logger);
     }
     case 'run': {
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));

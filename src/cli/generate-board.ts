@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { BoardGenerator } from '../core/board/board-generator.js';
 import { boardFileText } from '../core/board/board-file-text.js';
 import { editorSchemaText } from '../core/board/editor-schema.js';
-import type { CliOptions } from '../core/config/cli-options.js';
+import type { CliOptions } from './cli-options.js';
 import { CtlError, errnoOf, messageOf } from '../core/errors.js';
 import { writeIfChanged, type WriteOutcome } from '../core/persist/write-if-changed.js';
 import { deviceTreeBase } from '../hw/devicetree/dt-node.js';

@@ -5,7 +5,7 @@
  * this module only for this mode (no MQTT).
  */
 import { basename } from 'node:path';
-import type { GpioCliOptions } from '../core/config/cli-options.js';
+import type { GpioCliOptions } from './cli-options.js';
 import { errnoOf, messageOf } from '../core/errors.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { describeChip, isUnreadable, type ChipDescription } from '../hw/gpio/chip-description.js';

@@ -4,7 +4,7 @@
  */
 import { topicLevelFault } from '../core/config/channel-checks.js';
 import { CtlError } from '../core/errors.js';
-import type { CliMode, DebugLevel, DriverKind } from '../core/config/cli-options.js';
+import type { CliMode, DebugLevel, DriverKind } from './cli-options.js';
 
 /** The options as given so far (unset = default). */
 export interface ArgsDraft {

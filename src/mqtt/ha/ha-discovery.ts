@@ -20,7 +20,6 @@
  * Its meta/error cannot serve: an empty error is no retained message, so Home Assistant, coming
  * later, would never receive the "available" it waits for.
  */
-import { DEFAULT_HA_STATUS_TOPIC } from '../../core/config/cli-options.js';
 import type { Logger } from '../../core/log.js';
 import { shownList } from '../../core/shown-list.js';
 import type { ResolvedBroker, TlsMaterial } from '../broker-options.js';
@@ -31,7 +30,7 @@ import type { DeviceTopics } from '../topics.js';
 import { binarySensorConfig } from './binary-sensor.js';
 import { haOwnTopics, haTopicSelection, type HaOwnTopics } from './ha-config-scan.js';
 import { controllerOfThisMachine, type HaController } from './ha-controller.js';
-import { haSafeId } from './ha-ids.js';
+import { DEFAULT_HA_STATUS_TOPIC, haSafeId } from './ha-ids.js';
 import type { HaConfig, HaEntityContext } from './ha-entity.js';
 import { numberConfig } from './number.js';
 import { sensorConfig } from './sensor.js';

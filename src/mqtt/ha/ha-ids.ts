@@ -46,3 +46,8 @@ export function haDefaultEntityId(component: string, uniqueId: string): string {
   const slug = uniqueId.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
   return `${component}.${slug === '' ? 'unnamed' : slug}`;
 }
+
+/** Home Assistant's default discovery prefix (`--ha-discovery` without a value). */
+export const DEFAULT_HA_PREFIX = 'homeassistant';
+/** Home Assistant's own default birth topic, whatever the discovery prefix. */
+export const DEFAULT_HA_STATUS_TOPIC = 'homeassistant/status';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../../src/service/node-flags.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = { gpio: join(ROOT, 'dist/src/cli/gpio-main.js'), adc: join(ROOT, 'dist/src/cli/adc-main.js') };

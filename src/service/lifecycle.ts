@@ -17,10 +17,10 @@
  * Once the exit code is known the returned promise resolves with it; should a handle still hold
  * the event loop a second later, the process is ended anyway (the backstop).
  */
-import { messageOf } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { MqttDevice } from '../../mqtt/mqtt-device.js';
-import { startupTimeoutOf, watchStartupDeadline } from '../../mqtt/startup-deadline.js';
+import { messageOf } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { MqttDevice } from '../mqtt/mqtt-device.js';
+import { startupTimeoutOf, watchStartupDeadline } from './startup-deadline.js';
 import { takeEarlyReloads } from './early-signals.js';
 import { ReloadQueue } from './reload-queue.js';
 import type { ServiceManager } from './service-manager.js';

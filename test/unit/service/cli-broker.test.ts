@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseCliArgs } from '../../../src/cli/args.js';
 import { resolveBroker } from '../../../src/mqtt/broker-options.js';
-import { brokerOptionsFromCli } from '../../../src/mqtt/cli-broker.js';
+import { brokerOptionsFromCli } from '../../../src/service/cli-broker.js';
 
 const mapped = (...argv: string[]) => {
   const cli = parseCliArgs('adc', argv);

@@ -9,18 +9,18 @@
  * A service still running with `--ha-discovery` would announce the entities again when Home
  * Assistant restarts: stop it first (or drop the option).
  */
-import type { CliOptions } from '../../core/config/cli-options.js';
-import { DEFAULT_HA_PREFIX } from '../../core/config/cli-options.js';
-import { CtlError } from '../../core/errors.js';
-import type { Logger } from '../../core/log.js';
-import { resolveBroker, type ResolvedBroker } from '../broker-options.js';
-import { brokerOptionsFromCli } from '../cli-broker.js';
-import { ManagedConnection } from '../connection.js';
-import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
-import { startupTimeoutOf } from '../startup-deadline.js';
-import { DeviceTopics } from '../topics.js';
-import { haOwnTopics, haTopicSelection } from './ha-config-scan.js';
-import { controllerOfThisMachine, type HaController } from './ha-controller.js';
+import type { CliOptions } from './cli-options.js';
+import { DEFAULT_HA_PREFIX } from '../mqtt/ha/ha-ids.js';
+import { CtlError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { resolveBroker, type ResolvedBroker } from '../mqtt/broker-options.js';
+import { brokerOptionsFromCli } from '../service/cli-broker.js';
+import { ManagedConnection } from '../mqtt/connection.js';
+import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../mqtt/stale-cleanup.js';
+import { startupTimeoutOf } from '../service/startup-deadline.js';
+import { DeviceTopics } from '../mqtt/topics.js';
+import { haOwnTopics, haTopicSelection } from '../mqtt/ha/ha-config-scan.js';
+import { controllerOfThisMachine, type HaController } from '../mqtt/ha/ha-controller.js';
 
 export interface HaRemoveOptions {
   readonly haPrefix: string;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createMemoryLogger } from '../../../src/core/log.js';
-import { runService, type ServiceParts } from '../../../src/core/service/lifecycle.js';
+import { runService, type ServiceParts } from '../../../src/service/lifecycle.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 
 const STOP = 'SIGUSR2';

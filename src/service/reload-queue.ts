@@ -3,8 +3,8 @@
  * any number of requests during one reload make one more reload after it (it reads the files as
  * they are by then, so the last word counts).
  */
-import { messageOf } from '../errors.js';
-import type { Logger } from '../log.js';
+import { messageOf } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
 
 export class ReloadQueue {
   private running: Promise<void> | undefined;

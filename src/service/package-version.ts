@@ -1,8 +1,8 @@
 /** The package's version, as both binaries report it (`--version`, the MQTT device's software version). */
 import { readFileSync } from 'node:fs';
 
-/** The package root, seen from dist/src/core/service/. */
-const PACKAGE_JSON = new URL('../../../../package.json', import.meta.url);
+/** The package root, seen from dist/src/service/. */
+const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
 
 let cached: string | null | undefined;
 

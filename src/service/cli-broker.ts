@@ -1,13 +1,12 @@
 /**
- * The command line's broker settings (core/config/cli-options.ts) → the MQTT layer's
+ * The command line's broker settings (service-options.ts) → the MQTT layer's
  * BrokerOptions, for both services. The command line always fills `url` (`--broker`, or
  * `mqtt://HOST:PORT` from `-h`/`-p`); when TLS material is given without `--broker`, the URL is
  * left out so the MQTT layer picks `mqtts` (port 8883 unless `-p` said otherwise).
  */
-import type { BrokerOptions as CliBrokerOptions } from '../core/config/cli-options.js';
-import { DEFAULT_PORT } from '../core/config/cli-options.js';
-import type { BrokerOptions } from './broker-options.js';
-import { passwordSourceOf } from './password-source.js';
+import { DEFAULT_PORT, type BrokerOptions as CliBrokerOptions } from './service-options.js';
+import type { BrokerOptions } from '../mqtt/broker-options.js';
+import { passwordSourceOf } from '../mqtt/password-source.js';
 
 export function brokerOptionsFromCli(
   cli: CliBrokerOptions,

@@ -5,7 +5,7 @@
  * retried forever (ManagedConnection) and the service keeps its hardware and counts.
  */
 import type { Logger } from '../core/log.js';
-import type { MqttDevice } from './mqtt-device.js';
+import type { MqttDevice } from '../mqtt/mqtt-device.js';
 
 /** How long a service waits for its first connection, unless CTL_MQTT_STARTUP_TIMEOUT says otherwise. */
 export const DEFAULT_STARTUP_TIMEOUT_S = 30;

@@ -11,8 +11,8 @@
  *   loop that hangs stops the pings and systemd restarts the service.
  * Without `NOTIFY_SOCKET` none of it runs.
  */
-import { messageOf } from '../errors.js';
-import type { Logger } from '../log.js';
+import { messageOf } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
 
 export interface ServiceManager {
   ready(): void;

@@ -12,9 +12,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Logger } from '../log.js';
-import { messageOf } from '../errors.js';
-import type { MqttDevice } from '../../mqtt/mqtt-device.js';
+import type { Logger } from '../core/log.js';
+import { messageOf } from '../core/errors.js';
+import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { packageVersion } from './package-version.js';
 
 /** What a driver tells about itself. */
