@@ -1,6 +1,6 @@
 /**
  * The ADC service entry (`ctl-mqtt-adc` without -j/-J/...): the MQTT device and the service,
- * handed to the common lifecycle (core/service/lifecycle.ts: signals, reload, start-up deadline,
+ * handed to the common lifecycle (service/lifecycle.ts: signals, reload, start-up deadline,
  * exit codes). The binary imports it dynamically only when the service runs.
  */
 import type { ServiceOptions } from '../service/service-options.js';

@@ -24,7 +24,7 @@ export function legacyMapperOf(cli: ServiceOptions & GpioOptions): LegacyMapper 
 /** Loads the chosen backend's code; the hardware is opened when the service calls the result. */
 export async function gpioHardwareOf(cli: ServiceOptions & GpioOptions): Promise<OpenGpioHardware> {
   if (cli.gpioBackend === 'sim') {
-    const { SimBackend } = await import('../hw/gpio/sim/sim-backend.js');
+    const { SimBackend } = await import('../sim/gpio/sim-backend.js');
     return (log) => {
       const dir = cli.gpioSimDir;
       if (dir === null) throw new CtlError('USAGE', '--gpio-backend sim needs --gpio-sim DIR');

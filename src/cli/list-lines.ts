@@ -40,7 +40,7 @@ export interface LinesDocument {
 /** The backend and the chips directory, chosen as the service chooses them. */
 async function hardwareOf(cli: GpioCliOptions): Promise<{ backend: GpioBackend; chipsDir: string }> {
   if (cli.gpioBackend === 'sim' && cli.gpioSimDir !== null) {
-    const { SimBackend } = await import('../hw/gpio/sim/sim-backend.js');
+    const { SimBackend } = await import('../sim/gpio/sim-backend.js');
     return { backend: new SimBackend({ dir: cli.gpioSimDir }), chipsDir: cli.gpioSimDir };
   }
   const { createCdevBackend } = await import('../hw/gpio/cdev/cdev-backend.js');

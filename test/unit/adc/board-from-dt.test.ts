@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { adcBoardGenerator, dividerMultiplier } from '../../../src/adc/board/adc-board-from-dt.js';
 import { isCtlError } from '../../../src/core/errors.js';
-import { createFakeIioTree } from '../../../src/hw/iio/fake-tree.js';
+import { createFakeIioTree } from '../../../src/sim/iio/fake-tree.js';
 import { cells, setOfPhandle, str, writeDtChildren, type DtProperties } from '../../helpers/fake-device-tree.js';
 
 const NODE = 'wirenboard/analog-inputs';

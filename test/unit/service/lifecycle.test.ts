@@ -1,5 +1,5 @@
 /**
- * The service lifecycle (core/service/lifecycle.ts): stop signals, reload signals, the driver's
+ * The service lifecycle (service/lifecycle.ts): stop signals, reload signals, the driver's
  * start deciding the exit code. SIGUSR2 stands in for SIGTERM and SIGUSR1 for SIGHUP, so the test
  * runner itself is not signalled; the process is never ended (exit is recorded).
  */

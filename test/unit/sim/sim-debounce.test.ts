@@ -1,7 +1,7 @@
 /** The sim's kernel-style debounce when its timer is late (the event loop was busy). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SimDebounce } from '../../../../src/hw/gpio/sim/sim-debounce.js';
+import { SimDebounce } from '../../../src/sim/gpio/sim-debounce.js';
 
 const MS = 1_000_000n;
 

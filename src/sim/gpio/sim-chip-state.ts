@@ -5,8 +5,8 @@
  * HW_GONE, exactly once, and the lines are free again for a request on the chip that comes back.
  */
 import { type FSWatcher, statSync, watch } from 'node:fs';
-import { CtlError } from '../../../core/errors.js';
-import type { Direction } from '../backend.js';
+import { CtlError } from '../../core/errors.js';
+import type { Direction } from '../../hw/gpio/backend.js';
 import { isMissing, simIoError } from './sim-files.js';
 
 /**

@@ -4,7 +4,7 @@
  * state (open drain driving high, open source driving low) turns the line into an input, so
  * `value` shows the pull applied to it.
  */
-import type { Drive, LineSettings } from '../backend.js';
+import type { Drive, LineSettings } from '../../hw/gpio/backend.js';
 import { readPullLevel, writeValue } from './sim-files.js';
 
 export class SimOutput {

@@ -14,8 +14,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CtlError, errnoOf } from '../../../core/errors.js';
-import { rewriteInPlace } from '../../rewrite-in-place.js';
+import { CtlError, errnoOf } from '../../core/errors.js';
+import { rewriteInPlace } from '../rewrite-in-place.js';
 
 /** What is written to a `pull` file. */
 export type Pull = 'pull-up' | 'pull-down';

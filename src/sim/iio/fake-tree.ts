@@ -11,7 +11,7 @@
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { iioDevicesDir } from './iio-scan.js';
+import { iioDevicesDir } from '../../hw/iio/iio-scan.js';
 import { rewriteInPlace } from '../rewrite-in-place.js';
 
 export interface FakeIioChannel {

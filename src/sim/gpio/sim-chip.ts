@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CtlError } from '../../../core/errors.js';
-import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../backend.js';
+import { CtlError } from '../../core/errors.js';
+import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../../hw/gpio/backend.js';
 import type { ChipIdentity, SimChipState } from './sim-chip-state.js';
 import { isDirectory, lineDirOf, readOptionalText } from './sim-files.js';
 import { type PreparedLine, SimLineRequest } from './sim-request.js';

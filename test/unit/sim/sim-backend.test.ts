@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
-import type { EdgeEvent, LineSettings } from '../../../../src/hw/gpio/backend.js';
-import { SimBackend } from '../../../../src/hw/gpio/sim/sim-backend.js';
-import { createSimBoard } from '../../../../src/hw/gpio/sim/sim-board.js';
-import { tempSimBoard } from '../../../helpers/sim-board.js';
-import { fileControls, gpioBackendContract, type GpioRig } from './backend.contract.js';
+import { isCtlError, type ErrorCode } from '../../../src/core/errors.js';
+import type { EdgeEvent, LineSettings } from '../../../src/hw/gpio/backend.js';
+import { SimBackend } from '../../../src/sim/gpio/sim-backend.js';
+import { createSimBoard } from '../../../src/sim/gpio/sim-board.js';
+import { tempSimBoard } from '../../helpers/sim-board.js';
+import { fileControls, gpioBackendContract, type GpioRig } from '../hw/gpio/backend.contract.js';
 
 async function simRig(): Promise<GpioRig> {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-contract-'));

@@ -4,8 +4,8 @@
  * same one) never runs nested inside a delivery; nothing is delivered once the request is
  * released or has failed.
  */
-import { CtlError, messageOf } from '../../../core/errors.js';
-import type { EdgeEvent, HwLog, LineRequest, LineSettings, RequestOptions } from '../backend.js';
+import { CtlError, messageOf } from '../../core/errors.js';
+import type { EdgeEvent, HwLog, LineRequest, LineSettings, RequestOptions } from '../../hw/gpio/backend.js';
 import type { ClaimHolder, SimChipState } from './sim-chip-state.js';
 import { isMissing, simIoError } from './sim-files.js';
 import { SimInput } from './sim-input.js';

@@ -19,8 +19,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CtlError } from '../../../core/errors.js';
-import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../backend.js';
+import { CtlError } from '../../core/errors.js';
+import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../../hw/gpio/backend.js';
 import { SimChip } from './sim-chip.js';
 import { SimChipState } from './sim-chip-state.js';
 import {

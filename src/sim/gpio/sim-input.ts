@@ -18,7 +18,7 @@
  * caller's timestamp when it gives one.
  */
 import { type FSWatcher, watch } from 'node:fs';
-import type { EdgeEvent, LineSettings } from '../backend.js';
+import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
 import { SimDebounce } from './sim-debounce.js';
 import { readPullLevel, writeValue } from './sim-files.js';
 
