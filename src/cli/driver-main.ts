@@ -15,7 +15,7 @@ import type { DriverConfigSpec } from '../core/config/driver-config-spec.js';
 import { readConfigText } from '../core/config/file-reading.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { TopicContext } from '../mqtt/topic-budget.js';
+import type { TopicContext } from '../core/config/topic-length.js';
 import { parseCliArgs } from './args.js';
 import type { CliIo } from './cli-io.js';
 

@@ -19,7 +19,8 @@ import { PulseCounter } from './counting/pulse-counter.js';
 import { CommittedLevel } from './committed-level.js';
 import { DebouncedInput } from './debounced-input.js';
 import type { ChannelContext, LineAccess, GpioChannel } from './gpio-channel.js';
-import type { CounterRecord, GpioStateStore } from './state/gpio-state.js';
+import type { CounterRecord } from './counting/counter-record.js';
+import type { GpioStateStore } from './state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
 /** A committed level change seen before the edge was decided. */

@@ -5,6 +5,8 @@
  * device id) must leave room for controls, and the configuration check rejects a channel whose
  * longest topic would not fit.
  */
+import type { TopicContext, TopicLengthCheck } from '../core/config/topic-length.js';
+import { withThousands } from '../core/thousands.js';
 import { CONTROLLER_ID_MAX, haNodeId, haSafeId } from './ha/ha-ids.js';
 import type { HaHint } from './mqtt-device.js';
 import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
@@ -16,22 +18,6 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-/**
- * `65535` as `65,535`, for messages. Not `toLocaleString`: its first call loads the ICU locale
- * data, ~10 ms of every start (measured), for a message that is almost never shown.
- */
-export function withThousands(value: number): string {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** What the command line decides about a device's topics. */
-export interface TopicContext {
-  /** `-T` ('' = none). */
-  readonly prefix: string;
-  readonly deviceId: string;
-  /** `--ha-discovery` prefix, or null / absent when off. */
-  readonly haPrefix?: string | null;
-}
 
 const HA_COMPONENTS: readonly HaHint['component'][] = ['binary_sensor', 'switch', 'sensor'];
 const longest = <T extends string>(words: readonly T[]): T => words.reduce((a, b) => (b.length > a.length ? b : a));
@@ -66,4 +52,18 @@ export class TopicBudget {
     const own = this.controlOverhead + utf8Bytes(controlId);
     return this.haOverhead === undefined ? own : Math.max(own, this.haOverhead + utf8Bytes(haSafeId(controlId)));
   }
+}
+
+/**
+ * The configuration check's length check for a device's topics (absent: the shortest any command
+ * line gives): a channel whose longest topic, over every control it may have, is over MQTT's limit.
+ * @throws CtlError USAGE when the prefix or device id cannot be used in topics at all.
+ */
+export function topicLengthCheck(topics?: TopicContext): TopicLengthCheck {
+  const budget = topics === undefined ? TopicBudget.shortest() : new TopicBudget(topics);
+  return (controlIds) => {
+    const bytes = Math.max(...controlIds.map((id) => budget.controlTopicBytes(id)));
+    if (bytes <= MQTT_MAX_STRING_BYTES) return null;
+    return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`;
+  };
 }

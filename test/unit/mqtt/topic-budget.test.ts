@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { haNodeId } from '../../../src/mqtt/ha/ha-ids.js';
-import { TopicBudget, utf8Bytes, withThousands } from '../../../src/mqtt/topic-budget.js';
+import { withThousands } from '../../../src/core/thousands.js';
+import { TopicBudget, utf8Bytes } from '../../../src/mqtt/topic-budget.js';
 import { DeviceTopics } from '../../../src/mqtt/topics.js';
 
 test('the longest topic of a control is its legacy meta/readonly, counted in bytes of UTF-8', () => {
