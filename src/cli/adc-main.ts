@@ -14,7 +14,7 @@ const entry: DriverEntry<AdcCliOptions, AdcConfig> = {
   driver: 'adc',
   spec: adcConfigSpec,
   loadRuntime: () => import('../adc/run.js'),
-  loadBoardGenerator: async () => (await import('../adc/board/adc-board-from-dt.js')).adcBoardGenerator,
+  loadBoardGenerator: async () => (await import('./board/adc-board-from-dt.js')).adcBoardGenerator,
   loadHardwareListing: async () => (await import('./list-channels.js')).listChannels,
 };
 

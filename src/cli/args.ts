@@ -29,7 +29,8 @@ import { DEFAULT_SAVE_INTERVAL_S, DEFAULT_STATE_FILE } from '../gpio/gpio-option
 import { DEFAULT_HA_STATUS_TOPIC } from '../mqtt/ha/ha-ids.js';
 import { DEFAULT_HEALTH_INTERVAL_S, DEFAULT_HOST, DEFAULT_PORT, type BrokerOptions } from '../service/service-options.js';
 import { checkMqttLimits } from './string-limits.js';
-import { OPTIONS, usageError, type ArgsDraft, type OptionDef } from './option-table.js';
+import { usageError } from '../core/arguments.js';
+import { OPTIONS, type ArgsDraft, type OptionDef } from './option-table.js';
 
 function optionsOf(driver: DriverKind): Map<string, OptionDef> {
   const byName = new Map<string, OptionDef>();

@@ -6,7 +6,7 @@
  * help text are loaded with dynamic imports only on the paths that need them.
  */
 import { readFileSync } from 'node:fs';
-import type { BoardGenerator } from '../core/board/board-generator.js';
+import type { BoardGenerator } from './board/board-generator.js';
 import type { ConfigReloader } from '../service/config-reloader.js';
 import { packageVersion } from '../service/package-version.js';
 import type { CliOptions } from './cli-options.js';
@@ -102,7 +102,7 @@ async function dispatch<Options extends CliOptions, Model>(
       io.stdout.write(schemaText(cli.binary));
       return 0;
     case 'generate-board': {
-      const { generateBoard } = await import('./generate-board.js');
+      const { generateBoard } = await import('./board/generate-board.js');
       return await generateBoard(await entry.loadBoardGenerator(), cli, schemaText(cli.binary), io);
     }
     case 'to-json': {

@@ -17,7 +17,7 @@ const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
     const [{ run }, { gpioHardwareOf }] = await Promise.all([import('../gpio/run.js'), import('./gpio-hardware.js')]);
     return { run: async (cli, config, logger, reloader) => run(cli, config, logger, reloader, await gpioHardwareOf(cli)) };
   },
-  loadBoardGenerator: async () => (await import('../gpio/board/gpio-board-from-dt.js')).gpioBoardGenerator,
+  loadBoardGenerator: async () => (await import('./board/gpio-board-from-dt.js')).gpioBoardGenerator,
   loadHardwareListing: async () => (await import('./list-lines.js')).listLines,
 };
 

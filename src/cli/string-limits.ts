@@ -7,7 +7,7 @@ import type { CommonCliOptions } from './cli-options.js';
 import { defaultClientId } from '../mqtt/broker-options.js';
 import { withThousands as n } from '../core/thousands.js';
 import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../mqtt/topic-budget.js';
-import { usageError } from './option-table.js';
+import { usageError } from '../core/arguments.js';
 
 const LIMIT = `the limit is ${n(MQTT_MAX_STRING_BYTES)}`;
 

@@ -3,7 +3,7 @@
  * JSON with one channel a line, as a person would write it. The text depends only on the board,
  * so an unchanged device tree gives the same bytes and the file is left alone.
  */
-import type { JsonObject, JsonValue } from '../config/jsonc.js';
+import type { JsonObject, JsonValue } from '../../core/config/jsonc.js';
 
 /** One value on one line, with a space after `:` and `,` and inside braces. */
 function oneLine(value: JsonValue): string {

@@ -3,8 +3,8 @@
  * which an MQTT topic level may not: such a node is reported like a malformed property, naming
  * the node, rather than written into a board file the service would refuse.
  */
-import { topicLevelFault } from '../config/channel-checks.js';
-import { CtlError } from '../errors.js';
+import { topicLevelFault } from '../../core/config/channel-checks.js';
+import { CtlError } from '../../core/errors.js';
 
 export function checkChannelNodeName(nodePath: string, name: string): void {
   const fault = topicLevelFault(name);

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { isCtlError } from '../../../src/core/errors.js';
-import { gpioBoardGenerator } from '../../../src/gpio/board/gpio-board-from-dt.js';
-import { addGpioChip, cells, FLAG, str, writeDtChildren, type DtProperties } from '../../helpers/fake-device-tree.js';
+import { isCtlError } from '../../../../src/core/errors.js';
+import { gpioBoardGenerator } from '../../../../src/cli/board/gpio-board-from-dt.js';
+import { addGpioChip, cells, FLAG, str, writeDtChildren, type DtProperties } from '../../../helpers/fake-device-tree.js';
 
 const NODE = 'wirenboard/gpios';
 const SOC = 0x8a; // phandle of the SoC's GPIO chip

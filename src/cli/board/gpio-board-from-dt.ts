@@ -12,8 +12,8 @@
  * they never collide): the service then reports them as unreadable instead of losing them.
  */
 import { join } from 'node:path';
-import type { BoardGenerator, GeneratedBoard } from '../../core/board/board-generator.js';
-import { checkChannelNodeName } from '../../core/board/channel-node-name.js';
+import type { BoardGenerator, GeneratedBoard } from './board-generator.js';
+import { checkChannelNodeName } from './channel-node-name.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import { deviceTreeBase, DtNode, malformedProperty } from '../../hw/devicetree/dt-node.js';
 import { gpioChipsByPhandle } from '../../hw/gpio/chips-by-phandle.js';

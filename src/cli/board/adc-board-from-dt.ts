@@ -18,8 +18,8 @@
  * `iio:device0`).
  */
 import { join } from 'node:path';
-import type { BoardGenerator, GeneratedBoard } from '../../core/board/board-generator.js';
-import { checkChannelNodeName } from '../../core/board/channel-node-name.js';
+import type { BoardGenerator, GeneratedBoard } from './board-generator.js';
+import { checkChannelNodeName } from './channel-node-name.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import { deviceTreeBase, DtNode, malformedProperty } from '../../hw/devicetree/dt-node.js';
 import { iioLinksByPhandle } from '../../hw/iio/devices-by-phandle.js';

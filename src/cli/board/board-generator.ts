@@ -3,7 +3,7 @@
  * own part of the tree; what happens with the result (the file, the editor's schema, the lines
  * printed) is the same for both.
  */
-import type { JsonObject } from '../config/jsonc.js';
+import type { JsonObject } from '../../core/config/jsonc.js';
 
 /** Where the editor schema lists names: a path of keys into the schema, and the names to put there. */
 export interface EditorEnum {

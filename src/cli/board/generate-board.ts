@@ -10,14 +10,14 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BoardGenerator } from '../core/board/board-generator.js';
-import { boardFileText } from '../core/board/board-file-text.js';
-import { editorSchemaText } from '../core/board/editor-schema.js';
-import type { CliOptions } from './cli-options.js';
-import { CtlError, errnoOf, messageOf } from '../core/errors.js';
-import { writeIfChanged, type WriteOutcome } from '../core/persist/write-if-changed.js';
-import { deviceTreeBase } from '../hw/devicetree/dt-node.js';
-import type { CliIo } from './cli-io.js';
+import type { BoardGenerator } from './board-generator.js';
+import { boardFileText } from './board-file-text.js';
+import { editorSchemaText } from './editor-schema.js';
+import type { CliOptions } from '../cli-options.js';
+import { CtlError, errnoOf, messageOf } from '../../core/errors.js';
+import { writeIfChanged, type WriteOutcome } from '../../core/persist/write-if-changed.js';
+import { deviceTreeBase } from '../../hw/devicetree/dt-node.js';
+import type { CliIo } from '../cli-io.js';
 
 export const BOARD_FILE_NAME = 'system.conf';
 

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { adcBoardGenerator, dividerMultiplier } from '../../../src/adc/board/adc-board-from-dt.js';
-import { isCtlError } from '../../../src/core/errors.js';
-import { createFakeIioTree } from '../../../src/sim/iio/fake-tree.js';
-import { cells, setOfPhandle, str, writeDtChildren, type DtProperties } from '../../helpers/fake-device-tree.js';
+import { adcBoardGenerator, dividerMultiplier } from '../../../../src/cli/board/adc-board-from-dt.js';
+import { isCtlError } from '../../../../src/core/errors.js';
+import { createFakeIioTree } from '../../../../src/sim/iio/fake-tree.js';
+import { cells, setOfPhandle, str, writeDtChildren, type DtProperties } from '../../../helpers/fake-device-tree.js';
 
 const NODE = 'wirenboard/analog-inputs';
 const SOC_ADC = 0x40;

@@ -3,7 +3,7 @@
  * system channel names replaced by the names this board really has. The editor then offers the
  * board's own channels as system channels, and everything else as custom channels.
  */
-import { CtlError } from '../errors.js';
+import { CtlError } from '../../core/errors.js';
 import type { EditorEnum } from './board-generator.js';
 
 type Obj = Record<string, unknown>;
