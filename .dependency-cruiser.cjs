@@ -1,9 +1,15 @@
-// The layer check (`npm run lint`): which folder of src/ may import which. From the top down:
-//   src/cli                    the two binaries' entry points and their command line
-//   src/gpio, src/adc, src/demo  the drivers (and the demo, which builds its board from their configs)
-//   src/hw                     the kernel interfaces (GPIO character device, gpio-sim, IIO sysfs)
-//   src/core                   what every driver shares (config, MQTT, persistence, lifecycle)
-// A folder imports only from the floors below it; no import cycles anywhere.
+// The layer check (`npm run lint`): which folder of src/ may import which (docs/architecture.md
+// draws the same floors). From the top down:
+//   src/cli                     the three binaries: command line, --generate-board, hardware listings;
+//                               the composition point (it chooses the GPIO backend, simulated or not)
+//   src/gpio, src/adc           the drivers          src/console  the web console
+//   src/demo                    npm start: broker, simulated board, services as child processes
+//   src/sim                     the simulator: gpio-sim shaped chips, a fake IIO sysfs tree
+//   src/service                 the process lifecycle and the options every service shares
+//   src/mqtt                    the MQTT layer and Home Assistant discovery
+//   src/hw                      the kernel interfaces (GPIO character device, IIO sysfs, device tree)
+//   src/core                    the ground: errors, log, time, persistence, the config pipeline
+// A folder imports only from the floors below it; no import cycles, between files or folders.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -15,25 +21,68 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'core-imports-no-layer-above',
+      name: 'no-folder-cycle',
       severity: 'error',
-      comment: 'src/core is the ground floor: it imports nothing from hw, the drivers, the console or the cli.',
-      from: { path: '^src/core/' },
-      to: { path: '^src/(hw|gpio|adc|demo|console|cli)/' },
+      comment: 'Folders that import each other (core/config <-> mqtt, gpio/state <-> gpio/counting): a loop the file rule cannot see.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
     },
     {
-      name: 'hw-imports-no-driver',
+      name: 'core-imports-only-core',
       severity: 'error',
-      comment: 'src/hw knows no driver: it imports nothing from gpio, adc, demo, console or cli.',
-      from: { path: '^src/hw/' },
-      to: { path: '^src/(gpio|adc|demo|console|cli)/' },
+      comment: 'src/core is the ground floor: it imports nothing from any other folder of src.',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'config-imports-no-mqtt',
+      severity: 'error',
+      comment: 'The configuration pipeline is handed its topic-length check by the driver (core/config/topic-length.ts); it never imports the MQTT layer.',
+      from: { path: '^src/core/config/' },
+      to: { path: '^src/mqtt/' },
+    },
+    {
+      name: 'mqtt-imports-only-core',
+      severity: 'error',
+      comment: 'The MQTT layer (and Home Assistant) knows no driver, service, command line or hardware: of src it imports only core.',
+      from: { path: '^src/mqtt/' },
+      to: { path: '^src/', pathNot: '^src/(mqtt|core)/' },
+    },
+    {
+      name: 'service-imports-only-mqtt-and-core',
+      severity: 'error',
+      comment: 'The service shell (lifecycle, reload, start-up deadline, health) runs any driver: it imports only mqtt and core.',
+      from: { path: '^src/service/' },
+      to: { path: '^src/', pathNot: '^src/(service|mqtt|core)/' },
     },
     {
       name: 'hw-imports-only-core-errors',
       severity: 'error',
-      comment: 'Of src/core, src/hw uses only the error type (its failures carry the same codes).',
+      comment: 'src/hw knows no driver, MQTT, configuration or simulator; of src it uses only the error type (its failures carry the same codes).',
       from: { path: '^src/hw/' },
-      to: { path: '^src/core/', pathNot: '^src/core/errors\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(hw/|core/errors\\.ts$)' },
+    },
+    {
+      name: 'hw-imports-no-sim',
+      severity: 'error',
+      comment: 'The simulator sits above the hardware it imitates, never inside it.',
+      from: { path: '^src/hw/' },
+      to: { path: '^src/sim/' },
+    },
+    {
+      name: 'sim-imports-only-hw-and-core',
+      severity: 'error',
+      comment: 'The simulator implements the hardware contracts (src/hw) with the ground floor, nothing above.',
+      from: { path: '^src/sim/' },
+      to: { path: '^src/', pathNot: '^src/(sim|hw|core)/' },
+    },
+    {
+      name: 'only-cli-and-demo-import-sim',
+      severity: 'error',
+      comment: 'The simulator is loaded only where a program is put together (src/cli, the demo) and by tests and the bench: never by a service.',
+      from: { path: '^src/', pathNot: '^src/(cli|demo|sim)/' },
+      to: { path: '^src/sim/' },
     },
     {
       name: 'gpio-and-adc-independent',
@@ -43,25 +92,46 @@ module.exports = {
       to: { path: '^src/(gpio|adc)/', pathNot: '^src/$1/' },
     },
     {
-      name: 'console-knows-only-core',
+      name: 'driver-config-imports-no-runtime',
       severity: 'error',
-      comment: 'The web console talks to the services over MQTT and their -j/-J commands: of the code it imports only src/core.',
+      comment: "A driver's configuration (loaded by -j/-J and the demo) imports nothing of the driver's runtime.",
+      from: { path: '^src/(gpio|adc)/config/' },
+      to: { path: '^src/(gpio|adc)/', pathNot: '^src/$1/config/' },
+    },
+    {
+      name: 'drivers-import-no-cli-console-demo-sim',
+      severity: 'error',
+      comment: 'The drivers build on service, mqtt, hw and core: never on the command line, the console, the demo or the simulator.',
+      from: { path: '^src/(gpio|adc)/' },
+      to: { path: '^src/(cli|console|demo|sim)/' },
+    },
+    {
+      name: 'console-imports-only-mqtt-and-core',
+      severity: 'error',
+      comment: 'The web console talks to the services over MQTT and their -j/-J commands: of the code it imports only mqtt and core.',
       from: { path: '^src/console/' },
-      to: { path: '^src/(hw|gpio|adc|demo|cli)/' },
+      to: { path: '^src/', pathNot: '^src/(console|mqtt|core)/' },
     },
     {
-      name: 'drivers-import-no-console',
+      name: 'only-cli-imports-cli',
       severity: 'error',
-      comment: 'The services never depend on the console.',
-      from: { path: '^src/(gpio|adc|hw)/' },
-      to: { path: '^src/console/' },
+      comment: 'src/cli is the top floor: nothing imports it.',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
     },
     {
-      name: 'drivers-import-no-entry-point',
+      name: 'nothing-imports-demo',
       severity: 'error',
-      comment: 'The drivers and the demo import nothing from src/cli, nor the drivers from the demo.',
-      from: { path: '^src/(gpio|adc|demo)/' },
-      to: { path: '^src/(cli|demo)/', pathNot: '^src/$1/' },
+      comment: 'The demo (npm start) is not shipped: nothing imports it.',
+      from: { path: '^src/', pathNot: '^src/demo/' },
+      to: { path: '^src/demo/' },
+    },
+    {
+      name: 'demo-runs-no-driver-runtime',
+      severity: 'error',
+      comment: "The demo runs the services as child processes: of the drivers it imports only their configuration (and the GPIO service's options).",
+      from: { path: '^src/demo/' },
+      to: { path: '^src/(gpio|adc)/', pathNot: '^src/(gpio|adc)/config/|^src/gpio/gpio-options\\.ts$' },
     },
     {
       name: 'src-imports-no-test-code',

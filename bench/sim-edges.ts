@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EdgeEvent } from '../src/hw/gpio/backend.js';
-import { SimBackend } from '../src/hw/gpio/sim/sim-backend.js';
-import { createSimBoard } from '../src/hw/gpio/sim/sim-board.js';
+import { SimBackend } from '../src/sim/gpio/sim-backend.js';
+import { createSimBoard } from '../src/sim/gpio/sim-board.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-bench-'));
 createSimBoard(dir, { gpiochip0: 16 });

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { lineDir, puller, simChip, type SimChip } from '../../test/hil/gpio-sim-rig.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const CHIP = 'pinctrl-bcm2711';

@@ -9,13 +9,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFakeIioTree } from '../../src/hw/iio/fake-tree.js';
+import { createFakeIioTree } from '../../src/sim/iio/fake-tree.js';
 import { mosquittoAvailable, startMosquitto } from '../../test/helpers/mosquitto.js';
 import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
 import type { BenchContext, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const CHANNELS = 64;
 const WINDOW_MS = 5000;

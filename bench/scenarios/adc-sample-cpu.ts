@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openIioChannel, type IioChannel } from '../../src/hw/iio/iio-channel.js';
-import { createFakeIioTree } from '../../src/hw/iio/fake-tree.js';
+import { createFakeIioTree } from '../../src/sim/iio/fake-tree.js';
 import { RawReadPath, type ReadMode } from '../../src/adc/raw-read-path.js';
 import type { BenchContext, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { judge } from '../lib/scenario.js';

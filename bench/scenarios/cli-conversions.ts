@@ -10,7 +10,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import type { Scenario, ScenarioResult, BenchContext } from '../lib/scenario.js';
 import { judge } from '../lib/scenario.js';
 import { timeAgainst } from '../lib/measure.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const GOAL = { text: 'at most 2x node -e 0', maxRatio: 2 };
 

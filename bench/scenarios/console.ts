@@ -18,7 +18,7 @@ import { mosquittoAvailable } from '../../test/helpers/mosquitto.js';
 import { eventually, startConsoleRig } from '../../test/integration/console/console-rig.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
 import { judge, type BenchContext, type Goal, type Scenario, type ScenarioResult } from '../lib/scenario.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const LOADS = 15;
 const WINDOWS = 6;

@@ -15,11 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt, { type MqttClient } from 'mqtt';
-import { createSimBoard } from '../../src/hw/gpio/sim/sim-board.js';
+import { createSimBoard } from '../../src/sim/gpio/sim-board.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { judge, type BenchContext, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 20_000);
 const GOAL = { text: `the last of ${COMMANDS} commands on the line within 2000 ms`, maxAbsolute: 2000 };

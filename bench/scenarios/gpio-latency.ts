@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
-import { createSimBoard } from '../../src/hw/gpio/sim/sim-board.js';
+import { createSimBoard } from '../../src/sim/gpio/sim-board.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { judge, type BenchContext, type Scenario, type ScenarioResult } from '../lib/scenario.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 import { summarize } from '../lib/stats.js';
 import { cdfChart } from '../lib/svg.js';
 

@@ -20,7 +20,7 @@ import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
 import { summarize } from '../lib/stats.js';
 import { judge, type BenchContext, type Goal, type Scenario, type ScenarioResult } from '../lib/scenario.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const WINDOWS = 6;
 const WINDOW_MS = 5000;

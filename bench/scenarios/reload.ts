@@ -26,7 +26,7 @@ import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, stopChild } from '../lib/process-stats.js';
 import type { BenchContext, ScenarioResult } from '../lib/scenario.js';
 import type { Scenario } from '../lib/scenario.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 /** How long after "applied" the publishes of the change are still counted. */
 const SETTLE_MS = 300;

@@ -18,13 +18,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { createSimBoard } from '../../src/hw/gpio/sim/sim-board.js';
-import { createFakeIioTree } from '../../src/hw/iio/fake-tree.js';
+import { createSimBoard } from '../../src/sim/gpio/sim-board.js';
+import { createFakeIioTree } from '../../src/sim/iio/fake-tree.js';
 import { mosquittoAvailable, startMosquitto } from '../../test/helpers/mosquitto.js';
 import { stopChild } from '../lib/process-stats.js';
 import { judge, type BenchContext, type Goal, type Measured, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
-import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../src/service/node-flags.js';
 
 const CHANNELS = 256;
 const GOAL: Goal = { text: 'at most 1.5x the empty config', maxRatio: 1.5 };

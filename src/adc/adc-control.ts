@@ -3,7 +3,7 @@
  * when the channel's `mqtt_type` says so (wb-mqtt-adc ignored it and always said `voltage`), with
  * the channel's decimal places as `precision`, and a Home Assistant measurement sensor.
  */
-import type { ControlSpec } from '../core/mqtt/device.js';
+import type { ControlSpec } from '../mqtt/mqtt-device.js';
 import type { AdcChannelConfig } from './config/adc-config-model.js';
 
 /** More decimals than a double has digits only print zeros; larger values are cut to this. */

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { systemClock, type Clock } from '../core/clock.js';
 import { FaultLog } from '../core/fault-log.js';
 import type { Logger } from '../core/log.js';
-import type { ControlSpec, DeviceControl, MqttDevice } from '../core/mqtt/device.js';
+import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
 import { Scheduler } from '../core/scheduler.js';
 import { adcControlSpec, MAX_DECIMAL_PLACES } from './adc-control.js';
 import { ChannelSampler, type ReadTally, type TaskScheduler } from './channel-sampler.js';

@@ -19,7 +19,7 @@ import type { Clock } from '../core/clock.js';
 import { isCtlError, messageOf } from '../core/errors.js';
 import type { FaultLog } from '../core/fault-log.js';
 import type { Logger } from '../core/log.js';
-import type { DeviceControl } from '../core/mqtt/device.js';
+import type { DeviceControl } from '../mqtt/mqtt-device.js';
 import type { ScheduledTask, Scheduler } from '../core/scheduler.js';
 import { alignedAnchor, AnchoredSchedule, samplingTimingOf, type SamplingTiming } from './anchored-schedule.js';
 import { describeResolved, rescanDelayMs, type ResolvedChannel } from './channel-resolver.js';

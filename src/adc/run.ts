@@ -1,15 +1,15 @@
 /**
  * The ADC service entry (`ctl-mqtt-adc` without -j/-J/...): the MQTT device and the service,
- * handed to the common lifecycle (core/service/lifecycle.ts: signals, reload, start-up deadline,
+ * handed to the common lifecycle (service/lifecycle.ts: signals, reload, start-up deadline,
  * exit codes). The binary imports it dynamically only when the service runs.
  */
-import type { AdcCliOptions } from '../core/config/cli-options.js';
+import type { ServiceOptions } from '../service/service-options.js';
 import type { Logger } from '../core/log.js';
-import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
-import { healthReportOf } from '../core/service/health.js';
-import { runService } from '../core/service/lifecycle.js';
-import { serviceManagerOf } from '../core/service/service-manager.js';
-import { createServiceDevice } from '../core/service/service-device.js';
+import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
+import { healthReportOf } from '../service/health.js';
+import { runService } from '../service/lifecycle.js';
+import { serviceManagerOf } from '../service/service-manager.js';
+import { createServiceDevice } from '../service/service-device.js';
 import { AdcService } from './adc-service.js';
 import type { AdcConfig } from './config/adc-config-model.js';
 import type { ReadMode } from './raw-read-path.js';
@@ -32,7 +32,7 @@ export function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | u
 }
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
-export async function run(cli: AdcCliOptions, config: AdcConfig, logger: Logger, reloader?: ConfigReloader<AdcConfig>): Promise<number> {
+export async function run(cli: ServiceOptions, config: AdcConfig, logger: Logger, reloader?: ConfigReloader<AdcConfig>): Promise<number> {
   const device = createServiceDevice(cli, config.deviceName, logger);
   const readMode = readModeOf(process.env, logger);
   const service = new AdcService({

@@ -16,24 +16,21 @@ import {
   DEFAULT_DEVICE_ID,
   WIREN_BOARD_DEVICE_ID,
   DEFAULT_EDITOR_SCHEMA_DIR,
-  DEFAULT_HA_STATUS_TOPIC,
-  DEFAULT_HEALTH_INTERVAL_S,
-  DEFAULT_HOST,
-  DEFAULT_PORT,
-  DEFAULT_SAVE_INTERVAL_S,
-  DEFAULT_STATE_FILE,
   defaultConfigFile,
   defaultSystemConfigDir,
   type AdcCliOptions,
-  type BrokerOptions,
   type CliMode,
   type CliOptions,
   type CommonCliOptions,
   type DriverKind,
   type GpioCliOptions,
-} from '../core/config/cli-options.js';
+} from './cli-options.js';
+import { DEFAULT_SAVE_INTERVAL_S, DEFAULT_STATE_FILE } from '../gpio/gpio-options.js';
+import { DEFAULT_HA_STATUS_TOPIC } from '../mqtt/ha/ha-ids.js';
+import { DEFAULT_HEALTH_INTERVAL_S, DEFAULT_HOST, DEFAULT_PORT, type BrokerOptions } from '../service/service-options.js';
 import { checkMqttLimits } from './string-limits.js';
-import { OPTIONS, usageError, type ArgsDraft, type OptionDef } from './option-table.js';
+import { usageError } from '../core/arguments.js';
+import { OPTIONS, type ArgsDraft, type OptionDef } from './option-table.js';
 
 function optionsOf(driver: DriverKind): Map<string, OptionDef> {
   const byName = new Map<string, OptionDef>();

@@ -11,10 +11,10 @@ import { promptNewPassword } from '../console/password-prompt.js';
 import { serviceFromSchema } from '../console/service-definitions.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
-import { topicPrefixProblem } from '../core/mqtt/topics.js';
+import { topicPrefixProblem } from '../mqtt/topics.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { checkMqttString } from './string-limits.js';
-import { isMainModule } from '../core/service/is-main.js';
+import { isMainModule } from '../service/is-main.js';
 
 /**
  * Every broker credential the console is given (`-u`, `-P`, and a user name or password in the

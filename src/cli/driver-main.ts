@@ -6,16 +6,16 @@
  * help text are loaded with dynamic imports only on the paths that need them.
  */
 import { readFileSync } from 'node:fs';
-import type { BoardGenerator } from '../core/board/board-generator.js';
-import type { ConfigReloader } from '../core/service/config-reloader.js';
-import { packageVersion } from '../core/service/package-version.js';
-import type { CliOptions } from '../core/config/cli-options.js';
+import type { BoardGenerator } from './board/board-generator.js';
+import type { ConfigReloader } from '../service/config-reloader.js';
+import { packageVersion } from '../service/package-version.js';
+import type { CliOptions } from './cli-options.js';
 import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/commands.js';
 import type { DriverConfigSpec } from '../core/config/driver-config-spec.js';
 import { readConfigText } from '../core/config/file-reading.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { TopicContext } from '../core/mqtt/topic-budget.js';
+import type { TopicContext } from '../core/config/topic-length.js';
 import { parseCliArgs } from './args.js';
 import type { CliIo } from './cli-io.js';
 
@@ -102,7 +102,7 @@ async function dispatch<Options extends CliOptions, Model>(
       io.stdout.write(schemaText(cli.binary));
       return 0;
     case 'generate-board': {
-      const { generateBoard } = await import('./generate-board.js');
+      const { generateBoard } = await import('./board/generate-board.js');
       return await generateBoard(await entry.loadBoardGenerator(), cli, schemaText(cli.binary), io);
     }
     case 'to-json': {
@@ -120,7 +120,7 @@ async function dispatch<Options extends CliOptions, Model>(
       return await (await entry.loadHardwareListing())(cli, io);
     case 'ha-remove': {
       const logger = await serviceLogger(cli, { on: false }, io);
-      return await (await import('../core/mqtt/ha/ha-remove.js')).runHaRemove(cli, logger);
+      return await (await import('./ha-remove.js')).runHaRemove(cli, logger);
     }
     case 'run': {
       const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));

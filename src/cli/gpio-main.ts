@@ -1,20 +1,23 @@
 #!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
 /** The `ctl-mqtt-gpio` binary. */
 // First of all: a reload signal during the start must not end the process (see the module).
-import '../core/service/early-signals.js';
-import type { GpioCliOptions } from '../core/config/cli-options.js';
+import '../service/early-signals.js';
+import type { GpioCliOptions } from './cli-options.js';
 import { gpioConfigSpec } from '../gpio/config/gpio-config-spec.js';
 import type { GpioConfig } from '../gpio/config/gpio-config-model.js';
 import type { CliIo } from './cli-io.js';
 import { runCli, type DriverEntry } from './driver-main.js';
-import { isMainModule } from '../core/service/is-main.js';
+import { isMainModule } from '../service/is-main.js';
 import { runProcess } from './process-entry.js';
 
 const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
   driver: 'gpio',
   spec: gpioConfigSpec,
-  loadRuntime: () => import('../gpio/run.js'),
-  loadBoardGenerator: async () => (await import('../gpio/board/gpio-board-from-dt.js')).gpioBoardGenerator,
+  async loadRuntime() {
+    const [{ run }, { gpioHardwareOf }] = await Promise.all([import('../gpio/run.js'), import('./gpio-hardware.js')]);
+    return { run: async (cli, config, logger, reloader) => run(cli, config, logger, reloader, await gpioHardwareOf(cli)) };
+  },
+  loadBoardGenerator: async () => (await import('./board/gpio-board-from-dt.js')).gpioBoardGenerator,
   loadHardwareListing: async () => (await import('./list-lines.js')).listLines,
 };
 

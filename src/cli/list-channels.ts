@@ -4,9 +4,9 @@
  * and the default 3 decimals. The binary imports this module only for this mode (no MQTT).
  */
 import { channelValue, inputMillivolts } from '../adc/conversion.js';
-import type { AdcCliOptions } from '../core/config/cli-options.js';
+import type { AdcCliOptions } from './cli-options.js';
 import { messageOf } from '../core/errors.js';
-import { formatFixed } from '../core/mqtt/number-format.js';
+import { formatFixed } from '../mqtt/number-format.js';
 import { iioDevicesDir } from '../hw/iio/iio-scan.js';
 import { surveyIioDevices, type SurveyedChannel, type SurveyedDevice } from '../hw/iio/iio-survey.js';
 import type { CliIo } from './cli-io.js';

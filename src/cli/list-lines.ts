@@ -5,7 +5,7 @@
  * this module only for this mode (no MQTT).
  */
 import { basename } from 'node:path';
-import type { GpioCliOptions } from '../core/config/cli-options.js';
+import type { GpioCliOptions } from './cli-options.js';
 import { errnoOf, messageOf } from '../core/errors.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { describeChip, isUnreadable, type ChipDescription } from '../hw/gpio/chip-description.js';
@@ -40,7 +40,7 @@ export interface LinesDocument {
 /** The backend and the chips directory, chosen as the service chooses them. */
 async function hardwareOf(cli: GpioCliOptions): Promise<{ backend: GpioBackend; chipsDir: string }> {
   if (cli.gpioBackend === 'sim' && cli.gpioSimDir !== null) {
-    const { SimBackend } = await import('../hw/gpio/sim/sim-backend.js');
+    const { SimBackend } = await import('../sim/gpio/sim-backend.js');
     return { backend: new SimBackend({ dir: cli.gpioSimDir }), chipsDir: cli.gpioSimDir };
   }
   const { createCdevBackend } = await import('../hw/gpio/cdev/cdev-backend.js');

@@ -4,7 +4,7 @@
  * exit code: 0 when anything could be listed, 1 with one line saying why when nothing could. The
  * document is printed either way, so a caller parsing it always gets one.
  */
-import type { ListFormat } from '../core/config/cli-options.js';
+import type { ListFormat } from './cli-options.js';
 import type { CliIo } from './cli-io.js';
 
 export interface Listing<Doc> {

@@ -3,8 +3,8 @@
  * and what it sets. The parser (args.ts) and the help text (usage.ts) both read this table.
  */
 import { topicLevelFault } from '../core/config/channel-checks.js';
-import { CtlError } from '../core/errors.js';
-import type { CliMode, DebugLevel, DriverKind } from '../core/config/cli-options.js';
+import { portNumber, usageError } from '../core/arguments.js';
+import type { CliMode, DebugLevel, DriverKind } from './cli-options.js';
 
 /** The options as given so far (unset = default). */
 export interface ArgsDraft {
@@ -48,10 +48,6 @@ export interface OptionDef {
   readonly only?: DriverKind;
   /** Stores the value; `as` is the option as the user typed it (for messages). */
   apply(draft: ArgsDraft, value: string | undefined, as: string): void;
-}
-
-export function usageError(message: string): CtlError {
-  return new CtlError('USAGE', message);
 }
 
 const BROKER_SCHEMES = ['mqtt:', 'mqtts:', 'ws:', 'wss:', 'unix:'];
@@ -118,8 +114,8 @@ function action(name: string, help: string, mode: ArgsDraft['modes'][number], on
 }
 
 function parsePort(d: ArgsDraft, v: string | undefined, as: string): void {
-  const n = /^[0-9]{1,5}$/.test(v ?? '') ? Number(v) : NaN;
-  if (!(n >= 1 && n <= 65535)) throw usageError(`invalid port '${v}' for ${as}: expected an integer 1..65535`);
+  const n = portNumber(v);
+  if (n === undefined) throw usageError(`invalid port '${v}' for ${as}: expected an integer 1..65535`);
   d.port = n;
 }
 

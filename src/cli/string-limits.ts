@@ -3,10 +3,11 @@
  * argument parsing: too long, they would make the MQTT client throw at its first packet. The
  * prefix and device id must also leave room for the control names (checked with the config).
  */
-import type { CommonCliOptions } from '../core/config/cli-options.js';
-import { defaultClientId } from '../core/mqtt/broker-options.js';
-import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes, withThousands as n } from '../core/mqtt/topic-budget.js';
-import { usageError } from './option-table.js';
+import type { CommonCliOptions } from './cli-options.js';
+import { defaultClientId } from '../mqtt/broker-options.js';
+import { withThousands as n } from '../core/thousands.js';
+import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../mqtt/topic-budget.js';
+import { usageError } from '../core/arguments.js';
 
 const LIMIT = `the limit is ${n(MQTT_MAX_STRING_BYTES)}`;
 

@@ -1,5 +1,5 @@
 /** The `--help` text, built from the option table so it cannot drift from the parser. */
-import { BINARY, DEFAULT_DEVICE_ID, WIREN_BOARD_DEVICE_ID, type DriverKind } from '../core/config/cli-options.js';
+import { BINARY, DEFAULT_DEVICE_ID, WIREN_BOARD_DEVICE_ID, type DriverKind } from './cli-options.js';
 import { OPTIONS } from './option-table.js';
 
 const SUMMARY: Record<DriverKind, string> = {

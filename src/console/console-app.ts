@@ -2,7 +2,7 @@
  * One console: the MQTT device feed, the config store and the HTTP server, started and stopped
  * together. The command line, the demo and the tests all start it through here.
  */
-import type { BrokerOptions } from '../core/mqtt/broker-options.js';
+import type { BrokerOptions } from '../mqtt/broker-options.js';
 import type { Logger } from '../core/log.js';
 import { ConfigStore, type ConfigService } from './config-store.js';
 import { finishPendingWrites } from './config-writer.js';

@@ -3,7 +3,7 @@
  * last occurrence wins, except `--schema`, `--apply` and `--trusted-proxy`, which add up. A mistake is a CtlError
  * USAGE with one line saying what is wrong.
  */
-import { CtlError } from '../core/errors.js';
+import { portNumber, usageError } from '../core/arguments.js';
 import { trustedProxyProblem } from './client-address.js';
 
 export const CONSOLE_BINARY = 'ctl-mqtt-console';
@@ -54,13 +54,9 @@ Options:
   --help, --version      print and exit
 `;
 
-function usageError(message: string): CtlError {
-  return new CtlError('USAGE', message);
-}
-
 function parsePort(text: string): number {
-  const n = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= 65535)) throw usageError(`--port must be a port number 1..65535 (got '${text}')`);
+  const n = portNumber(text);
+  if (n === undefined) throw usageError(`--port must be a port number 1..65535 (got '${text}')`);
   return n;
 }
 

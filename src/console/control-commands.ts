@@ -4,7 +4,7 @@
  * number (plain decimal notation; meter readings not below 0). The page checks the same before it
  * sends; this is the check that counts.
  */
-import type { ControlView } from '../core/mqtt/device-view-model.js';
+import type { ControlView } from './device-view-model.js';
 
 /** Longest payload the console publishes (a text control is one line, not a document). */
 export const MAX_COMMAND_LENGTH = 256;

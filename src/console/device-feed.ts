@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../core/log.js';
-import { ManagedConnection } from '../core/mqtt/connection.js';
-import { resolveBroker, type BrokerOptions } from '../core/mqtt/broker-options.js';
-import { DeviceViewModel, type DeviceView } from '../core/mqtt/device-view-model.js';
+import { ManagedConnection } from '../mqtt/connection.js';
+import { resolveBroker, type BrokerOptions } from '../mqtt/broker-options.js';
+import { DeviceViewModel, type DeviceView } from './device-view-model.js';
 import { commandProblem } from './control-commands.js';
 import { ControlHistory, METER_TYPES, type HistoryDocument } from './control-history.js';
 import { HttpError } from './http-io.js';

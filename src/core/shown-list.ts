@@ -2,7 +2,7 @@
  * Names for one log line: a list can be as long as a broker's retained store (10,000 stale topics
  * were a line of 412,837 characters), so a line shows the first few and counts the rest.
  */
-import { withThousands } from './mqtt/topic-budget.js';
+import { withThousands } from './thousands.js';
 
 /** Names shown before "and N more". */
 export const SHOWN_NAMES = 10;

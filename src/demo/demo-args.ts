@@ -3,7 +3,7 @@
  * `--help`. Long options take `--opt=value` or `--opt value`; the last occurrence wins. A mistake
  * is a CtlError USAGE with one line saying what is wrong.
  */
-import { CtlError } from '../core/errors.js';
+import { portNumber, usageError } from '../core/arguments.js';
 
 export interface DemoOptions {
   readonly help: boolean;
@@ -41,13 +41,9 @@ Options:
   --help            print this and exit
 `;
 
-function usageError(message: string): CtlError {
-  return new CtlError('USAGE', message);
-}
-
 function parsePort(name: string, text: string): number {
-  const n = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= 65535)) throw usageError(`${name} must be a port number 1..65535 (got '${text}')`);
+  const n = portNumber(text);
+  if (n === undefined) throw usageError(`${name} must be a port number 1..65535 (got '${text}')`);
   return n;
 }
 

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { AdcChannelConfig, AdcConfig } from '../adc/config/adc-config-model.js';
 import type { GpioChannelConfig, GpioConfig } from '../gpio/config/gpio-config-model.js';
 import { CtlError } from '../core/errors.js';
-import { createSimBoard, type SimChipSpec } from '../hw/gpio/sim/sim-board.js';
-import { chipNameOf, lineDirOf } from '../hw/gpio/sim/sim-files.js';
-import { createFakeIioTree, type FakeIioTree } from '../hw/iio/fake-tree.js';
+import { createSimBoard, type SimChipSpec } from '../sim/gpio/sim-board.js';
+import { chipNameOf, lineDirOf } from '../sim/gpio/sim-files.js';
+import { createFakeIioTree, type FakeIioTree } from '../sim/iio/fake-tree.js';
 import { fnmatch } from '../hw/iio/fnmatch.js';
 
 /** mV per LSB of the simulated ADC: 12 bits over 3.3 V. */

@@ -9,7 +9,7 @@
  * Everything is driven by timers (no polling); each pulse is longer than the line's debounce.
  */
 import type { CounterConfig } from '../gpio/config/gpio-config-model.js';
-import { writePull } from '../hw/gpio/sim/sim-files.js';
+import { writePull } from '../sim/gpio/sim-files.js';
 import type { SimulatedLine } from './demo-board.js';
 
 export interface Activity {

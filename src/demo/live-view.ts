@@ -5,7 +5,7 @@
  * terminal width so a frame never wraps. Elsewhere (a pipe, a CI log): log lines as they come and
  * one compact line per device every 5 s, no escape codes.
  */
-import type { DeviceViewModel } from './device-view-model.js';
+import type { DeviceViewModel } from '../console/device-view-model.js';
 import { clockText, compactLines, deviceLines, fit } from './view-format.js';
 
 export interface ViewOutput {

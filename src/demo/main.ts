@@ -3,7 +3,7 @@
  * order; a second Ctrl-C more than a second later forces the exit (a copy of the first one,
  * which npm forwards to its script right after the terminal sent it, is not a second request).
  */
-import { isMainModule } from '../core/service/is-main.js';
+import { isMainModule } from '../service/is-main.js';
 import { ConfigError, CtlError, messageOf } from '../core/errors.js';
 import { DEMO_COMMAND, DEMO_USAGE, parseDemoArgs } from './demo-args.js';
 import { runDemo, type DemoIo } from './demo-run.js';

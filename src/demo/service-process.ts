@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { NODE_FLAGS } from '../core/service/node-flags.js';
+import { NODE_FLAGS } from '../service/node-flags.js';
 
 export interface ServiceExit {
   /** Exit code, or null when killed by a signal. */

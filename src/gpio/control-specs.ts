@@ -4,8 +4,9 @@
  * writable `switch`, a meter input `<name>_total` (writable: set the meter reading) then
  * `<name>_current` (readonly), and no plain switch.
  */
-import type { CommandHandler, ControlSpec } from '../core/mqtt/device.js';
-import type { CounterConfig, CounterType, GpioChannelConfig } from './config/gpio-config-model.js';
+import type { CommandHandler, ControlSpec } from '../mqtt/mqtt-device.js';
+import { currentControlId, totalControlId } from './config/control-ids.js';
+import type { CounterConfig, CounterType } from './config/gpio-config-model.js';
 
 interface MeterLook {
   totalType: string;
@@ -35,21 +36,6 @@ const METERS: Readonly<Record<CounterType, MeterLook>> = {
     currentHa: { component: 'sensor', deviceClass: 'volume_flow_rate', stateClass: 'measurement', unit: 'm³/h' },
   },
 };
-
-/** The controls a channel publishes, in order: a meter has `<name>_total` and `<name>_current` only. */
-export function controlIdsOf(channel: Pick<GpioChannelConfig, 'name' | 'counter'>): string[] {
-  return channel.counter ? [totalControlId(channel.name), currentControlId(channel.name)] : [channel.name];
-}
-
-/** Control id of a meter's total reading. */
-export function totalControlId(name: string): string {
-  return `${name}_total`;
-}
-
-/** Control id of a meter's current rate. */
-export function currentControlId(name: string): string {
-  return `${name}_current`;
-}
 
 export function inputSwitchSpec(name: string, maxUnchangedInterval: number): ControlSpec {
   return { id: name, type: 'switch', readonly: true, maxUnchangedInterval, ha: { component: 'binary_sensor' } };

@@ -3,7 +3,7 @@
  * session owns the chip and the line requests, the channel owns its controls and its logic.
  */
 import type { Logger } from '../core/log.js';
-import type { ControlSpec, DeviceControl } from '../core/mqtt/device.js';
+import type { ControlSpec, DeviceControl } from '../mqtt/mqtt-device.js';
 import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import type { GrantedInput, InputTiming } from './committed-level.js';

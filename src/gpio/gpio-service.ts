@@ -15,13 +15,13 @@
 import { systemClock, monotonicNs, type Clock } from '../core/clock.js';
 import type { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { ControlSpec, DeviceControl, MqttDevice } from '../core/mqtt/device.js';
+import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } from './channel-plan.js';
 import { ChipSession } from './chip-session.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
-import { controlIdsOf } from './control-specs.js';
+import { controlIdsOf } from './config/control-ids.js';
 import { EdgeTally } from './edge-tally.js';
 import { MeterInput } from './meter-input.js';
 import { SwitchInput } from './switch-input.js';

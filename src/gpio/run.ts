@@ -1,8 +1,8 @@
 /**
- * The `ctl-mqtt-gpio` service entry: builds the MQTT device, the GPIO backend (`cdev` or `sim`),
- * the state store and the service, and hands them to the common lifecycle (core/service/lifecycle.ts:
- * signals, reload, start-up deadline, exit codes). The binary imports this module only when the
- * service runs (never for -j/-J/--help).
+ * The `ctl-mqtt-gpio` service entry: builds the MQTT device, opens the GPIO backend the binary
+ * chose (`cdev` or `sim`), builds the state store and the service, and hands them to the common
+ * lifecycle (service/lifecycle.ts: signals, reload, start-up deadline, exit codes). The binary
+ * imports this module only when the service runs (never for -j/-J/--help).
  *
  * Besides the lifecycle's exit codes: 1 when every configured chip refuses access (EACCES: the
  * service could never do anything; a missing chip is not that — it may be plugged in later, so
@@ -12,59 +12,37 @@
  * state is flushed, then the device's retained topics are cleared, then the backend is closed.
  */
 import { dirname } from 'node:path';
-import type { GpioCliOptions } from '../core/config/cli-options.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { privateDirectoryProblem } from '../core/persist/private-directory.js';
-import { reloadWith, type ConfigReloader } from '../core/service/config-reloader.js';
-import { healthReportOf } from '../core/service/health.js';
-import { runService } from '../core/service/lifecycle.js';
-import { serviceManagerOf } from '../core/service/service-manager.js';
-import { createServiceDevice } from '../core/service/service-device.js';
+import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
+import { healthReportOf } from '../service/health.js';
+import { runService } from '../service/lifecycle.js';
+import { serviceManagerOf } from '../service/service-manager.js';
+import { createServiceDevice } from '../service/service-device.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
-import { createCdevBackend } from '../hw/gpio/cdev/cdev-backend.js';
-import { chipPathsIn } from '../hw/gpio/chip-paths.js';
-import { mapLegacyGpioNumber } from '../hw/gpio/legacy-number.js';
-import { SimBackend } from '../hw/gpio/sim/sim-backend.js';
+import type { ServiceOptions } from '../service/service-options.js';
 import type { LegacyMapper } from './channel-plan.js';
 import type { GpioConfig } from './config/gpio-config-model.js';
+import type { GpioOptions } from './gpio-options.js';
 import { GpioService, type StartReport } from './gpio-service.js';
 import { GpioStateStore } from './state/gpio-state.js';
 import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 
 /** The backend the command line chose, with what the service needs to know about its chips. */
-interface Hardware {
+export interface GpioHardware {
   backend: GpioBackend;
   mapLegacyNumber: LegacyMapper;
   listChips: () => Promise<string[]>;
 }
 
 /**
- * How global GPIO numbers are mapped: through the sysfs class under `--sysfs-root`, or, on the
- * simulated backend, under the sim directory (a simulated board may describe its numbers in
- * `<dir>/sys/class/gpio/`: the sim directory is its own sysfs root).
+ * Opens the hardware the command line chose (its log is the backend's own). The binary chooses it
+ * (src/cli/gpio-hardware.ts), so the service never loads a backend it does not run on.
  */
-export function legacyMapperOf(cli: GpioCliOptions): LegacyMapper {
-  const sysfsRoot = cli.gpioBackend === 'sim' && cli.gpioSimDir !== null ? cli.gpioSimDir : cli.sysfsRoot;
-  return (gpio) => mapLegacyGpioNumber(gpio, { sysfsRoot });
-}
+export type OpenGpioHardware = (log: Logger) => GpioHardware;
 
-function hardwareOf(cli: GpioCliOptions, log: Logger): Hardware {
-  if (cli.gpioBackend === 'sim') {
-    const dir = cli.gpioSimDir;
-    if (dir === null) throw new CtlError('USAGE', '--gpio-backend sim needs --gpio-sim DIR');
-    return {
-      backend: new SimBackend({ dir, log }),
-      mapLegacyNumber: legacyMapperOf(cli),
-      listChips: () => chipPathsIn(dir),
-    };
-  }
-  return {
-    backend: createCdevBackend({ log }),
-    mapLegacyNumber: legacyMapperOf(cli),
-    listChips: () => chipPathsIn('/dev'),
-  };
-}
+export type GpioRunOptions = ServiceOptions & GpioOptions;
 
 /** True when chips were configured and every one of them refused access. */
 export function everyChipDenied(report: StartReport): boolean {
@@ -82,10 +60,16 @@ async function refuseSharedStateDirectory(stateFile: string): Promise<void> {
 }
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
-export async function run(cli: GpioCliOptions, config: GpioConfig, logger: Logger, reloader?: ConfigReloader<GpioConfig>): Promise<number> {
+export async function run(
+  cli: GpioRunOptions,
+  config: GpioConfig,
+  logger: Logger,
+  reloader: ConfigReloader<GpioConfig> | undefined,
+  openHardware: OpenGpioHardware,
+): Promise<number> {
   await refuseSharedStateDirectory(cli.stateFile);
   const device = createServiceDevice(cli, config.deviceName, logger);
-  const hw = hardwareOf(cli, logger.child(cli.gpioBackend));
+  const hw = openHardware(logger.child(cli.gpioBackend));
   const state = await GpioStateStore.open({
     path: cli.stateFile,
     saveIntervalMs: cli.saveIntervalS * 1000,

@@ -2,7 +2,7 @@
  * A plain input: one readonly `switch` showing the committed (debounced) logical level. The
  * level read when the line is granted is published at once; then every committed change.
  */
-import type { DeviceControl } from '../core/mqtt/device.js';
+import type { DeviceControl } from '../mqtt/mqtt-device.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import { inputSwitchSpec } from './control-specs.js';
 import { CommittedLevel } from './committed-level.js';

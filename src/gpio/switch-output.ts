@@ -16,7 +16,7 @@
  */
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { CommandResult, DeviceControl } from '../core/mqtt/device.js';
+import type { CommandResult, DeviceControl } from '../mqtt/mqtt-device.js';
 import type { Drive, EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
 import type { GpioChannelConfig } from './config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';

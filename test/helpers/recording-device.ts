@@ -11,9 +11,9 @@
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { CtlError } from '../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../src/core/log.js';
-import { checkNewControl, ControlState, type ControlSink } from '../../src/core/mqtt/control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, ErrorFlag, MqttDevice, MqttTraffic } from '../../src/core/mqtt/device.js';
-import { withErrorFlag } from '../../src/core/mqtt/error-flags.js';
+import { checkNewControl, ControlState, type ControlSink } from '../../src/mqtt/control-state.js';
+import type { ControlSpec, DeviceControl, DeviceSpec, ErrorFlag, MqttDevice, MqttTraffic } from '../../src/mqtt/mqtt-device.js';
+import { withErrorFlag } from '../../src/mqtt/error-flags.js';
 
 export type DeviceEvent =
   | { readonly kind: 'value'; readonly control: string; readonly text: string }

@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { SimBackend, type SimBackendOptions } from '../../src/hw/gpio/sim/sim-backend.js';
-import { createSimBoard, type SimBoardLayout } from '../../src/hw/gpio/sim/sim-board.js';
-import { chipNameOf, lineDirOf } from '../../src/hw/gpio/sim/sim-files.js';
+import { SimBackend, type SimBackendOptions } from '../../src/sim/gpio/sim-backend.js';
+import { createSimBoard, type SimBoardLayout } from '../../src/sim/gpio/sim-board.js';
+import { chipNameOf, lineDirOf } from '../../src/sim/gpio/sim-files.js';
 import { deferCleanup } from './cleanup.js';
 
-export { createSimBoard, type SimBoardLayout } from '../../src/hw/gpio/sim/sim-board.js';
+export { createSimBoard, type SimBoardLayout } from '../../src/sim/gpio/sim-board.js';
 
 export interface TempSimBoard {
   /** The sim dir (give it to the service as `--gpio-sim`). */

@@ -3,8 +3,8 @@
  * a name or id must be one MQTT topic level whose topics fit MQTT's length limit, and no file may
  * name a channel twice (across files the same name means "merge", not "duplicate").
  */
-import { MQTT_MAX_STRING_BYTES, withThousands, type TopicBudget } from '../mqtt/topic-budget.js';
 import type { ConfigFamily } from './config-family.js';
+import type { TopicLengthCheck } from './topic-length.js';
 import type { ConfigSource } from './merge-channels.js';
 import type { Problem } from './problems.js';
 import { isJsonObject } from './schema-problems.js';
@@ -18,17 +18,8 @@ export function topicLevelFault(name: string): string | null {
   return null;
 }
 
-/**
- * Why a channel's topics cannot be published, or null: its longest topic (with the command line's
- * prefix and device id, over every control the channel may have) is over MQTT's limit.
- */
-export function topicLengthFault(family: ConfigFamily, name: string, budget: TopicBudget): string | null {
-  const bytes = Math.max(...family.controlIds(name).map((id) => budget.controlTopicBytes(id)));
-  if (bytes <= MQTT_MAX_STRING_BYTES) return null;
-  return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`;
-}
-
-export function channelProblems(family: ConfigFamily, source: ConfigSource, budget: TopicBudget): Problem[] {
+/** `topicLength`: the driver's check of a channel's longest topic (driver-config-spec.ts). */
+export function channelProblems(family: ConfigFamily, source: ConfigSource, topicLength: TopicLengthCheck): Problem[] {
   const problems: Problem[] = [];
   const list = source.value[family.channelsKey];
   if (!Array.isArray(list)) return problems;
@@ -38,7 +29,7 @@ export function channelProblems(family: ConfigFamily, source: ConfigSource, budg
     const id = item[family.idKey];
     if (typeof id !== 'string') return;
     const path = [family.channelsKey, i, family.idKey];
-    const fault = topicLevelFault(id) ?? topicLengthFault(family, id, budget);
+    const fault = topicLevelFault(id) ?? topicLength(family.controlIds(id));
     if (fault) problems.push(source.doc.problem(path, fault, { value: id }));
     const first = firstIndex.get(id);
     if (first === undefined) {

@@ -6,7 +6,7 @@ import type { DriverConfigSpec } from './driver-config-spec.js';
 import { removeEmptyProperties, toEditorJson, toStoredJson } from './editor-form.js';
 import { JsonDocument } from './json-document.js';
 import { loadConfig, readConfigDocument, type Loaded } from './pipeline.js';
-import type { TopicContext } from '../mqtt/topic-budget.js';
+import type { TopicContext } from './topic-length.js';
 
 /** Name of standard input in problem lines. */
 export const STDIN_NAME = '<stdin>';

@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../errors.js';
 import type { DriverConfigSpec } from './driver-config-spec.js';
+import type { TopicContext } from './topic-length.js';
 import { listBoardFiles, readConfigText } from './file-reading.js';
 import { boardChannelsById, boardValidationView, mainValidationView } from './board-variants.js';
 import { channelProblems } from './channel-checks.js';
@@ -15,7 +16,6 @@ import type { JsonValue } from './jsonc.js';
 import { mergeChannels, type ConfigSource, type MergedConfig } from './merge-channels.js';
 import { problemLines, type Problem } from './problems.js';
 import { isJsonObject, schemaProblems } from './schema-problems.js';
-import { TopicBudget, type TopicContext } from '../mqtt/topic-budget.js';
 
 export interface LoadInput {
   /** The main config, already parsed (its name is the file name or `<stdin>`). */
@@ -59,7 +59,7 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   const syntax = new Set<Problem>();
-  const budget = input.topics === undefined ? TopicBudget.shortest() : new TopicBudget(input.topics);
+  const topicLength = spec.topicLengthCheck(input.topics);
 
   // `schemaView`: what the schema check sees of `value` (see board-variants.ts).
   const check = (
@@ -84,7 +84,7 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
     // the schema failed: every problem is listed at once, except a second line for a value the
     // schema already flagged (an empty name).
     const flagged = new Set(found.map((p) => p.path));
-    problems.push(...channelProblems(spec, { doc, value }, budget).filter((p) => !flagged.has(p.path)));
+    problems.push(...channelProblems(spec, { doc, value }, topicLength).filter((p) => !flagged.has(p.path)));
     // Not the shape the merge relies on: this file stops here. Otherwise the merge and the
     // driver checks still run after semantic problems.
     return found.length > 0 ? undefined : { doc, value };

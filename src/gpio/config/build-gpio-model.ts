@@ -13,7 +13,7 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { facts } from './schema-module/gpio-schema.js';
-import { controlIdsOf } from '../control-specs.js';
+import { controlIdsOf } from './control-ids.js';
 import { directionOf } from './gpio-direction.js';
 import {
   DEFAULT_DEBOUNCE_US,

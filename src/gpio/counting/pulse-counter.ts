@@ -10,7 +10,7 @@
  * Times are CLOCK_MONOTONIC nanoseconds (bigint). The original's compounding halving decay and its
  * near-zero first reading are deliberately not reproduced (docs/gpio.md, differences).
  */
-import type { CounterRecord } from '../state/gpio-state.js';
+import type { CounterRecord } from './counter-record.js';
 
 export type MeterType = 'watt_meter' | 'water_meter';
 

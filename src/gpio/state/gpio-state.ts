@@ -9,18 +9,8 @@
  */
 import { loadStateFile, StateSaver, type StateDecoder } from '../../core/persist/state-file.js';
 import type { Logger } from '../../core/log.js';
+import type { CounterRecord } from '../counting/counter-record.js';
 import { EDGE_MODES, type EdgeMode } from '../counting/edge-mode.js';
-
-export interface CounterRecord {
-  /** Pulses counted since `base` was set. */
-  readonly pulses: number;
-  /** Total (kWh or m^3) when counting started or when the total was last set. */
-  readonly base: number;
-  /** Pulses per unit the pulses were counted with. */
-  readonly multiplier: number;
-  /** The edge the pulses were counted on; absent until decided (edge unset and not yet autodetected). */
-  readonly edge?: EdgeMode;
-}
 
 interface StateDocument {
   version: 1;

@@ -3,7 +3,7 @@
  * implementation guarantees): a backend opens chips; a chip grants line
  * requests; a request does the I/O. Two implementations keep this contract:
  *   - `cdev` (hw/gpio/cdev): the Linux GPIO character device, uAPI v2, through koffi;
- *   - `sim`  (hw/gpio/sim):  simulated chips whose control surface mirrors the kernel's gpio-sim.
+ *   - `sim`  (sim/gpio):  simulated chips whose control surface mirrors the kernel's gpio-sim.
  * The services hold handles only; they never touch paths, file descriptors or ioctls.
  *
  * Levels are always LOGICAL: with `activeLow` the backend inverts, so `true` means "active".

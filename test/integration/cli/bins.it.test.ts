@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../../../src/core/service/node-flags.js';
+import { NODE_FLAGS } from '../../../src/service/node-flags.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const BIN = { gpio: join(ROOT, 'dist/src/cli/gpio-main.js'), adc: join(ROOT, 'dist/src/cli/adc-main.js') };
@@ -119,7 +119,7 @@ test('the conversion paths start lean: the bins statically import no npm package
   // parsing and in the config check. It loads no client and no npm package. So is the device
   // tree's path (the default device id depends on whether it has a node). Paths are taken
   // relative to dist/src, so a checkout under a folder named run, mqtt or hw changes nothing.
-  const naming = /^core\/mqtt\/(topics|topic-budget|broker-options|password-source|ha\/ha-ids)\.js$|^hw\/devicetree\/dt-path\.js$/;
+  const naming = /^mqtt\/(topics|topic-budget|broker-options|password-source|ha\/ha-ids)\.js$|^hw\/devicetree\/dt-path\.js$/;
   const srcRoot = join(ROOT, 'dist/src');
   for (const file of seen) {
     const inSrc = relative(srcRoot, file);
@@ -147,8 +147,8 @@ test('the hardware listings load no MQTT client and no npm package, whatever pat
     };
     visit(join(srcRoot, `cli/${listing}.js`));
     assert.deepEqual([...bare], [], listing);
-    const mqtt = [...seen].map((file) => relative(srcRoot, file)).filter((file) => /^core\/mqtt\//.test(file));
-    assert.deepEqual(mqtt, listing === 'list-channels' ? ['core/mqtt/number-format.js'] : [], listing);
+    const mqtt = [...seen].map((file) => relative(srcRoot, file)).filter((file) => /^mqtt\//.test(file));
+    assert.deepEqual(mqtt, listing === 'list-channels' ? ['mqtt/number-format.js'] : [], listing);
   }
 });
 

@@ -1,8 +1,8 @@
 /** Shared set-up of the MQTT layer's integration tests: a broker, a recorder, a device. */
 import type { TestContext } from 'node:test';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
-import type { ControlSpec, MqttDevice } from '../../../src/core/mqtt/device.js';
-import { createMqttDevice, type MqttDeviceOptions } from '../../../src/core/mqtt/mqtt-device.js';
+import type { ControlSpec, MqttDevice } from '../../../src/mqtt/mqtt-device.js';
+import { createMqttDevice, type MqttDeviceOptions } from '../../../src/mqtt/broker-device.js';
 import { startMosquitto, type Mosquitto, type MosquittoOptions } from '../../helpers/mosquitto.js';
 import { skipWithoutMosquitto } from '../../helpers/test-broker.js';
 import { MqttRecorder } from '../../helpers/mqtt-recorder.js';

@@ -16,7 +16,7 @@ import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
-import { HEALTHY_CONNECTION_MS } from '../../../src/core/mqtt/session-takeover.js';
+import { HEALTHY_CONNECTION_MS } from '../../../src/mqtt/session-takeover.js';
 import { mosquittoAvailable, startMosquitto } from '../../helpers/mosquitto.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import { waitUntil } from '../../helpers/wait-until.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createSimBoard, type SimBoardLayout } from '../../../src/hw/gpio/sim/sim-board.js';
+import { createSimBoard, type SimBoardLayout } from '../../../src/sim/gpio/sim-board.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
 import type { GpioServiceRig } from './rig.js';
 

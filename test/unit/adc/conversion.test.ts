@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatFixed } from '../../../src/core/mqtt/number-format.js';
+import { formatFixed } from '../../../src/mqtt/number-format.js';
 import { channelValue, convertSet, inputMillivolts } from '../../../src/adc/conversion.js';
 
 const params = { scale: 2.54, voltageMultiplier: 10.5, maxVoltage: null };

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { createFakeIioTree } from '../../../src/hw/iio/fake-tree.js';
+import { createFakeIioTree } from '../../../src/sim/iio/fake-tree.js';
 import { addGpioChip, cells, FLAG, setOfPhandle, str, writeDtChildren, writeDtNode } from '../../helpers/fake-device-tree.js';
 import { tempDir } from '../config/config-kit.js';
 import { runMain } from './cli-kit.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createSimBoard } from '../../../src/hw/gpio/sim/sim-board.js';
+import { createSimBoard } from '../../../src/sim/gpio/sim-board.js';
 import { tempDir } from '../config/config-kit.js';
 import { runMain } from './cli-kit.js';
 

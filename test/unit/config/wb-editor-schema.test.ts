@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { editorSchemaText } from '../../../src/core/board/editor-schema.js';
+import { editorSchemaText } from '../../../src/cli/board/editor-schema.js';
 
 type Node = Record<string, unknown>;
 const ROOT = new URL('../../../../', import.meta.url);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commandProblem } from '../../../src/console/control-commands.js';
-import type { ControlView } from '../../../src/core/mqtt/device-view-model.js';
+import type { ControlView } from '../../../src/console/device-view-model.js';
 
 const control = (type: string, readonly = false): ControlView => ({ name: 'c', value: null, type, units: '', order: 1, readonly, error: '' });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DeviceViewModel } from '../../../src/demo/device-view-model.js';
+import { DeviceViewModel } from '../../../src/console/device-view-model.js';
 import { LiveView, type ViewOutput } from '../../../src/demo/live-view.js';
 
 class FakeTerminal implements ViewOutput {

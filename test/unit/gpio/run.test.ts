@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseCliArgs } from '../../../src/cli/args.js';
 import { CtlError } from '../../../src/core/errors.js';
-import { everyChipDenied, legacyMapperOf } from '../../../src/gpio/run.js';
+import { legacyMapperOf } from '../../../src/cli/gpio-hardware.js';
+import { everyChipDenied } from '../../../src/gpio/run.js';
 
 const denied = new CtlError('HW_IO', '/dev/gpiochip0: open: permission denied (EACCES): run as root or give the user access (group gpio)', { errno: 'EACCES' });
 const missing = new CtlError('HW_GONE', '/dev/gpiochip5: open: no such device (ENOENT)', { errno: 'ENOENT' });

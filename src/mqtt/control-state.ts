@@ -1,0 +1,157 @@
+/**
+ * The state of one control and the rules that decide what gets published: the publish policy,
+ * the `r` recovery order, error flags and the one-at-a-time command queue. Where publishes go is
+ * the sink's business (the broker, or a recording for tests), so both implementations of
+ * `MqttDevice` share these rules.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import { CtlError, messageOf } from '../core/errors.js';
+import type { CommandResult, ControlSpec, DeviceControl } from './mqtt-device.js';
+import { withErrorFlag, type ErrorFlag } from './error-flags.js';
+import { formatBoolean, formatFixed } from './number-format.js';
+import { shouldPublishValue, type PublishHistory } from './publish-policy.js';
+import { RejectedCommands, shownPayload } from './rejected-commands.js';
+import { topicLevelProblem } from './topics.js';
+
+export { shownPayload };
+
+/**
+ * Checks a control before it is added (the `addControl` contract of `MqttDevice`).
+ * @throws CtlError when the id is not one topic level, is already used, or a writable control
+ *   has no command handler.
+ */
+export function checkNewControl(spec: ControlSpec, idInUse: (id: string) => boolean): void {
+  const problem = topicLevelProblem(spec.id);
+  if (problem !== undefined) throw new CtlError('RUNTIME', `control id "${spec.id}": ${problem}`);
+  if (idInUse(spec.id)) throw new CtlError('RUNTIME', `control id "${spec.id}" is used twice`);
+  if (!spec.readonly && spec.onCommand === undefined) {
+    throw new CtlError('RUNTIME', `control "${spec.id}" is writable but has no command handler`);
+  }
+}
+
+/** Where a control's publishes go. */
+export interface ControlSink {
+  /** Publish the control's current value; the sink calls `notePublished` if it did. */
+  publishValue(control: ControlState): void;
+  /** Publish the control's current error flags. */
+  publishErrors(control: ControlState): void;
+}
+
+export class ControlState implements DeviceControl {
+  private currentSpec: ControlSpec;
+  private currentOrder: number;
+  private text: string | undefined;
+  private flags = '';
+  private readonly history: PublishHistory = { lastText: undefined, lastAt: 0 };
+  private commandChain: Promise<void> = Promise.resolve();
+  private readonly rejections: RejectedCommands;
+
+  constructor(
+    spec: ControlSpec,
+    /** Meta `order`, 1..N in the order controls were added (or as last set). */
+    order: number,
+    private readonly sink: ControlSink,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    this.currentSpec = spec;
+    this.currentOrder = order;
+    this.rejections = new RejectedCommands(spec.id, log, () => clock.now());
+  }
+
+  get spec(): ControlSpec {
+    return this.currentSpec;
+  }
+
+  get order(): number {
+    return this.currentOrder;
+  }
+
+  /** A new spec for the same id (a reload); the value, flags and history stay. */
+  respec(spec: ControlSpec): void {
+    this.currentSpec = spec;
+  }
+
+  reorder(order: number): void {
+    this.currentOrder = order;
+  }
+
+  get value(): string | undefined {
+    return this.text;
+  }
+
+  get errors(): string {
+    return this.flags;
+  }
+
+  setValue(text: string): void {
+    let recovered = false;
+    if (this.flags.includes('r')) {
+      // Conventions A.6: clear `r` first, then publish the new value.
+      this.flags = withErrorFlag(this.flags, 'r', false);
+      this.sink.publishErrors(this);
+      recovered = true;
+    }
+    this.text = text;
+    const policy = this.spec.maxUnchangedInterval ?? -1;
+    if (recovered || shouldPublishValue(text, this.history, policy, this.clock.now())) {
+      this.sink.publishValue(this);
+    }
+  }
+
+  setBoolean(value: boolean): void {
+    this.setValue(formatBoolean(value));
+  }
+
+  setNumber(value: number): void {
+    this.setValue(formatFixed(value, this.spec.decimals ?? 0));
+  }
+
+  setError(flag: ErrorFlag, active: boolean): void {
+    const next = withErrorFlag(this.flags, flag, active);
+    if (next === this.flags) return;
+    this.flags = next;
+    this.sink.publishErrors(this);
+  }
+
+  republish(): void {
+    if (this.text !== undefined) this.sink.publishValue(this);
+  }
+
+  /** Called by the sink when the current value went out. */
+  notePublished(): void {
+    this.history.lastText = this.text;
+    this.history.lastAt = this.clock.now();
+  }
+
+  /**
+   * Queues a command payload for the control's handler (one at a time, in order). Resolves when
+   * this command has been handled. A rejection is logged once per streak of invalid commands
+   * (with their count), a throwing handler once each; the true value is re-published and `w`
+   * is never set.
+   */
+  handleCommand(payload: string): Promise<void> {
+    const run = async (): Promise<void> => {
+      const handler = this.spec.onCommand;
+      if (handler === undefined) return;
+      let result: CommandResult;
+      try {
+        result = await handler(payload);
+      } catch (err) {
+        this.log.error(`control ${this.spec.id}: command ${shownPayload(payload)} failed: ${messageOf(err)}`);
+        this.republish();
+        return;
+      }
+      if (result !== undefined && result !== null && typeof result === 'object') {
+        this.rejections.rejected(payload, result.reject);
+        this.republish();
+      } else {
+        this.rejections.accepted();
+      }
+    };
+    const next = this.commandChain.then(run);
+    this.commandChain = next;
+    return next;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * MQTT strings (topics, client id, user name, password) hold at most 65,535 bytes. mqtt.js does
+ * not check: a longer one makes it throw while encoding the packet, and its connection is stuck
+ * afterwards. So the lengths are checked before anything connects: the command line (prefix,
+ * device id) must leave room for controls, and the configuration check rejects a channel whose
+ * longest topic would not fit.
+ */
+import type { TopicContext, TopicLengthCheck } from '../core/config/topic-length.js';
+import { withThousands } from '../core/thousands.js';
+import { CONTROLLER_ID_MAX, haNodeId, haSafeId } from './ha/ha-ids.js';
+import type { HaHint } from './mqtt-device.js';
+import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
+
+/** The longest MQTT string, in bytes of UTF-8. */
+export const MQTT_MAX_STRING_BYTES = 65_535;
+
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+
+const HA_COMPONENTS: readonly HaHint['component'][] = ['binary_sensor', 'switch', 'sensor'];
+const longest = <T extends string>(words: readonly T[]): T => words.reduce((a, b) => (b.length > a.length ? b : a));
+
+/** Byte lengths of a device's topics, computed once per command line. */
+export class TopicBudget {
+  /** Bytes of the longest topic of a control, without the control id itself. */
+  private readonly controlOverhead: number;
+  /** Bytes of the longest discovery config topic, without the object id; undefined without discovery. */
+  private readonly haOverhead: number | undefined;
+
+  /** @throws CtlError USAGE when the prefix or device id cannot be used in topics at all. */
+  constructor(context: TopicContext) {
+    const topics = new DeviceTopics(context.prefix, context.deviceId);
+    // `.../controls/<id>/meta/readonly`: longer than the value, `/meta`, `/on` and the device's own topics.
+    this.controlOverhead = utf8Bytes(topics.controlLegacyMeta('', longest(CONTROL_LEGACY_METAS)));
+    const ha = context.haPrefix;
+    // The controller's id is decided where the service runs: counted at its longest.
+    this.haOverhead =
+      ha === undefined || ha === null
+        ? undefined
+        : utf8Bytes(`${ha}/${longest(HA_COMPONENTS)}/${haNodeId('c'.repeat(CONTROLLER_ID_MAX), context.prefix, context.deviceId)}//config`);
+  }
+
+  /** The shortest topics any command line gives (no prefix, a one-character device id). */
+  static shortest(): TopicBudget {
+    return new TopicBudget({ prefix: '', deviceId: 'x' });
+  }
+
+  /** Bytes of UTF-8 of the longest topic of a control with this id. */
+  controlTopicBytes(controlId: string): number {
+    const own = this.controlOverhead + utf8Bytes(controlId);
+    return this.haOverhead === undefined ? own : Math.max(own, this.haOverhead + utf8Bytes(haSafeId(controlId)));
+  }
+}
+
+/**
+ * The configuration check's length check for a device's topics (absent: the shortest any command
+ * line gives): a channel whose longest topic, over every control it may have, is over MQTT's limit.
+ * @throws CtlError USAGE when the prefix or device id cannot be used in topics at all.
+ */
+export function topicLengthCheck(topics?: TopicContext): TopicLengthCheck {
+  const budget = topics === undefined ? TopicBudget.shortest() : new TopicBudget(topics);
+  return (controlIds) => {
+    const bytes = Math.max(...controlIds.map((id) => budget.controlTopicBytes(id)));
+    if (bytes <= MQTT_MAX_STRING_BYTES) return null;
+    return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`;
+  };
+}

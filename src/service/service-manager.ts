@@ -1,0 +1,87 @@
+/**
+ * What the service tells its service manager (systemd's notification protocol, sd_notify(3)),
+ * apart from how the message travels (the sender is given by the caller; see
+ * hw/systemd/notify-socket.ts):
+ * - `READY=1` once every control is published on the broker; until then systemd holds the start
+ *   job, and with it any reload asked during the start (a reload signal then finds the service
+ *   ready for it);
+ * - `RELOADING=1` (with `MONOTONIC_USEC`) and `READY=1` around a reload;
+ * - `STOPPING=1` when a stop begins;
+ * - `WATCHDOG=1` from the event loop at half the unit's `WatchdogSec` (`WATCHDOG_USEC`), so a
+ *   loop that hangs stops the pings and systemd restarts the service.
+ * Without `NOTIFY_SOCKET` none of it runs.
+ */
+import { messageOf } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+
+export interface ServiceManager {
+  ready(): void;
+  reloading(): void;
+  stopping(): void;
+  /** Stops the watchdog pings and closes the socket. */
+  close(): void;
+}
+
+/** Sends one message on the notification socket; false when it could not. */
+export interface NotificationSender {
+  send(message: string): boolean;
+  readonly lastError: string | undefined;
+  close(): void;
+}
+
+const NONE: ServiceManager = { ready() {}, reloading() {}, stopping() {}, close() {} };
+
+/** CLOCK_MONOTONIC in microseconds, as systemd compares it (libuv's hrtime is that clock). */
+function monotonicUsec(): bigint {
+  return process.hrtime.bigint() / 1000n;
+}
+
+/** The watchdog interval asked by `WATCHDOG_USEC` (half of it, in ms), or undefined when none is asked of this process. */
+export function watchdogPingMs(env: NodeJS.ProcessEnv, pid: number): number | undefined {
+  const usec = Number(env['WATCHDOG_USEC']);
+  if (!Number.isInteger(usec) || usec <= 0) return undefined;
+  const forPid = env['WATCHDOG_PID'];
+  if (forPid !== undefined && forPid !== '' && Number(forPid) !== pid) return undefined;
+  return Math.max(1, Math.floor(usec / 2000));
+}
+
+/**
+ * The service manager of this process: systemd's when `NOTIFY_SOCKET` is set, else one that
+ * does nothing. `open` makes the sender for the socket named by the variable.
+ */
+export function serviceManagerOf(env: NodeJS.ProcessEnv, open: (socket: string) => NotificationSender, log: Logger): ServiceManager {
+  const socket = env['NOTIFY_SOCKET'];
+  if (socket === undefined || socket === '') return NONE;
+  let sender: NotificationSender;
+  try {
+    sender = open(socket);
+  } catch (err) {
+    log.warn(`NOTIFY_SOCKET: cannot notify systemd (${messageOf(err)}); the service runs without it`);
+    return NONE;
+  }
+  let failed = false;
+  const send = (message: string): void => {
+    if (sender.send(message) || failed) return;
+    failed = true; // one line, not one per watchdog ping
+    log.warn(`cannot notify systemd on NOTIFY_SOCKET (${sender.lastError ?? 'unknown error'}): ${message.split('\n')[0]}`);
+  };
+  const pingMs = watchdogPingMs(env, process.pid);
+  // From now on: a start that hangs is as much a hang as a running service that does.
+  const watchdog = pingMs === undefined ? undefined : setInterval(() => send('WATCHDOG=1'), pingMs);
+  watchdog?.unref();
+  return {
+    ready() {
+      send('READY=1');
+    },
+    reloading() {
+      send(`RELOADING=1\nMONOTONIC_USEC=${monotonicUsec()}`);
+    },
+    stopping() {
+      send('STOPPING=1');
+    },
+    close() {
+      clearInterval(watchdog);
+      sender.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** Topic lengths in bytes of UTF-8, as the device would build them. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { haNodeId } from '../../../src/mqtt/ha/ha-ids.js';
+import { withThousands } from '../../../src/core/thousands.js';
+import { TopicBudget, utf8Bytes } from '../../../src/mqtt/topic-budget.js';
+import { DeviceTopics } from '../../../src/mqtt/topics.js';
+
+test('the longest topic of a control is its legacy meta/readonly, counted in bytes of UTF-8', () => {
+  const topics = new DeviceTopics('pfx', 'ctl-gpio');
+  const budget = new TopicBudget({ prefix: 'pfx', deviceId: 'ctl-gpio' });
+  for (const id of ['A1', 'é', 'x'.repeat(1000), '€uro']) {
+    const expected = Math.max(
+      ...[topics.control(id), topics.controlMeta(id), topics.controlCommand(id), ...(['type', 'order', 'readonly', 'error'] as const).map((k) => topics.controlLegacyMeta(id, k))].map(utf8Bytes),
+    );
+    assert.equal(budget.controlTopicBytes(id), expected, id.slice(0, 10));
+  }
+  assert.equal(budget.controlTopicBytes('é'), utf8Bytes('pfx/devices/ctl-gpio/controls/é/meta/readonly'));
+});
+
+test('with discovery, a long discovery prefix makes the config topic the longest', () => {
+  const ha = 'h'.repeat(200);
+  const budget = new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: ha });
+  assert.equal(budget.controlTopicBytes('A1'), utf8Bytes(`${ha}/binary_sensor/${haNodeId('c'.repeat(63), '', 'dev')}/A1/config`));
+  assert.equal(new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: null }).controlTopicBytes('A1'), utf8Bytes('/devices/dev/controls/A1/meta/readonly'));
+});
+
+test('byte counts in messages are grouped by thousands, as en-US writes them', () => {
+  for (const v of [0, 7, 999, 1000, 65_535, 65_536, 100_000, 1_234_567]) assert.equal(withThousands(v), v.toLocaleString('en-US'), String(v));
+});
