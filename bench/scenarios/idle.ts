@@ -118,7 +118,7 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
           `(${(rssMqtt.summary.median / rssBase.summary.median).toFixed(2)}x); the service adds ` +
           `${(rss.summary.median - rssMqtt.summary.median).toFixed(1)} MiB over it. Both run with the Node options every ` +
           `ctl-mqtt command has (${NODE_FLAGS.join(' ')}: one V8 worker thread, a young generation kept at 1 MiB; ` +
-          'src/core/service/node-flags.ts), which took 7 - 10 MiB off each service; they do not change a bare Node process.' +
+          'src/service/node-flags.ts), which took 7 - 10 MiB off each service; they do not change a bare Node process.' +
           (judge(RSS_GOAL, rssRatio, rss.summary.median)
             ? ''
             : ' Not met because of the MQTT client the project uses: mqtt.js loads ~100 CommonJS modules (the services ' +
