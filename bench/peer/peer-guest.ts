@@ -5,12 +5,14 @@
  *   node dist/bench/peer/peer-guest.js [--peer-python VENV/bin/python] [--only ctl]
  * For each program:
  * - edge to MQTT latency: single edges 50 ms apart, from the write of the line's pull to the
- *   message at a subscriber (p50, p99);
- * - open-loop pulse trains at each edge spacing: pulses published (mqtt-io: one message per edge
- *   of an input with interrupts; ctl-mqtt: the level of a plain input, and separately the count
- *   of a watt_meter) against pulses driven;
+ *   message at a subscriber (CTL_PEER_LATENCY_EDGES, enough for a p99);
+ * - open-loop pulse trains at each edge spacing: the pulses a subscriber can rebuild (OFF→ON rises
+ *   in the input's payload stream; for the ctl-mqtt meter, the count it publishes) against the
+ *   pulses driven;
  * - CPU per edge driven (utime + stime of the process over the trains), RSS when idle after them;
  * - output round trip: a command on MQTT to the gpio-sim line's value.
+ * And the whole system beside the GPIO service: ctl-mqtt-adc (the example config on a simulated
+ * IIO tree) and ctl-mqtt-console started next to it, the RSS of each.
  * Prints one line `peer-result: {json}` at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,9 +22,17 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
+import { freePort } from '../../test/helpers/free-port.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { lineDir, puller, simChip, type SimChip } from '../../test/hil/gpio-sim-rig.js';
 import { NODE_FLAGS } from '../../src/core/service/node-flags.js';
+import { loadAdcConfig } from '../../src/adc/config/load-adc-config.js';
+import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
+import { createDemoBoard } from '../../src/demo/demo-board.js';
+import { SERVICE_FILES } from '../../src/demo/demo-paths.js';
+import { demoServiceArgs } from '../../src/demo/demo-services.js';
+import { CTL_DEBOUNCE_MS, MQTT_IO_BOUNCETIME_MS, type ProgramResult } from './peer-guest-settings.js';
+import { risesIn } from './pulse-stream.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const CHIP = 'pinctrl-bcm2711';
@@ -30,13 +40,17 @@ const IN = 20;
 const OUT = 21;
 const SPACINGS = (process.env.CTL_PEER_SPACINGS ?? '20,10,5,2,1').split(',').map(Number);
 const PULSES = Number(process.env.CTL_PEER_PULSES ?? 500);
-const LATENCY_EDGES = Number(process.env.CTL_PEER_LATENCY_EDGES ?? 100);
+const LATENCY_EDGES = Number(process.env.CTL_PEER_LATENCY_EDGES ?? 1000);
 const ROUND_TRIPS = Number(process.env.CTL_PEER_ROUND_TRIPS ?? 50);
+/** mqtt-io's cold start in a TCG guest took 17 - 88 s on a loaded host: minutes, not seconds. */
+const START_DEADLINE_MS = Number(process.env.CTL_PEER_START_S ?? 300) * 1000;
 
 interface Program {
   label: string;
   /** Starts the program on the lines; the broker on 127.0.0.1:port. */
   start(dir: string, chip: SimChip, port: number): ChildProcess;
+  /** The message that says the program is ready for edges. */
+  ready: { what: string; topic: string; payload?: string };
   /** Topic and payloads of the input's level. */
   inputTopic: string;
   payload(high: boolean): string;
@@ -44,27 +58,22 @@ interface Program {
   outputSet?: { topic: string; on: string; off: string };
   /** A counter's topic and how many pulses its value is (the meter variant). */
   counter?: { topic: string; pulses(value: string): number };
-}
-
-export interface ProgramResult {
-  label: string;
-  latencyMs: number[];
-  trains: Array<{ spacingMs: number; driven: number; published: number }>;
-  cpuMsPerEdge: number;
-  rssMiB: number;
-  roundTripMs: number[];
+  /** Starts the rest of a controller beside it and measures their RSS (the whole-system figure). */
+  companions?: boolean;
 }
 
 function ctlProgram(meter: boolean): Program {
   const id = meter ? 'peer-ctl-meter' : 'peer-ctl';
   const controls = `/devices/${id}/controls`;
+  const inputTopic = meter ? `${controls}/M_total` : `${controls}/IN`;
   return {
     label: meter ? 'ctl-mqtt-gpio (watt_meter)' : 'ctl-mqtt-gpio (input)',
     start(dir, chip, port) {
+      const gpio = { chip: chip.path, offset: IN };
       const channels = meter
-        ? [{ name: 'M', gpio: { chip: chip.path, offset: IN }, direction: 'input', type: 'watt_meter', multiplier: 1000, edge: 'rising', debounce: 0 }]
+        ? [{ name: 'M', gpio, direction: 'input', type: 'watt_meter', multiplier: 1000, edge: 'rising', debounce: CTL_DEBOUNCE_MS }]
         : [
-            { name: 'IN', gpio: { chip: chip.path, offset: IN }, direction: 'input', debounce: 0 },
+            { name: 'IN', gpio, direction: 'input', debounce: CTL_DEBOUNCE_MS },
             { name: 'OUT', gpio: { chip: chip.path, offset: OUT }, direction: 'output' },
           ];
       const config = join(dir, `${id}.conf`);
@@ -76,11 +85,12 @@ function ctlProgram(meter: boolean): Program {
       ];
       return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     },
-    inputTopic: meter ? `${controls}/M_total` : `${controls}/IN`,
+    ready: { what: 'first value', topic: inputTopic },
+    inputTopic,
     payload: (high) => (high ? '1' : '0'),
     ...(meter
       ? { counter: { topic: `${controls}/M_total`, pulses: (v: string) => Math.round(Number(v) * 1000) } }
-      : { outputSet: { topic: `${controls}/OUT/on`, on: '1', off: '0' } }),
+      : { outputSet: { topic: `${controls}/OUT/on`, on: '1', off: '0' }, companions: true }),
   };
 }
 
@@ -105,15 +115,25 @@ function mqttIoProgram(python: string): Program {
           '    module: sim',
           `    pin: ${IN}`,
           '    interrupt: both',
+          `    bouncetime: ${MQTT_IO_BOUNCETIME_MS}`,
           'digital_outputs:',
           '  - name: out',
           '    module: sim',
           `    pin: ${OUT}`,
+          // Its default logs a line per interrupt; ours logs nothing per edge.
+          'logging:',
+          '  version: 1',
+          '  handlers:',
+          '    console: { class: logging.StreamHandler, level: WARNING }',
+          '  loggers:',
+          '    mqtt_io: { level: WARNING, handlers: [console] }',
           '',
         ].join('\n'),
       );
       return spawn(python, ['-m', 'mqtt_io', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     },
+    // An input with interrupts publishes nothing before its first edge; the status says it is up.
+    ready: { what: 'status running', topic: 'peer/status', payload: 'running' },
     inputTopic: 'peer/input/in',
     payload: (high) => (high ? 'ON' : 'OFF'),
     outputSet: { topic: 'peer/output/out/set', on: 'ON', off: 'OFF' },
@@ -131,6 +151,52 @@ function rssMiB(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * ctl-mqtt-adc (the example config on a simulated IIO tree) and ctl-mqtt-console on the same
+ * broker, beside the running GPIO service: their RSS once the ADC's values are out and the
+ * console answers.
+ */
+async function companionsRss(dir: string, port: number, client: mqtt.MqttClient, messages: Array<{ topic: string }>): Promise<Record<string, number>> {
+  const adcFiles = SERVICE_FILES.adc;
+  const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir).config;
+  const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
+  const board = createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig);
+  const broker = `mqtt://127.0.0.1:${port}`;
+  await client.subscribeAsync(`/devices/${adcFiles.deviceId}/controls/+`);
+  const adc = spawn(process.execPath, [...NODE_FLAGS, adcFiles.entry, ...demoServiceArgs('adc', board, broker, dir)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const httpPort = await freePort();
+  const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(root, `schemas/ctl-mqtt-${k}.schema.json`)]);
+  const console_ = spawn(
+    process.execPath,
+    [...NODE_FLAGS, join(root, 'dist/src/cli/console-main.js'), '--port', String(httpPort), '--broker', broker, '--password-file', join(dir, 'no-password'), ...schemas],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const until = performance.now() + START_DEADLINE_MS;
+    const adcTopics = (): number => new Set(messages.filter((m) => m.topic.startsWith(`/devices/${adcFiles.deviceId}/`)).map((m) => m.topic)).size;
+    while (adcTopics() < adcConfig.channels.length) {
+      if (adc.exitCode !== null || performance.now() > until) throw new Error(`ctl-mqtt-adc: no values within ${START_DEADLINE_MS} ms`);
+      await sleep(20);
+    }
+    for (;;) {
+      if (console_.exitCode !== null || performance.now() > until) throw new Error(`ctl-mqtt-console: no answer within ${START_DEADLINE_MS} ms`);
+      if (await fetch(`http://127.0.0.1:${httpPort}/`).then((r) => r.ok || r.status < 500, () => false)) break;
+      await sleep(100);
+    }
+    await sleep(5000);
+    return { 'ctl-mqtt-adc': rssMiB(adc.pid!), 'ctl-mqtt-console': rssMiB(console_.pid!) };
+  } finally {
+    await Promise.all([stop(adc), stop(console_)]);
+  }
+}
+
 async function measure(program: Program, port: number): Promise<ProgramResult> {
   const chip = simChip(CHIP);
   const dir = mkdtempSync(join(tmpdir(), 'peer-'));
@@ -139,7 +205,8 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { protocolVersion: 5 });
   const messages: Array<{ topic: string; payload: string; at: number }> = [];
   client.on('message', (topic, payload) => messages.push({ topic, payload: payload.toString(), at: performance.now() }));
-  await client.subscribeAsync([program.inputTopic, ...(program.counter ? [program.counter.topic] : [])]);
+  await client.subscribeAsync([...new Set([program.inputTopic, program.ready.topic, ...(program.counter ? [program.counter.topic] : [])])]);
+  const started = performance.now();
   const child = program.start(dir, chip, port);
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
@@ -151,8 +218,12 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
       await sleep(5);
     }
   };
+  const inputPayloads = (from: number): string[] => messages.slice(from).filter((m) => m.topic === program.inputTopic).map((m) => m.payload);
   try {
-    await waitFor('first value', () => messages.some((m) => m.topic === program.inputTopic), 60_000);
+    const { what, topic, payload } = program.ready;
+    await waitFor(what, () => messages.some((m) => m.topic === topic && (payload === undefined || m.payload === payload)), START_DEADLINE_MS);
+    const startS = (performance.now() - started) / 1000;
+    console.log(`peer bench: ${program.label} ready after ${startS.toFixed(1)} s`);
     await sleep(1000);
 
     const latencyMs: number[] = [];
@@ -164,8 +235,9 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
         const t0 = performance.now();
         line.set(high);
         const want = program.payload(high);
-        await waitFor('edge value', () => messages.slice(from).some((m) => m.topic === program.inputTopic && m.payload === want), 5000);
-        latencyMs.push(messages.slice(from).find((m) => m.topic === program.inputTopic && m.payload === want)!.at - t0);
+        const arrived = (): { at: number } | undefined => messages.slice(from).find((m) => m.topic === program.inputTopic && m.payload === want);
+        await waitFor('edge value', () => arrived() !== undefined, 5000);
+        latencyMs.push(arrived()!.at - t0);
         await sleep(50);
       }
       if (high) line.set(false);
@@ -182,6 +254,7 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
     };
     for (const spacingMs of SPACINGS) {
       const from = messages.length;
+      const before = inputPayloads(0).at(-1);
       const countBefore = program.counter ? lastCount() : 0;
       for (let i = 0; i < PULSES; i++) {
         line.set(true);
@@ -191,9 +264,8 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
       }
       edges += 2 * PULSES;
       await sleep(2000);
-      const published = program.counter
-        ? lastCount() - countBefore
-        : messages.slice(from).filter((m) => m.topic === program.inputTopic && m.payload === program.payload(true)).length;
+      const published = program.counter ? lastCount() - countBefore : risesIn(inputPayloads(from), program.payload(true), before);
+      console.log(`peer bench: ${program.label}, ${spacingMs} ms: ${published} of ${PULSES}`);
       trains.push({ spacingMs, driven: PULSES, published });
     }
     const cpuMsPerEdge = (cpuMs(child.pid!) - cpuBefore) / edges;
@@ -218,11 +290,11 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
         await sleep(20);
       }
     }
-    return { label: program.label, latencyMs, trains, cpuMsPerEdge, rssMiB: rss, roundTripMs };
+    const companionsRssMiB = program.companions ? await companionsRss(dir, port, client, messages) : undefined;
+    return { label: program.label, startS, latencyMs, trains, cpuMsPerEdge, rssMiB: rss, roundTripMs, ...(companionsRssMiB ? { companionsRssMiB } : {}) };
   } finally {
     line.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+    await stop(child);
     await client.endAsync();
   }
 }
