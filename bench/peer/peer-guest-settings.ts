@@ -14,8 +14,19 @@ export interface ProgramResult {
   latencyMs: number[];
   trains: Array<{ spacingMs: number; driven: number; published: number }>;
   cpuMsPerEdge: number;
-  rssMiB: number;
+  /** When idle after the trains. */
+  memory: Memory;
   roundTripMs: number[];
-  /** RSS of the other services of one controller, started beside this one. */
-  companionsRssMiB?: Record<string, number>;
+  /** Memory of the other services of one controller, started beside this one. */
+  companions?: Record<string, Memory>;
+}
+
+/**
+ * From /proc/PID/smaps_rollup, MiB. `shared`: pages other processes map too, mostly the
+ * interpreter's binary (node, python3): on one controller, the services share one copy.
+ */
+export interface Memory {
+  rss: number;
+  private: number;
+  shared: number;
 }

@@ -9,10 +9,10 @@
  * - open-loop pulse trains at each edge spacing: the pulses a subscriber can rebuild (OFF→ON rises
  *   in the input's payload stream; for the ctl-mqtt meter, the count it publishes) against the
  *   pulses driven;
- * - CPU per edge driven (utime + stime of the process over the trains), RSS when idle after them;
+ * - CPU per edge driven (utime + stime of the process over the trains), memory when idle after them;
  * - output round trip: a command on MQTT to the gpio-sim line's value.
  * And the whole system beside the GPIO service: ctl-mqtt-adc (the example config on a simulated
- * IIO tree) and ctl-mqtt-console started next to it, the RSS of each.
+ * IIO tree) and ctl-mqtt-console started next to it, the memory of each.
  * Prints one line `peer-result: {json}` at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -31,7 +31,7 @@ import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
 import { createDemoBoard } from '../../src/demo/demo-board.js';
 import { SERVICE_FILES } from '../../src/demo/demo-paths.js';
 import { demoServiceArgs } from '../../src/demo/demo-services.js';
-import { CTL_DEBOUNCE_MS, MQTT_IO_BOUNCETIME_MS, type ProgramResult } from './peer-guest-settings.js';
+import { CTL_DEBOUNCE_MS, MQTT_IO_BOUNCETIME_MS, type Memory, type ProgramResult } from './peer-guest-settings.js';
 import { risesIn } from './pulse-stream.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
@@ -146,9 +146,11 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+function memoryOf(pid: number): Memory {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const mib = (...fields: string[]): number =>
+    fields.reduce((sum, f) => sum + Number(new RegExp(`^${f}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? NaN), 0) / 1024;
+  return { rss: mib('Rss'), private: mib('Private_Clean', 'Private_Dirty'), shared: mib('Shared_Clean', 'Shared_Dirty') };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -160,10 +162,10 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /**
  * ctl-mqtt-adc (the example config on a simulated IIO tree) and ctl-mqtt-console on the same
- * broker, beside the running GPIO service: their RSS once the ADC's values are out and the
+ * broker, beside the running GPIO service: their memory once the ADC's values are out and the
  * console answers.
  */
-async function companionsRss(dir: string, port: number, client: mqtt.MqttClient, messages: Array<{ topic: string }>): Promise<Record<string, number>> {
+async function companionsMemory(dir: string, port: number, client: mqtt.MqttClient, messages: Array<{ topic: string }>): Promise<Record<string, Memory>> {
   const adcFiles = SERVICE_FILES.adc;
   const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir).config;
   const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
@@ -191,7 +193,7 @@ async function companionsRss(dir: string, port: number, client: mqtt.MqttClient,
       await sleep(100);
     }
     await sleep(5000);
-    return { 'ctl-mqtt-adc': rssMiB(adc.pid!), 'ctl-mqtt-console': rssMiB(console_.pid!) };
+    return { 'ctl-mqtt-adc': memoryOf(adc.pid!), 'ctl-mqtt-console': memoryOf(console_.pid!) };
   } finally {
     await Promise.all([stop(adc), stop(console_)]);
   }
@@ -270,7 +272,7 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
     }
     const cpuMsPerEdge = (cpuMs(child.pid!) - cpuBefore) / edges;
     await sleep(2000);
-    const rss = rssMiB(child.pid!);
+    const memory = memoryOf(child.pid!);
 
     const roundTripMs: number[] = [];
     const out = program.outputSet;
@@ -290,8 +292,8 @@ async function measure(program: Program, port: number): Promise<ProgramResult> {
         await sleep(20);
       }
     }
-    const companionsRssMiB = program.companions ? await companionsRss(dir, port, client, messages) : undefined;
-    return { label: program.label, startS, latencyMs, trains, cpuMsPerEdge, rssMiB: rss, roundTripMs, ...(companionsRssMiB ? { companionsRssMiB } : {}) };
+    const companions = program.companions ? await companionsMemory(dir, port, client, messages) : undefined;
+    return { label: program.label, startS, latencyMs, trains, cpuMsPerEdge, memory, roundTripMs, ...(companions ? { companions } : {}) };
   } finally {
     line.close();
     await stop(child);
