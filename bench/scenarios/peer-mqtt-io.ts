@@ -1,7 +1,7 @@
 /**
  * Side by side with the program people install instead on a generic Linux controller: mqtt-io
  * (Python; its `gpiod` module waits for edges on the character device, a thread per pin) and
- * ctl-mqtt-gpio, on the same gpio-sim lines of the HIL guest, one mosquitto, one run
+ * ctl-mqtt-gpio, on gpio-sim lines of one chip of the HIL guest, at the same time, one mosquitto
  * (bench/peer/peer-guest.ts does the measuring inside the guest). Ratios are ours / theirs.
  * Needs: the peer's environment (bench/peer/setup-mqtt-io.sh, run first: it takes the sources
  * from CTL_PEER_SRC or the package index and is quick once set up) and the HIL guest
@@ -30,8 +30,9 @@ const HIL_CACHE = process.env.CTL_HIL_CACHE ?? join(cacheHome, 'ctl-mqtt', 'hil'
 const HEADING = 'Peer: mqtt-io';
 const WHAT = [
   `What the scenario measures (\`npm run bench -- peer\`, in the HIL guest): mqtt-io ${MQTT_IO_VERSION} (its \`gpiod\` ` +
-    `module, over the pure-Python \`gpiod\` ${GPIOD_VERSION} package whose API that module calls) and ctl-mqtt-gpio on the ` +
-    'same gpio-sim input and output lines, one after another, publishing to one mosquitto in the guest: the pulses a ' +
+    `module, over the pure-Python \`gpiod\` ${GPIOD_VERSION} package whose API that module calls) and ctl-mqtt-gpio on ` +
+    'input and output lines of one gpio-sim chip, running at the same time, publishing to one mosquitto in the guest ' +
+    '(latency edges and output commands go to each in turn, so that a change of the host\'s load falls on both): the pulses a ' +
     'subscriber can rebuild (OFF→ON rises) against pulses driven in open-loop trains at edge spacings of 20, 10, 5, 2 and ' +
     '1 ms (ours both as a plain input and as a `watt_meter` count), edge to MQTT latency p50/p99 from the gpio-sim write ' +
     'to the message at a subscriber, CPU per edge and RSS of each process, the RSS of a whole controller (ctl-mqtt-gpio, ' +
