@@ -123,12 +123,12 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const m = meter.trains.find((x) => x.spacingMs === t.spacingMs);
     if (!o || !m) continue;
     pair(
-      `peer-pulses-${t.spacingMs}ms`,
+      `peer-pulses-${String(t.spacingMs).padStart(2, '0')}ms`,
       `Peer: pulses rebuilt of ${t.driven} driven, edges ${t.spacingMs} ms apart`,
       'pulses',
       { label: ours.label, samples: [o.published] },
       { label: theirs.label, samples: [t.published] },
-      t.spacingMs === theirs.trains[0]?.spacingMs ? rises : undefined,
+      t.spacingMs === Math.min(...theirs.trains.map((x) => x.spacingMs)) ? rises : undefined,
       { 'ctl-mqtt-gpio watt_meter counted': m.published },
     );
   }
@@ -186,6 +186,6 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
 
 export const peerMqttIo: Scenario = {
   name: 'peer',
-  title: `side by side with mqtt-io ${MQTT_IO_VERSION} on the same gpio-sim lines (HIL guest)`,
+  title: `side by side with mqtt-io ${MQTT_IO_VERSION} on lines of one gpio-sim chip (HIL guest)`,
   run,
 };
