@@ -99,7 +99,7 @@ if ! ready; then
     if grep -qiE 'name or service not known|temporary failure in name resolution|failed to establish a new connection' "$log"; then
       say "cannot install into $VENV: the Python package index is not reachable from this machine (set CTL_PEER_SRC to the source trees)"
     elif grep -qi 'no matching distribution' "$log"; then
-      say "cannot install into $VENV: no package index reachable from here has a package it needs (No matching distribution, above)"
+      say "cannot install into $VENV: no package index reachable from here has a package it needs (No matching distribution, above); CTL_PEER_SRC can give the source trees"
     else
       say "cannot install into $VENV: pip install failed (above)"
     fi
