@@ -1,16 +1,19 @@
 /**
  * The guest half of the side-by-side bench (bench/scenarios/peer-mqtt-io.ts boots the HIL guest
- * and runs this file in it): mqtt-io and ctl-mqtt-gpio, one after another, on the same gpio-sim
- * input line and output line, publishing to one mosquitto in the guest.
+ * and runs this file in it): mqtt-io and ctl-mqtt-gpio (a plain input with an output, and a meter)
+ * at the same time, each on gpio-sim lines of its own of one chip, publishing to one mosquitto in
+ * the guest.
  *   node dist/bench/peer/peer-guest.js [--peer-python VENV/bin/python] [--only ctl]
  * For each program:
  * - edge to MQTT latency: single edges 50 ms apart, from the write of the line's pull to the
- *   message at a subscriber (p50, p99);
- * - open-loop pulse trains at each edge spacing: pulses published (mqtt-io: one message per edge
- *   of an input with interrupts; ctl-mqtt: the level of a plain input, and separately the count
- *   of a watt_meter) against pulses driven;
- * - CPU per edge driven (utime + stime of the process over the trains), RSS when idle after them;
- * - output round trip: a command on MQTT to the gpio-sim line's value.
+ *   message at a subscriber (CTL_PEER_LATENCY_EDGES, enough for a p99), to each program in turn;
+ * - open-loop pulse trains at each edge spacing: the pulses a subscriber can rebuild (OFF→ON rises
+ *   in the input's payload stream; for the ctl-mqtt meter, the count it publishes) against the
+ *   pulses driven;
+ * - CPU per edge driven (utime + stime of the process over the trains), memory when idle after them;
+ * - output round trip: a command on MQTT to the gpio-sim line's value, to each program in turn.
+ * And the whole system beside the GPIO service: ctl-mqtt-adc (the example config on a simulated
+ * IIO tree) and ctl-mqtt-console started next to it, the memory of each.
  * Prints one line `peer-result: {json}` at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,52 +23,61 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
+import { freePort } from '../../test/helpers/free-port.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { lineDir, puller, simChip, type SimChip } from '../../test/hil/gpio-sim-rig.js';
 import { NODE_FLAGS } from '../../src/service/node-flags.js';
+import { loadAdcConfig } from '../../src/adc/config/load-adc-config.js';
+import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
+import { createDemoBoard } from '../../src/demo/demo-board.js';
+import { SERVICE_FILES } from '../../src/demo/demo-paths.js';
+import { demoServiceArgs } from '../../src/demo/demo-services.js';
+import { CTL_DEBOUNCE_MS, MQTT_IO_BOUNCETIME_MS, type Memory, type ProgramResult } from './peer-guest-settings.js';
+import { risesIn } from './pulse-stream.js';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
 const CHIP = 'pinctrl-bcm2711';
-const IN = 20;
-const OUT = 21;
+/** Lines of each program (gpio-sim, pinctrl-bcm2711): they all run at once. */
+const LINES = { ctl: { in: 20, out: 21 }, meter: { in: 24 }, mqttIo: { in: 22, out: 23 } } as const;
 const SPACINGS = (process.env.CTL_PEER_SPACINGS ?? '20,10,5,2,1').split(',').map(Number);
 const PULSES = Number(process.env.CTL_PEER_PULSES ?? 500);
-const LATENCY_EDGES = Number(process.env.CTL_PEER_LATENCY_EDGES ?? 100);
+const LATENCY_EDGES = Number(process.env.CTL_PEER_LATENCY_EDGES ?? 1000);
 const ROUND_TRIPS = Number(process.env.CTL_PEER_ROUND_TRIPS ?? 50);
+/** mqtt-io's cold start in a TCG guest took 17 - 88 s on a loaded host: minutes, not seconds. */
+const START_DEADLINE_MS = Number(process.env.CTL_PEER_START_S ?? 300) * 1000;
 
 interface Program {
   label: string;
-  /** Starts the program on the lines; the broker on 127.0.0.1:port. */
+  /** Starts the program on its lines; the broker on 127.0.0.1:port. */
   start(dir: string, chip: SimChip, port: number): ChildProcess;
+  /** The input line it reads. */
+  inOffset: number;
+  /** The message that says the program is ready for edges. */
+  ready: { what: string; topic: string; payload?: string };
   /** Topic and payloads of the input's level. */
   inputTopic: string;
   payload(high: boolean): string;
   /** Topic and payloads of an output command (undefined: no output in this run). */
-  outputSet?: { topic: string; on: string; off: string };
+  outputSet?: { topic: string; on: string; off: string; offset: number };
   /** A counter's topic and how many pulses its value is (the meter variant). */
   counter?: { topic: string; pulses(value: string): number };
-}
-
-export interface ProgramResult {
-  label: string;
-  latencyMs: number[];
-  trains: Array<{ spacingMs: number; driven: number; published: number }>;
-  cpuMsPerEdge: number;
-  rssMiB: number;
-  roundTripMs: number[];
+  /** Starts the rest of a controller beside it and measures their RSS (the whole-system figure). */
+  companions?: boolean;
 }
 
 function ctlProgram(meter: boolean): Program {
   const id = meter ? 'peer-ctl-meter' : 'peer-ctl';
   const controls = `/devices/${id}/controls`;
+  const inputTopic = meter ? `${controls}/M_total` : `${controls}/IN`;
   return {
     label: meter ? 'ctl-mqtt-gpio (watt_meter)' : 'ctl-mqtt-gpio (input)',
     start(dir, chip, port) {
+      const gpio = { chip: chip.path, offset: meter ? LINES.meter.in : LINES.ctl.in };
       const channels = meter
-        ? [{ name: 'M', gpio: { chip: chip.path, offset: IN }, direction: 'input', type: 'watt_meter', multiplier: 1000, edge: 'rising', debounce: 0 }]
+        ? [{ name: 'M', gpio, direction: 'input', type: 'watt_meter', multiplier: 1000, edge: 'rising', debounce: CTL_DEBOUNCE_MS }]
         : [
-            { name: 'IN', gpio: { chip: chip.path, offset: IN }, direction: 'input', debounce: 0 },
-            { name: 'OUT', gpio: { chip: chip.path, offset: OUT }, direction: 'output' },
+            { name: 'IN', gpio, direction: 'input', debounce: CTL_DEBOUNCE_MS },
+            { name: 'OUT', gpio: { chip: chip.path, offset: LINES.ctl.out }, direction: 'output' },
           ];
       const config = join(dir, `${id}.conf`);
       writeFileSync(config, JSON.stringify({ device_name: 'Peer bench', channels }));
@@ -76,11 +88,13 @@ function ctlProgram(meter: boolean): Program {
       ];
       return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     },
-    inputTopic: meter ? `${controls}/M_total` : `${controls}/IN`,
+    ready: { what: 'first value', topic: inputTopic },
+    inOffset: meter ? LINES.meter.in : LINES.ctl.in,
+    inputTopic,
     payload: (high) => (high ? '1' : '0'),
     ...(meter
       ? { counter: { topic: `${controls}/M_total`, pulses: (v: string) => Math.round(Number(v) * 1000) } }
-      : { outputSet: { topic: `${controls}/OUT/on`, on: '1', off: '0' } }),
+      : { outputSet: { topic: `${controls}/OUT/on`, on: '1', off: '0', offset: LINES.ctl.out }, companions: true }),
   };
 }
 
@@ -103,20 +117,31 @@ function mqttIoProgram(python: string): Program {
           'digital_inputs:',
           '  - name: in',
           '    module: sim',
-          `    pin: ${IN}`,
+          `    pin: ${LINES.mqttIo.in}`,
           '    interrupt: both',
+          `    bouncetime: ${MQTT_IO_BOUNCETIME_MS}`,
           'digital_outputs:',
           '  - name: out',
           '    module: sim',
-          `    pin: ${OUT}`,
+          `    pin: ${LINES.mqttIo.out}`,
+          // Its default logs a line per interrupt; ours logs nothing per edge.
+          'logging:',
+          '  version: 1',
+          '  handlers:',
+          '    console: { class: logging.StreamHandler, level: WARNING }',
+          '  loggers:',
+          '    mqtt_io: { level: WARNING, handlers: [console] }',
           '',
         ].join('\n'),
       );
       return spawn(python, ['-m', 'mqtt_io', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     },
+    // An input with interrupts publishes nothing before its first edge; the status says it is up.
+    ready: { what: 'status running', topic: 'peer/status', payload: 'running' },
+    inOffset: LINES.mqttIo.in,
     inputTopic: 'peer/input/in',
     payload: (high) => (high ? 'ON' : 'OFF'),
-    outputSet: { topic: 'peer/output/out/set', on: 'ON', off: 'OFF' },
+    outputSet: { topic: 'peer/output/out/set', on: 'ON', off: 'OFF', offset: LINES.mqttIo.out },
   };
 }
 
@@ -126,103 +151,221 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+function memoryOf(pid: number): Memory {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const mib = (...fields: string[]): number =>
+    fields.reduce((sum, f) => sum + Number(new RegExp(`^${f}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? NaN), 0) / 1024;
+  return { rss: mib('Rss'), private: mib('Private_Clean', 'Private_Dirty'), shared: mib('Shared_Clean', 'Shared_Dirty') };
 }
 
-async function measure(program: Program, port: number): Promise<ProgramResult> {
-  const chip = simChip(CHIP);
-  const dir = mkdtempSync(join(tmpdir(), 'peer-'));
-  const line = puller(chip, IN);
-  line.set(false);
-  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { protocolVersion: 5 });
-  const messages: Array<{ topic: string; payload: string; at: number }> = [];
-  client.on('message', (topic, payload) => messages.push({ topic, payload: payload.toString(), at: performance.now() }));
-  await client.subscribeAsync([program.inputTopic, ...(program.counter ? [program.counter.topic] : [])]);
-  const child = program.start(dir, chip, port);
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const waitFor = async (what: string, ok: () => boolean, timeoutMs: number): Promise<void> => {
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * ctl-mqtt-adc (the example config on a simulated IIO tree) and ctl-mqtt-console on the same
+ * broker, beside the running GPIO service: their memory once the ADC's values are out and the
+ * console answers.
+ */
+async function companionsMemory(dir: string, port: number, client: mqtt.MqttClient, messages: Array<{ topic: string }>): Promise<Record<string, Memory>> {
+  const adcFiles = SERVICE_FILES.adc;
+  const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir).config;
+  const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
+  const board = createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig);
+  const broker = `mqtt://127.0.0.1:${port}`;
+  await client.subscribeAsync(`/devices/${adcFiles.deviceId}/controls/+`);
+  const adc = spawn(process.execPath, [...NODE_FLAGS, adcFiles.entry, ...demoServiceArgs('adc', board, broker, dir)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const httpPort = await freePort();
+  const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(root, `schemas/ctl-mqtt-${k}.schema.json`)]);
+  const console_ = spawn(
+    process.execPath,
+    [...NODE_FLAGS, join(root, 'dist/src/cli/console-main.js'), '--port', String(httpPort), '--broker', broker, '--password-file', join(dir, 'no-password'), ...schemas],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const until = performance.now() + START_DEADLINE_MS;
+    const adcTopics = (): number => new Set(messages.filter((m) => m.topic.startsWith(`/devices/${adcFiles.deviceId}/`)).map((m) => m.topic)).size;
+    while (adcTopics() < adcConfig.channels.length) {
+      if (adc.exitCode !== null || performance.now() > until) throw new Error(`ctl-mqtt-adc: no values within ${START_DEADLINE_MS} ms`);
+      await sleep(20);
+    }
+    for (;;) {
+      if (console_.exitCode !== null || performance.now() > until) throw new Error(`ctl-mqtt-console: no answer within ${START_DEADLINE_MS} ms`);
+      if (await fetch(`http://127.0.0.1:${httpPort}/`).then((r) => r.ok || r.status < 500, () => false)) break;
+      await sleep(100);
+    }
+    await sleep(5000);
+    return { 'ctl-mqtt-adc': memoryOf(adc.pid!), 'ctl-mqtt-console': memoryOf(console_.pid!) };
+  } finally {
+    await Promise.all([stop(adc), stop(console_)]);
+  }
+}
+
+/** A program started on its lines, with what it printed last. */
+interface Running {
+  program: Program;
+  child: ChildProcess;
+  line: ReturnType<typeof puller>;
+  high: boolean;
+  dir: string;
+  startedAt: number;
+  stderr: string;
+}
+
+type Message = { topic: string; payload: string; at: number };
+
+class Bench {
+  readonly messages: Message[] = [];
+
+  constructor(
+    readonly client: mqtt.MqttClient,
+    readonly chip: SimChip,
+    readonly port: number,
+  ) {
+    client.on('message', (topic, payload) => this.messages.push({ topic, payload: payload.toString(), at: performance.now() }));
+  }
+
+  async launch(program: Program): Promise<Running> {
+    const line = puller(this.chip, program.inOffset);
+    line.set(false);
+    await this.client.subscribeAsync([...new Set([program.inputTopic, program.ready.topic, ...(program.counter ? [program.counter.topic] : [])])]);
+    const dir = mkdtempSync(join(tmpdir(), 'peer-'));
+    const r: Running = { program, child: program.start(dir, this.chip, this.port), line, high: false, dir, startedAt: performance.now(), stderr: '' };
+    r.child.stderr!.on('data', (d: Buffer) => (r.stderr = (r.stderr + d.toString()).slice(-4000)));
+    return r;
+  }
+
+  async waitFor(r: Running, what: string, ok: () => boolean, timeoutMs: number): Promise<void> {
     const until = performance.now() + timeoutMs;
     while (!ok()) {
-      if (child.exitCode !== null) throw new Error(`${program.label} exited ${child.exitCode}: ${stderr}`);
-      if (performance.now() > until) throw new Error(`${program.label}: no ${what} within ${timeoutMs} ms: ${stderr}`);
-      await sleep(5);
+      if (r.child.exitCode !== null) throw new Error(`${r.program.label} exited ${r.child.exitCode}: ${r.stderr}`);
+      if (performance.now() > until) throw new Error(`${r.program.label}: no ${what} within ${timeoutMs} ms: ${r.stderr}`);
+      await sleep(2);
     }
-  };
-  try {
-    await waitFor('first value', () => messages.some((m) => m.topic === program.inputTopic), 60_000);
-    await sleep(1000);
+  }
 
-    const latencyMs: number[] = [];
-    if (!program.counter) {
-      let high = false;
-      for (let i = 0; i < LATENCY_EDGES; i++) {
-        high = !high;
-        const from = messages.length;
-        const t0 = performance.now();
-        line.set(high);
-        const want = program.payload(high);
-        await waitFor('edge value', () => messages.slice(from).some((m) => m.topic === program.inputTopic && m.payload === want), 5000);
-        latencyMs.push(messages.slice(from).find((m) => m.topic === program.inputTopic && m.payload === want)!.at - t0);
-        await sleep(50);
-      }
-      if (high) line.set(false);
-      await sleep(200);
+  /** Seconds from the start to the program's ready message. */
+  async ready(r: Running): Promise<number> {
+    const { what, topic, payload } = r.program.ready;
+    await this.waitFor(r, what, () => this.messages.some((m) => m.topic === topic && (payload === undefined || m.payload === payload)), START_DEADLINE_MS);
+    const s = (performance.now() - r.startedAt) / 1000;
+    console.log(`peer bench: ${r.program.label} ready after ${s.toFixed(1)} s`);
+    return s;
+  }
+
+  /** One edge of the program's input: ms from the pull write to its value at the subscriber. */
+  async edge(r: Running): Promise<number> {
+    r.high = !r.high;
+    const from = this.messages.length;
+    const want = r.program.payload(r.high);
+    const t0 = performance.now();
+    r.line.set(r.high);
+    const arrived = (): Message | undefined => this.messages.slice(from).find((m) => m.topic === r.program.inputTopic && m.payload === want);
+    await this.waitFor(r, 'edge value', () => arrived() !== undefined, 5000);
+    return arrived()!.at - t0;
+  }
+
+  /** One output command: ms from the publish to the gpio-sim value. */
+  async command(r: Running): Promise<number> {
+    const out = r.program.outputSet!;
+    const value = join(lineDir(this.chip, out.offset), 'value');
+    const read = (): boolean => readFileSync(value, 'utf8').trim() === '1';
+    const on = !read();
+    const t0 = performance.now();
+    await this.client.publishAsync(out.topic, on ? out.on : out.off, { qos: 1 });
+    while (read() !== on) {
+      if (performance.now() - t0 > 5000) throw new Error(`${r.program.label}: output did not follow within 5 s: ${r.stderr}`);
+      await new Promise((resolve) => setImmediate(resolve));
     }
+    return performance.now() - t0;
+  }
 
+  private inputPayloads(r: Running, from: number): string[] {
+    return this.messages.slice(from).filter((m) => m.topic === r.program.inputTopic).map((m) => m.payload);
+  }
+
+  private lastCount(r: Running): number {
+    const c = r.program.counter!;
+    const last = this.messages.filter((m) => m.topic === c.topic).at(-1);
+    return last ? c.pulses(last.payload) : 0;
+  }
+
+  /** Open-loop trains at each spacing while the other programs idle; CPU per edge over them. */
+  async trains(r: Running): Promise<{ trains: ProgramResult['trains']; cpuMsPerEdge: number }> {
     const trains: ProgramResult['trains'] = [];
-    const cpuBefore = cpuMs(child.pid!);
+    const cpuBefore = cpuMs(r.child.pid!);
     let edges = 0;
-    const lastCount = (): number => {
-      const c = program.counter!;
-      const last = messages.filter((m) => m.topic === c.topic).at(-1);
-      return last ? c.pulses(last.payload) : 0;
-    };
     for (const spacingMs of SPACINGS) {
-      const from = messages.length;
-      const countBefore = program.counter ? lastCount() : 0;
+      const from = this.messages.length;
+      const before = this.inputPayloads(r, 0).at(-1);
+      const countBefore = r.program.counter ? this.lastCount(r) : 0;
       for (let i = 0; i < PULSES; i++) {
-        line.set(true);
+        r.line.set(true);
         await sleep(spacingMs);
-        line.set(false);
+        r.line.set(false);
         await sleep(spacingMs);
       }
+      r.high = false;
       edges += 2 * PULSES;
       await sleep(2000);
-      const published = program.counter
-        ? lastCount() - countBefore
-        : messages.slice(from).filter((m) => m.topic === program.inputTopic && m.payload === program.payload(true)).length;
+      const published = r.program.counter ? this.lastCount(r) - countBefore : risesIn(this.inputPayloads(r, from), r.program.payload(true), before);
+      console.log(`peer bench: ${r.program.label}, ${spacingMs} ms: ${published} of ${PULSES}`);
       trains.push({ spacingMs, driven: PULSES, published });
     }
-    const cpuMsPerEdge = (cpuMs(child.pid!) - cpuBefore) / edges;
-    await sleep(2000);
-    const rss = rssMiB(child.pid!);
+    return { trains, cpuMsPerEdge: (cpuMs(r.child.pid!) - cpuBefore) / edges };
+  }
+}
 
-    const roundTripMs: number[] = [];
-    const out = program.outputSet;
-    if (out) {
-      const value = join(lineDir(chip, OUT), 'value');
-      const read = (): boolean => readFileSync(value, 'utf8').trim() === '1';
-      let on = read();
-      for (let i = 0; i < ROUND_TRIPS; i++) {
-        on = !on;
-        const t0 = performance.now();
-        await client.publishAsync(out.topic, on ? out.on : out.off, { qos: 1 });
-        while (read() !== on) {
-          if (performance.now() - t0 > 5000) throw new Error(`${program.label}: output did not follow within 5 s: ${stderr}`);
-          await new Promise((r) => setImmediate(r));
-        }
-        roundTripMs.push(performance.now() - t0);
+/**
+ * Every program runs at once, each on lines of its own: latency edges and output commands go to
+ * them in turn (who goes first alternates), so a change of the host's load falls on all of them
+ * alike; the pulse trains go to one program at a time while the others idle.
+ */
+async function measureAll(programs: Program[], port: number): Promise<ProgramResult[]> {
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { protocolVersion: 5 });
+  const bench = new Bench(client, simChip(CHIP), port);
+  const running: Running[] = [];
+  try {
+    for (const p of programs) running.push(await bench.launch(p));
+    const startS = await Promise.all(running.map((r) => bench.ready(r)));
+    await sleep(1000);
+    const edgeDriven = running.filter((r) => !r.program.counter);
+    const latencyMs = running.map((): number[] => []);
+    for (let i = 0; i < LATENCY_EDGES; i++) {
+      const order = i % 2 === 0 ? edgeDriven : [...edgeDriven].reverse();
+      for (const r of order) {
+        latencyMs[running.indexOf(r)]!.push(await bench.edge(r));
+        await sleep(50);
+      }
+    }
+    console.log(`peer bench: ${LATENCY_EDGES} latency edges each`);
+    const roundTripMs = running.map((): number[] => []);
+    const commanded = running.filter((r) => r.program.outputSet);
+    for (let i = 0; i < ROUND_TRIPS; i++) {
+      const order = i % 2 === 0 ? commanded : [...commanded].reverse();
+      for (const r of order) {
+        roundTripMs[running.indexOf(r)]!.push(await bench.command(r));
         await sleep(20);
       }
     }
-    return { label: program.label, latencyMs, trains, cpuMsPerEdge, rssMiB: rss, roundTripMs };
+    for (const r of edgeDriven) if (r.high) r.line.set((r.high = false));
+    await sleep(500);
+    const results: ProgramResult[] = [];
+    for (const [i, r] of running.entries()) {
+      const { trains, cpuMsPerEdge } = await bench.trains(r);
+      await sleep(2000);
+      const memory = memoryOf(r.child.pid!);
+      results.push({ label: r.program.label, startS: startS[i]!, latencyMs: latencyMs[i]!, trains, cpuMsPerEdge, memory, roundTripMs: roundTripMs[i]! });
+    }
+    const beside = running.findIndex((r) => r.program.companions);
+    if (beside >= 0) results[beside]!.companions = await companionsMemory(running[beside]!.dir, port, client, bench.messages);
+    return results;
   } finally {
-    line.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+    for (const r of running) r.line.close();
+    await Promise.all(running.map((r) => stop(r.child)));
     await client.endAsync();
   }
 }
@@ -238,12 +381,9 @@ async function main(): Promise<void> {
     if (python === undefined || !args.includes('--peer-python')) throw new Error('--peer-python VENV/bin/python is needed (or --only ctl)');
     programs.push(mqttIoProgram(python));
   }
-  const results: ProgramResult[] = [];
+  let results: ProgramResult[];
   try {
-    for (const p of programs) {
-      console.log(`peer bench: ${p.label}`);
-      results.push(await measure(p, port));
-    }
+    results = await measureAll(programs, port);
   } finally {
     await broker.close();
   }

@@ -1,43 +1,50 @@
 /**
  * Side by side with the program people install instead on a generic Linux controller: mqtt-io
  * (Python; its `gpiod` module waits for edges on the character device, a thread per pin) and
- * ctl-mqtt-gpio, on the same gpio-sim lines of the HIL guest, one mosquitto, one run
+ * ctl-mqtt-gpio, on gpio-sim lines of one chip of the HIL guest, at the same time, one mosquitto
  * (bench/peer/peer-guest.ts does the measuring inside the guest). Ratios are ours / theirs.
- * Needs: the peer's environment (bench/peer/setup-mqtt-io.sh, run here when it is missing) and
- * the HIL guest (scripts/hil/build.sh, as for `npm run test:hil`). When either cannot be had, it
- * throws NotMeasured: BENCHMARKS.md says why, and no peer figure is written.
+ * Needs: the peer's environment (bench/peer/setup-mqtt-io.sh, run first: it takes the sources
+ * from CTL_PEER_SRC or the package index and is quick once set up) and the HIL guest
+ * (scripts/hil/build.sh, as for `npm run test:hil`). When either cannot be had, it throws
+ * NotMeasured: BENCHMARKS.md says why, and no peer figure is written.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { ProgramResult } from '../peer/peer-guest.js';
+import { CTL_DEBOUNCE_MS, MQTT_IO_BOUNCETIME_MS, type ProgramResult } from '../peer/peer-guest-settings.js';
+import { percentile, samplesFor } from '../peer/pulse-stream.js';
 import { NotMeasured, type BenchContext, type Measured, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
-import { barChart } from '../lib/svg.js';
+import { barChart, fmt } from '../lib/svg.js';
 
-const MQTT_IO_VERSION = '2.7.0';
+const MQTT_IO_VERSION = '2.6.0';
+const GPIOD_VERSION = '1.5.4';
 const cacheHome = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-const VENV = process.env.CTL_PEER_VENV ?? join(cacheHome, 'ctl-mqtt', 'peer', `mqtt-io-${MQTT_IO_VERSION}`);
+/** As bench/peer/setup-mqtt-io.sh: where the HIL guest sees it (its /root is a tmpfs). */
+const VENV =
+  process.env.CTL_PEER_VENV ??
+  (process.getuid?.() === 0 ? `/var/cache/ctl-mqtt/peer/mqtt-io-${MQTT_IO_VERSION}` : join(cacheHome, 'ctl-mqtt', 'peer', `mqtt-io-${MQTT_IO_VERSION}`));
 const HIL_CACHE = process.env.CTL_HIL_CACHE ?? join(cacheHome, 'ctl-mqtt', 'hil');
 
 const HEADING = 'Peer: mqtt-io';
 const WHAT = [
   `What the scenario measures (\`npm run bench -- peer\`, in the HIL guest): mqtt-io ${MQTT_IO_VERSION} (its \`gpiod\` ` +
-    'module, over Debian\'s `python3-libgpiod` 1.6: the libgpiod 1.x Python API that module uses) and ctl-mqtt-gpio on the ' +
-    'same gpio-sim input and output lines, one after another, publishing to one mosquitto in the guest: pulses published ' +
-    'against pulses driven in open-loop trains at edge spacings of 20, 10, 5, 2 and 1 ms (mqtt-io publishes each edge of ' +
-    'an input with interrupts; ours both as a plain input and as a `watt_meter` count), edge to MQTT latency p50/p99 from ' +
-    'the gpio-sim write to the message at a subscriber, CPU per edge and RSS of each process, and the output command ' +
-    'round trip (`/on`, or mqtt-io\'s `set` topic, to the gpio-sim value). Where mqtt-io has no counterpart (a pulse ' +
-    'counter, a persisted total, the output level restored after a restart) the table says so.',
-  'Where the Python package index is reachable:',
+    `module, over the pure-Python \`gpiod\` ${GPIOD_VERSION} package whose API that module calls) and ctl-mqtt-gpio on ` +
+    'input and output lines of one gpio-sim chip, running at the same time, publishing to one mosquitto in the guest ' +
+    '(latency edges and output commands go to each in turn, so that a change of the host\'s load falls on both): the pulses a ' +
+    'subscriber can rebuild (OFF→ON rises) against pulses driven in open-loop trains at edge spacings of 20, 10, 5, 2 and ' +
+    '1 ms (ours both as a plain input and as a `watt_meter` count), edge to MQTT latency p50/p99 from the gpio-sim write ' +
+    'to the message at a subscriber, CPU per edge and RSS of each process, the RSS of a whole controller (ctl-mqtt-gpio, ' +
+    '-adc and -console) beside mqtt-io\'s one process, and the output command round trip (`/on`, or mqtt-io\'s `set` ' +
+    'topic, to the gpio-sim value). Where mqtt-io has no counterpart (a pulse counter, a persisted total, the output ' +
+    'level restored after a restart) the table says so.',
+  'To run it:',
   [
     '```sh',
-    'apt-get install python3-venv python3-libgpiod mosquitto   # as root; the setup script does it when run as root',
-    'bash bench/peer/setup-mqtt-io.sh   # a venv with mqtt-io 2.7.0 over the Debian binding (~/.cache/ctl-mqtt/peer)',
-    'bash scripts/hil/build.sh          # the HIL guest, once (as for npm run test:hil)',
-    'npm run bench -- peer              # boots the guest, runs both programs, writes the table here',
+    'CTL_PEER_SRC=DIR bash bench/peer/setup-mqtt-io.sh   # DIR: the source trees or tarballs; without it, the package index',
+    'bash scripts/hil/build.sh                           # the HIL guest, once (as for npm run test:hil)',
+    'npm run bench -- peer                               # boots the guest, runs both programs, writes the table here',
     '```',
   ].join('\n'),
 ];
@@ -46,55 +53,37 @@ function notMeasured(reason: string): NotMeasured {
   return new NotMeasured(HEADING, reason, WHAT);
 }
 
-function peerReady(): boolean {
-  return spawnSync(join(VENV, 'bin', 'python'), ['-c', 'import mqtt_io, gpiod'], { stdio: 'ignore' }).status === 0;
-}
-
 const measuredOf = (label: string, unit: string, samples: number[]): Measured => ({ label, unit, samples, summary: summarize(samples) });
 
-function quantile(samples: number[], q: number): number {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+/** Host load averages (1, 5, 15 min), as uptime prints them. */
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
+
+function setUpPeer(ctx: BenchContext): void {
+  ctx.log('   the peer: bench/peer/setup-mqtt-io.sh');
+  const setup = spawnSync('bash', [join(ctx.root, 'bench/peer/setup-mqtt-io.sh')], { encoding: 'utf8', env: { ...process.env, CTL_PEER_VENV: VENV } });
+  const said = (setup.stderr ?? '').split('\n').filter((l) => l.startsWith('peer: '));
+  if (setup.status !== 0) {
+    throw notMeasured(`${said.at(-1)?.slice('peer: '.length) ?? `bench/peer/setup-mqtt-io.sh exited ${setup.status}`}. No peer figure is written: none was measured.`);
+  }
 }
 
 async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
-  if (!peerReady()) {
-    ctx.log('   setting up the peer: bench/peer/setup-mqtt-io.sh');
-    const setup = spawnSync('bash', [join(ctx.root, 'bench/peer/setup-mqtt-io.sh')], {
-      encoding: 'utf8',
-      env: { ...process.env, CTL_PEER_VENV: VENV },
-    });
-    const said = (setup.stderr ?? '').split('\n').filter((l) => l.startsWith('peer: '));
-    if (setup.status !== 0 || !peerReady()) {
-      const why = said.at(-1)?.slice('peer: '.length) ?? `the setup script exited ${setup.status}`;
-      const unreachable = /not reachable/.test(why);
-      throw notMeasured(
-        `${why}.` +
-          (unreachable
-            ? ' Also tried on this machine: Debian has no mqtt-io package (`apt-cache search mqtt-io`, `mqtt_io`: nothing), ' +
-              'though it has what mqtt-io runs on (`python3-libgpiod` 1.6.3, the binding its gpiod module needs, and ' +
-              '`python3-asyncio-mqtt`, `python3-paho-mqtt`, `python3-cerberus`, `python3-backoff`, `python3-yaml`), so only ' +
-              'mqtt-io itself is missing; the local Python package mirrors of the machine carry paho-mqtt and aiomqtt but not ' +
-              'mqtt-io; the npm registry has no such package. Its source is not to be had here either: no public source ' +
-              'tree of 2.7.0 can be fetched from this machine, and assembling one from stored copies of single files of ' +
-              'its repository (the newest of which say 2.5.2) would not be the released 2.7.0.'
-            : '') +
-          ' No peer figure is written: none was measured.',
-      );
-    }
-  }
+  setUpPeer(ctx);
   if (!existsSync(join(HIL_CACHE, 'bzImage'))) {
     throw notMeasured(`The HIL guest is not built (${join(HIL_CACHE, 'bzImage')} missing): run scripts/hil/build.sh once.`);
   }
   const python = join(VENV, 'bin', 'python');
-  const version = spawnSync(python, ['-c', 'import importlib.metadata as m; print(m.version("mqtt-io"))'], { encoding: 'utf8' }).stdout.trim();
-  ctx.log(`   mqtt-io ${version}: booting the HIL guest`);
+  const loadBefore = load();
+  ctx.log(`   host load ${loadBefore}: booting the HIL guest`);
   const guest = spawnSync('bash', [join(ctx.root, 'scripts/hil/run.sh'), `node dist/bench/peer/peer-guest.js --peer-python ${python}`], {
     cwd: ctx.root,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, HIL_RW: ctx.root },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HIL_RW: ctx.root, HIL_TIMEOUT: process.env.HIL_TIMEOUT ?? '3600' },
   });
+  const loadAfter = load();
+  for (const l of (guest.stdout ?? '').split('\n')) if (l.startsWith('peer bench: ')) ctx.log(`   ${l}`);
   const line = (guest.stdout ?? '').split('\n').find((l) => l.startsWith('peer-result: '));
   if (guest.status !== 0 || line === undefined) {
     throw new Error(`the guest run failed (exit ${guest.status}): ${(guest.stderr ?? '').slice(-2000)}${(guest.stdout ?? '').slice(-2000)}`);
@@ -102,8 +91,12 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const [ours, meter, theirs] = JSON.parse(line.slice('peer-result: '.length)) as ProgramResult[];
   if (ours === undefined || meter === undefined || theirs === undefined) throw new Error('the guest returned fewer than three programs');
   const pkg = JSON.parse(readFileSync(join(ctx.root, 'package.json'), 'utf8')) as { version: string };
-  const versions = `ctl-mqtt ${pkg.version}, mqtt-io ${version} with python3-libgpiod 1.6`;
-  const noCounter = 'mqtt-io has no pulse counter and no persisted total: its figure is the edges it published.';
+  const versions = `ctl-mqtt ${pkg.version} (debounce ${CTL_DEBOUNCE_MS}) vs mqtt-io ${MQTT_IO_VERSION} with gpiod ${GPIOD_VERSION} (bouncetime ${MQTT_IO_BOUNCETIME_MS} ms)`;
+  const where = `HIL guest under qemu TCG; host load average ${loadBefore} before the guest run, ${loadAfter} after`;
+  const rises =
+    'Pulses a subscriber can rebuild: OFF→ON rises in the input\'s payload stream (mqtt-io publishes the level read after ' +
+    'each edge, not the edge, so under fast edges it repeats ON and its ON messages can exceed the pulses driven). mqtt-io ' +
+    'has no pulse counter and no persisted total.';
 
   const results: ScenarioResult[] = [];
   const pair = (name: string, title: string, unit: string, a: { label: string; samples: number[] }, b: { label: string; samples: number[] }, note?: string, extra?: Record<string, number | string>): void => {
@@ -111,36 +104,74 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const baseline = measuredOf(b.label, unit, b.samples);
     results.push({ name, title, subject, baseline, ratio: subject.summary.median / baseline.summary.median, met: null, ...(note ? { note } : {}), ...(extra ? { extra } : {}) });
   };
-  pair('peer-latency', `Peer: edge to MQTT latency (${versions})`, 'ms', { label: ours.label, samples: ours.latencyMs }, { label: theirs.label, samples: theirs.latencyMs }, undefined, {
-    'ours p99 ms': quantile(ours.latencyMs, 0.99),
-    'mqtt-io p99 ms': quantile(theirs.latencyMs, 0.99),
-  });
+  pair(
+    'peer-latency',
+    `Peer: edge to MQTT latency, p50 (${versions})`,
+    'ms',
+    { label: ours.label, samples: ours.latencyMs },
+    { label: theirs.label, samples: theirs.latencyMs },
+    `${where}. Single edges 50 ms apart.`,
+    { edges: ours.latencyMs.length },
+  );
+  const ourP99 = percentile(ours.latencyMs, 0.99);
+  const theirP99 = percentile(theirs.latencyMs, 0.99);
+  if (ourP99 !== undefined && theirP99 !== undefined) {
+    pair('peer-latency-p99', 'Peer: edge to MQTT latency, p99', 'ms', { label: ours.label, samples: [ourP99] }, { label: theirs.label, samples: [theirP99] }, `Of ${ours.latencyMs.length} and ${theirs.latencyMs.length} edges (a p99 needs ${samplesFor(0.99)}).`);
+  }
   for (const t of theirs.trains) {
     const o = ours.trains.find((x) => x.spacingMs === t.spacingMs);
     const m = meter.trains.find((x) => x.spacingMs === t.spacingMs);
     if (!o || !m) continue;
     pair(
-      `peer-pulses-${t.spacingMs}ms`,
-      `Peer: pulses published of ${t.driven} driven, edges ${t.spacingMs} ms apart`,
+      `peer-pulses-${String(t.spacingMs).padStart(2, '0')}ms`,
+      `Peer: pulses rebuilt of ${t.driven} driven, edges ${t.spacingMs} ms apart`,
       'pulses',
       { label: ours.label, samples: [o.published] },
       { label: theirs.label, samples: [t.published] },
-      noCounter,
+      t.spacingMs === Math.min(...theirs.trains.map((x) => x.spacingMs)) ? rises : undefined,
       { 'ctl-mqtt-gpio watt_meter counted': m.published },
     );
   }
   pair('peer-cpu', 'Peer: CPU per edge driven (utime + stime over the trains)', 'ms', { label: ours.label, samples: [ours.cpuMsPerEdge] }, { label: theirs.label, samples: [theirs.cpuMsPerEdge] }, undefined, {
     'ctl-mqtt-gpio watt_meter ms per edge': meter.cpuMsPerEdge,
   });
-  pair('peer-rss', 'Peer: RSS after the trains', 'MiB', { label: ours.label, samples: [ours.rssMiB] }, { label: theirs.label, samples: [theirs.rssMiB] });
+  const sharedNote =
+    'Shared: pages another process maps too; node\'s binary is mapped by the other node processes of the guest (the bench ' +
+    'itself among them), while mqtt-io is the only Python process, so its interpreter counts as private.';
+  pair('peer-rss', 'Peer: RSS after the trains', 'MiB', { label: ours.label, samples: [ours.memory.rss] }, { label: theirs.label, samples: [theirs.memory.rss] }, sharedNote, {
+    'ours private MiB': ours.memory.private,
+    'ours shared MiB': ours.memory.shared,
+    'mqtt-io private MiB': theirs.memory.private,
+    'mqtt-io shared MiB': theirs.memory.shared,
+  });
+  if (ours.companions) {
+    const parts = { 'ctl-mqtt-gpio': ours.memory, ...ours.companions };
+    const all = Object.values(parts);
+    const rssSum = all.reduce((a, m) => a + m.rss, 0);
+    // The shared pages are mostly node's binary, the same file in every service: counted once.
+    const once = all.reduce((a, m) => a + m.private, 0) + Math.max(...all.map((m) => m.shared));
+    const controller = 'ctl-mqtt-gpio + ctl-mqtt-adc + ctl-mqtt-console';
+    const setting = 'The ADC runs the example config (10 channels) on a simulated IIO tree, the console with no page open; mqtt-io has no web console and reads no ADC here.';
+    const each = Object.fromEntries(Object.entries(parts).flatMap(([k, m]) => [[`${k} RSS MiB`, m.rss], [`${k} private MiB`, m.private]]));
+    pair('peer-rss-controller', 'Peer: RSS of a whole controller (GPIO, ADC and web console, RSS added up) against mqtt-io on the same GPIO lines', 'MiB', { label: controller, samples: [rssSum] }, { label: theirs.label, samples: [theirs.memory.rss] }, setting, each);
+    pair(
+      'peer-memory-controller',
+      'Peer: memory of a whole controller, shared pages (node\'s binary) counted once, against mqtt-io on the same GPIO lines',
+      'MiB',
+      { label: controller, samples: [once] },
+      { label: theirs.label, samples: [theirs.memory.rss] },
+      'The private pages of the three services added up, plus the largest of their shared parts (the pages of node\'s binary and libraries they all map); mqtt-io: its RSS.',
+    );
+  }
   pair(
     'peer-output',
-    'Peer: output command round trip (MQTT to the gpio-sim value)',
+    'Peer: output command round trip, p50 (MQTT to the gpio-sim value)',
     'ms',
     { label: ours.label, samples: ours.roundTripMs },
     { label: theirs.label, samples: theirs.roundTripMs },
     'mqtt-io does not restore an output after a restart from a saved level; ctl-mqtt-gpio does (load_previous_state).',
   );
+  pair('peer-start', 'Peer: start to ready in the guest (first value; mqtt-io: status running)', 's', { label: ours.label, samples: [ours.startS] }, { label: theirs.label, samples: [theirs.startS] });
   const bars = theirs.trains.flatMap((t) => {
     const o = ours.trains.find((x) => x.spacingMs === t.spacingMs);
     const m = meter.trains.find((x) => x.spacingMs === t.spacingMs);
@@ -150,13 +181,14 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       ...(m ? [{ label: `ours, meter ${t.spacingMs} ms`, value: m.driven - m.published }] : []),
     ];
   });
-  writeFileSync(join(ctx.resultsDir, 'peer-lost-pulses.svg'), barChart('Lost pulses vs edge spacing (gpio-sim, HIL guest)', 'pulses', bars));
+  writeFileSync(join(ctx.resultsDir, 'peer-lost-pulses.svg'), barChart('Pulses lost (not rebuildable) vs edge spacing (gpio-sim, HIL guest)', 'pulses', bars));
   results[0]!.plots = ['peer-lost-pulses.svg'];
+  ctx.log(`   p99 ours ${fmt(ourP99 ?? NaN)} ms, mqtt-io ${fmt(theirP99 ?? NaN)} ms; host load ${loadBefore} -> ${loadAfter}`);
   return results;
 }
 
 export const peerMqttIo: Scenario = {
   name: 'peer',
-  title: `side by side with mqtt-io ${MQTT_IO_VERSION} on the same gpio-sim lines (HIL guest)`,
+  title: `side by side with mqtt-io ${MQTT_IO_VERSION} on lines of one gpio-sim chip (HIL guest)`,
   run,
 };
