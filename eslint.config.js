@@ -1,6 +1,18 @@
 // Lint: the rules that catch what the compiler does not, chiefly promises left unhandled.
 // Type-aware (typescript-eslint reads tsconfig.json); `npm run lint` runs it with the layer check.
+import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** What the console's pages use of the browser (they run there, as plain modules without a bundler). */
+const BROWSER_GLOBALS = Object.fromEntries(
+  [
+    'window', 'document', 'fetch', 'location', 'history', 'navigator', 'EventSource', 'setTimeout',
+    'clearTimeout', 'setInterval', 'clearInterval', 'console', 'URL', 'URLSearchParams', 'FormData',
+    'sessionStorage', 'localStorage', 'HTMLElement', 'Event', 'CustomEvent', 'requestAnimationFrame',
+    'Intl', 'KeyboardEvent', 'getComputedStyle', 'confirm', 'alert', 'AbortController', 'performance',
+    'CSS', 'Node', 'Element', 'queueMicrotask', 'structuredClone',
+  ].map((name) => [name, 'readonly']),
+);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
@@ -26,5 +38,12 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  // The console's pages: plain JavaScript, so the recommended rules catch what no compiler sees
+  // (an undefined name, an unused variable, a duplicate key).
+  {
+    files: ['src/console/web/*.js'],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: BROWSER_GLOBALS },
   },
 );
