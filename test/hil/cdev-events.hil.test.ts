@@ -94,11 +94,23 @@ test('the kernel debounce filters a short spike and delivers a held level once',
   });
   assert.deepEqual([...req.debounced], [18]);
   assert.deepEqual([...req.polled], []);
-  // A spike far shorter than 50 ms: back-to-back writes.
-  await pull(sim, 18, true);
-  await pull(sim, 18, false);
+  // A spike far shorter than 50 ms: back-to-back writes. A guest stalled by a busy host can hold
+  // the line longer between them; such a spike is not the one under test, so it is made again
+  // (its events, if any, dropped once the line is quiet).
+  let spikeMs = Infinity;
+  for (let tries = 0; tries < 5 && spikeMs >= 20; tries++) {
+    if (tries > 0) {
+      await sleep(300);
+      events.length = 0;
+    }
+    const from = process.hrtime.bigint();
+    await pull(sim, 18, true);
+    await pull(sim, 18, false);
+    spikeMs = Number(process.hrtime.bigint() - from) / 1e6;
+  }
+  assert.ok(spikeMs < 20, `no spike shorter than 20 ms in 5 tries (last ${spikeMs.toFixed(1)} ms)`);
   await sleep(300);
-  assert.equal(events.length, 0, 'the spike is filtered');
+  assert.equal(events.length, 0, `the spike (${spikeMs.toFixed(1)} ms) is filtered`);
   // A level held for 300 ms: one rising edge, stamped when the period expired.
   const held = process.hrtime.bigint();
   await pull(sim, 18, true);
