@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { eventually } from './wait-until.js';
 
 export const CHROMIUM_PATH = process.env['CTL_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
 
@@ -34,4 +35,17 @@ export async function launchBrowser(): Promise<TestBrowser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the first element matching `selector` has this text (or input value); resolves with
+ * it. Polled from here: the console's CSP forbids the string evaluation waitForFunction needs.
+ */
+export function pageShows(p: Page, selector: string, expected: string | RegExp, timeoutMs: number): Promise<string> {
+  return eventually(`${selector} to show ${String(expected)}`, async () => {
+    const el = p.locator(selector).first();
+    if ((await el.count()) === 0) return undefined;
+    const text = await el.evaluate((e) => ('value' in e && typeof e.value === 'string' && e.tagName === 'INPUT' ? e.value : (e.textContent ?? '')) as string);
+    return (typeof expected === 'string' ? text === expected : expected.test(text)) ? text : undefined;
+  }, timeoutMs);
 }

@@ -1,6 +1,7 @@
-/** A TCP port on 127.0.0.1 that nothing listens on at the moment of asking. */
-import { createServer } from 'node:net';
+/** TCP ports on 127.0.0.1: one that nothing listens on, and whether something listens on one. */
+import { createConnection, createServer } from 'node:net';
 
+/** A port that nothing listens on at the moment of asking. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -10,5 +11,17 @@ export function freePort(): Promise<number> {
       const port = typeof address === 'object' && address !== null ? address.port : 0;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/** True when a connection to `port` on 127.0.0.1 is accepted (the connection is closed at once). */
+export function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }

@@ -9,10 +9,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { canConnect, freePort } from './free-port.js';
 
 export const MOSQUITTO_PATH = process.env['CTL_TEST_MOSQUITTO'] ?? '/usr/sbin/mosquitto';
 
@@ -231,18 +230,6 @@ function makeTlsMaterial(dir: string): TlsMaterial {
   sign('server', 'localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   sign('client', 'ctl-mqtt-test-client', 'extendedKeyUsage=clientAuth\n');
   return { ca: join(dir, 'ca.pem'), clientCert: join(dir, 'client.pem'), clientKey: join(dir, 'client.key') };
-}
-
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 function sleep(ms: number): Promise<void> {

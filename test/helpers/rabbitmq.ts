@@ -11,11 +11,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './free-port.js';
+import { canConnect, freePort } from './free-port.js';
 
 const RABBITMQ_BIN = process.env['CTL_TEST_RABBITMQ_BIN'] ?? '/usr/lib/rabbitmq/bin';
 const EPMD = '/usr/bin/epmd';
@@ -251,15 +250,4 @@ class RabbitMqProcess implements RabbitMq {
       RABBITMQ_PID_FILE: join(d, 'rabbitmq.pid'),
     };
   }
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { hashPassword } from '../../../src/console/password.js';
 import { connectTestClient } from '../../helpers/mqtt-recorder.js';
-import { launchBrowser, skipWithoutChromium, type TestBrowser } from '../../helpers/browser.js';
+import { launchBrowser, skipWithoutChromium, type TestBrowser, pageShows } from '../../helpers/browser.js';
 import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';
 
 const SCREENSHOTS = process.env['CTL_CONSOLE_SCREENSHOTS'];
@@ -41,17 +41,8 @@ describe('web console in a browser', { skip: skipWithoutChromium }, () => {
     await rig?.close();
   });
 
-  /**
-   * Waits until the first element matching `selector` has this text (or input value). Polled from
-   * here: the console's CSP forbids the string evaluation waitForFunction would need.
-   */
   const until = (p: Page, selector: string, expected: string | RegExp, timeoutMs = 15_000): Promise<string> =>
-    eventually(`${selector} to show ${String(expected)}`, async () => {
-      const el = p.locator(selector).first();
-      if ((await el.count()) === 0) return undefined;
-      const text = await el.evaluate((e) => ('value' in e && typeof e.value === 'string' && e.tagName === 'INPUT' ? e.value : (e.textContent ?? '')) as string);
-      return (typeof expected === 'string' ? text === expected : expected.test(text)) ? text : undefined;
-    }, timeoutMs);
+    pageShows(p, selector, expected, timeoutMs);
 
   test('the devices page shows both devices live, with units and values', async () => {
     await page.goto(rig.url);

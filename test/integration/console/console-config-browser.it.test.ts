@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { hashPassword } from '../../../src/console/password.js';
 import { SERVICE_FILES } from '../../../src/demo/demo-paths.js';
-import { launchBrowser, skipWithoutChromium, type TestBrowser } from '../../helpers/browser.js';
+import { launchBrowser, skipWithoutChromium, type TestBrowser, pageShows } from '../../helpers/browser.js';
 import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';
 
 const SCREENSHOTS = process.env['CTL_CONSOLE_SCREENSHOTS'];
@@ -61,14 +61,8 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     await rig?.close();
   });
 
-  /** Polled from here: the console's CSP forbids the string evaluation waitForFunction needs. */
   const until = (p: Page, selector: string, expected: string | RegExp, timeoutMs = 20_000): Promise<string> =>
-    eventually(`${selector} to show ${String(expected)}`, async () => {
-      const el = p.locator(selector).first();
-      if ((await el.count()) === 0) return undefined;
-      const text = await el.evaluate((e) => ('value' in e && typeof e.value === 'string' && e.tagName === 'INPUT' ? e.value : (e.textContent ?? '')) as string);
-      return (typeof expected === 'string' ? text === expected : expected.test(text)) ? text : undefined;
-    }, timeoutMs);
+    pageShows(p, selector, expected, timeoutMs);
 
   const openPage = async (p: Page = page, path = GPIO_PAGE): Promise<void> => {
     await p.goto(`${rig.url}${path}`);
