@@ -51,21 +51,15 @@ export async function run(cli: ServiceOptions, config: AdcConfig, logger: Logger
     device,
     log: logger,
     serviceManager: serviceManagerOf(process.env, openNotifySocket, logger),
+    ...(health ? { health } : {}),
     parts: {
       async start() {
         logger.info(`${config.channels.length} channel(s), device ${cli.deviceId}, sysfs under ${cli.sysfsRoot}`);
-        health?.start();
         service.start();
         return undefined;
       },
-      ...reloadWith(reloader, async (next) => {
-        await service.reload(next);
-        health?.configApplied();
-      }),
-      async stop() {
-        health?.stop();
-        await service.stop();
-      },
+      ...reloadWith(reloader, (next) => service.reload(next)),
+      stop: () => service.stop(),
     },
   });
 }

@@ -96,9 +96,9 @@ export async function run(
     device,
     log: logger,
     serviceManager: serviceManagerOf(process.env, openNotifySocket, logger),
+    ...(health ? { health } : {}),
     parts: {
       async start() {
-        health?.start();
         report = await service.start();
         if (!everyChipDenied(report)) return undefined;
         logger.error(`cannot use any GPIO chip: ${report.chips[0]?.error?.message ?? 'access denied'}`);
@@ -112,12 +112,8 @@ export async function run(
           `backend ${hw.backend.kind}, device ${cli.topicPrefix}/devices/${cli.deviceId}`
         );
       },
-      ...reloadWith(reloader, async (next) => {
-        await service.reload(next);
-        health?.configApplied();
-      }),
+      ...reloadWith(reloader, (next) => service.reload(next)),
       async stop() {
-        health?.stop();
         await service.stop();
         await state.close();
       },

@@ -13,7 +13,9 @@ export function reloadWith<Model>(reloader: ConfigReloader<Model> | undefined, a
   return {
     async reload() {
       const next = reloader();
-      if (next !== undefined) await apply(next);
+      if (next === undefined) return false;
+      await apply(next);
+      return true;
     },
   };
 }

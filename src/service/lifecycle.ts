@@ -23,6 +23,7 @@ import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { startupTimeoutOf, watchStartupDeadline } from './startup-deadline.js';
 import { takeEarlyReloads } from './early-signals.js';
 import { ReloadQueue } from './reload-queue.js';
+import type { HealthReport } from './health.js';
 import type { ServiceManager } from './service-manager.js';
 
 /** What a driver contributes to the lifecycle. */
@@ -35,8 +36,11 @@ export interface ServiceParts {
   start(): Promise<number | undefined>;
   /** Logged once the service runs (after the device started connecting). */
   startedMessage?(): string;
-  /** Reads the configuration again and applies it in place; an invalid one changes nothing. */
-  reload?(): Promise<void>;
+  /**
+   * Reads the configuration again and applies it in place; an invalid one changes nothing.
+   * Resolves to true when a configuration was applied (anything else: none was).
+   */
+  reload?(): Promise<boolean | void>;
   /** Stops the driver's side, before the device clears its topics. Called once. */
   stop(): Promise<void>;
   /** Closes what must outlive the device's stop (the GPIO backend). Called once, last. */
@@ -59,6 +63,8 @@ export interface LifecycleOptions {
   readonly exit?: (code: number) => void;
   /** Told when the service is ready, reloading and stopping (systemd); default: nobody. */
   readonly serviceManager?: ServiceManager;
+  /** The health document (health.ts): started with the driver, told of applied reloads, stopped first. */
+  readonly health?: Pick<HealthReport, 'start' | 'configApplied' | 'stop'>;
 }
 
 /** Runs the service until it ends; resolves to the process exit code. */
@@ -92,7 +98,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     const told = ready;
     if (told) manager?.reloading();
     try {
-      await parts.reload();
+      if (await parts.reload()) options.health?.configApplied();
     } finally {
       // Whatever became of the configuration: certificates are rotated on their own schedule.
       device.reloadTls();
@@ -104,6 +110,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   const stopAll = (): Promise<void> =>
     (stopping ??= (async () => {
       await reloads.close();
+      options.health?.stop();
       await parts.stop();
       await device.stop();
       await parts.close?.();
@@ -164,6 +171,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
 
   let startCode: number | undefined;
   try {
+    options.health?.start();
     startCode = await parts.start();
   } catch (err) {
     log.error(`start failed: ${messageOf(err)}`);
