@@ -118,12 +118,15 @@ function onEdit() {
   document.body.dataset.dirty = isDirty() ? '1' : '0';
 }
 
-async function load({ keepResult = false } = {}) {
+async function load({ keepResult = false, hardwareLoaded = Promise.resolve() } = {}) {
   clearProblems();
   if (!keepResult) setResult('');
   saveButton.disabled = discardButton.disabled = true;
   const res = await fetch(`${api}?lang=${language}`, { credentials: 'same-origin' });
   const body = await res.json();
+  // The form is drawn once, with the line pickers: a listing that came after it would redraw the
+  // channels under a person already typing in them.
+  await hardwareLoaded;
   if (res.status !== 200) {
     showProblems(t.cannotOpen, [body.error ?? `error ${res.status}`]);
     return;
@@ -142,10 +145,15 @@ async function load({ keepResult = false } = {}) {
   onEdit();
 }
 
+/** The hardware listing for the line pickers; without one the page works without pickers. */
 async function loadHardware() {
-  const res = await fetch(`${api}/hardware`, { credentials: 'same-origin' });
-  if (res.status !== 200) return;
-  hardware = await res.json();
+  try {
+    const res = await fetch(`${api}/hardware`, { credentials: 'same-origin' });
+    if (res.status !== 200) return;
+    hardware = await res.json();
+  } catch {
+    return;
+  }
   channels?.setHardware(hardware);
 }
 
@@ -401,8 +409,7 @@ loadSession()
   .then(async (session) => {
     if (!session.authenticated) return location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
     fillNav(serviceId);
-    await load();
+    await load({ hardwareLoaded: loadHardware() });
     followDevices();
-    await loadHardware();
   })
   .catch((err) => setResult(`cannot load the page: ${err.message}`, 'bad'));

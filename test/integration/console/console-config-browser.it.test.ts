@@ -170,7 +170,9 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     await detail.locator('[data-path$=".gpio.offset"] input').fill('40');
     await page.locator('#save').click();
     await page.waitForSelector('#problems:not([hidden])');
+    // The list of problems shows before the notes beside the fields are filled in: wait for the note.
     const note = detail.locator('[data-path$=".gpio.offset"] .field-problem');
+    await eventually('the note beside the offset', async () => ((await note.innerText()) === '' ? undefined : true), 10_000);
     assert.match(await note.innerText(), /has 32 lines .*there is no line 40/);
     assert.equal(await detail.locator('[data-path$=".gpio.offset"] input').getAttribute('aria-invalid'), 'true');
     assert.equal(readFileSync(rig.configFile('gpio'), 'utf8'), before);
@@ -192,7 +194,7 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       return /report an error|reports an error/.test(text) ? 'reported' : undefined;
     }, 30_000);
     if (outcome === 'refused') {
-      assert.match(await page.locator('li.channel[data-name="nowhere"] [data-path$=".gpio.chip"] .field-problem').innerText(), /no GPIO chip \/dev\/gpiochip9/);
+      await pageShows(page, 'li.channel[data-name="nowhere"] [data-path$=".gpio.chip"] .field-problem', /no GPIO chip \/dev\/gpiochip9/, 10_000);
     } else {
       assert.equal(await page.locator('#result').getAttribute('class'), 'result bad');
       assert.match(await page.locator('#after li[data-channel="nowhere"]').innerText(), /cannot be read/);
