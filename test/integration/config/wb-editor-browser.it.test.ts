@@ -187,7 +187,7 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
     await typeInto(page, 'root.channels', 2, ['gpio', 'chip'], '/dev/gpiochip0');
     await typeInto(page, 'root.channels', 2, ['gpio', 'offset'], '7');
 
-    const saved = await editorState(page, 'root.channels');
+    const saved = await settledState(page, 'root.channels');
     assert.deepEqual(saved.errors, [], 'the editor would let the user save');
     const channels = (saved.value as { channels: Record<string, unknown>[] }).channels;
     assert.deepEqual([channels[1]!.initial_state, channels[1]!.load_previous_state], [true, false]);
@@ -222,7 +222,7 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
     await clickTab(page, 'root.iio_channels', 1);
     await typeInto(page, 'root.iio_channels', 1, ['averaging_window'], '4');
 
-    const saved = await editorState(page, 'root.iio_channels');
+    const saved = await settledState(page, 'root.iio_channels');
     assert.deepEqual(saved.errors, [], 'the editor would let the user save');
     const r = fromJson('adc', saved.value);
     assert.equal(r.code, 0, `-J refused what the editor saves: ${r.stderr}\n${JSON.stringify(saved.value)}`);
@@ -233,3 +233,17 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
     assert.deepEqual(written.iio_channels.find((c) => c.id === 'A1'), { id: 'A1', averaging_window: 4 });
   });
 });
+
+/**
+ * The editor's state once it has taken what was typed: it validates a moment after the input
+ * events, so a state read at once may still hold the errors of the half-filled channel. Waits up
+ * to 10 s for a state without errors, then gives the last one read (whose errors the test shows).
+ */
+async function settledState(page: Page, path: string): Promise<Awaited<ReturnType<typeof editorState>>> {
+  let last = await editorState(page, path);
+  for (const until = Date.now() + 10_000; last.errors.length > 0 && Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    last = await editorState(page, path);
+  }
+  return last;
+}
