@@ -10,9 +10,11 @@
 //
 // Layout of the package:
 //   /usr/bin/ctl-mqtt-{gpio,adc,console}         wrappers running node on the code below
-//   /usr/lib/ctl-mqtt/{package.json,dist/src}    the compiled services (without the demo)
-//   /usr/lib/ctl-mqtt/node_modules               production modules; koffi only for linux
-//                                                x64, arm64 and armhf
+//   /usr/lib/ctl-mqtt/package.json, dist/bin/    the commands, each bundled into one file with
+//                                                the modules it uses (scripts/build-bundles.mjs)
+//   /usr/lib/ctl-mqtt/dist/src/console/web/      the console's page files
+//   /usr/lib/ctl-mqtt/node_modules/koffi         the one module not bundled (native): its
+//                                                prebuilt binaries for linux x64, arm64, armhf
 //   /usr/lib/ctl-mqtt/schemas/*.schema.json      -> /usr/share/ctl-mqtt-*/ (--print-schema)
 //   /usr/share/ctl-mqtt-{gpio,adc}/              schema, full example config, boards/example.conf
 //   (nothing in wb-mqtt-confed's schema directories: the units' --generate-board writes the one
@@ -34,8 +36,10 @@ import { fileURLToPath } from 'node:url';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const here = join(repo, 'packaging');
 const SERVICES = ['gpio', 'adc'];
-/** Dependencies only the demo (`npm start`) uses: not shipped. */
-const DEMO_ONLY = new Set(['aedes']);
+/** The dependencies the bundles cannot hold (native code): shipped as modules. */
+const UNBUNDLED = new Set(['koffi']);
+/** The commands, bundled by the build: dist/bin/<binary>.js. */
+const COMMANDS = ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console'];
 /** Type declarations only (dependencies of mqtt's typings): nothing to run. */
 const typesOnly = (name) => name.startsWith('@types/') || name === 'undici-types';
 /** Prebuilt koffi binaries kept: the controllers' architectures. */
@@ -99,7 +103,9 @@ export function productionClosure(lock, exclude = new Set()) {
 
 function copyModules(stageLib) {
   const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8'));
-  for (const path of productionClosure(lock, DEMO_ONLY)) {
+  // Every other dependency is in the bundles (aedes, the demo's broker, in none of them).
+  const bundled = new Set(Object.keys(lock.packages[''].dependencies ?? {}).filter((name) => !UNBUNDLED.has(name)));
+  for (const path of productionClosure(lock, bundled)) {
     const from = join(repo, path);
     if (!existsSync(from)) fail(`${path} is missing: run npm ci first`);
     // Nested node_modules are copied as packages of their own, only when needed.
@@ -216,18 +222,10 @@ function maintainerOf() {
 
 function stage(root, pkg) {
   const lib = join(root, 'usr/lib/ctl-mqtt');
-  const dist = join(repo, 'dist/src');
-  if (!existsSync(join(dist, 'cli/gpio-main.js'))) fail('dist/src is missing: run npm run build first');
-  // Only what the sources compile to: a file left in dist/ by an older build is not shipped.
-  const compiled = (src) => {
-    const rel = relative(dist, src);
-    if (rel === '') return true;
-    // The console's web files (and the form library's build) are copied by the build, not compiled.
-    if (rel.startsWith('console/web')) return true;
-    if (statSync(src).isDirectory()) return !rel.startsWith('demo') && existsSync(join(repo, 'src', rel));
-    return rel.endsWith('.js') && (existsSync(join(repo, 'src', rel.replace(/\.js$/, '.ts'))) || rel.includes('/schema-module/'));
-  };
-  cpSync(dist, join(lib, 'dist/src'), { recursive: true, filter: compiled });
+  for (const binary of COMMANDS) if (!existsSync(join(repo, 'dist/bin', `${binary}.js`))) fail(`dist/bin/${binary}.js is missing: run npm run build first`);
+  // The commands and the chunks they share (the build empties dist/bin first: nothing stale).
+  cpSync(join(repo, 'dist/bin'), join(lib, 'dist/bin'), { recursive: true });
+  cpSync(join(repo, 'dist/src/console/web'), join(lib, 'dist/src/console/web'), { recursive: true });
   const shipped = { name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, type: pkg.type, engines: pkg.engines };
   writeFileSync(join(lib, 'package.json'), JSON.stringify(shipped, null, 2) + '\n');
   copyModules(lib);

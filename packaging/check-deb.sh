@@ -36,7 +36,7 @@ status=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Status}' ctl-mqtt)
 
 step "files, conffiles, enabled units"
 for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.json \
-  usr/lib/ctl-mqtt/dist/src/cli/gpio-main.js usr/lib/ctl-mqtt/dist/src/cli/adc-main.js \
+  usr/lib/ctl-mqtt/dist/bin/ctl-mqtt-gpio.js usr/lib/ctl-mqtt/dist/bin/ctl-mqtt-adc.js usr/lib/ctl-mqtt/dist/bin/ctl-mqtt-console.js \
   usr/share/ctl-mqtt-gpio/ctl-mqtt-gpio.schema.json usr/share/ctl-mqtt-adc/ctl-mqtt-adc.schema.json \
   usr/share/ctl-mqtt-gpio/boards/example.conf usr/share/ctl-mqtt-adc/boards/example.conf \
   lib/systemd/system/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
@@ -59,7 +59,8 @@ done
 conffiles=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}' ctl-mqtt | awk '{print $1}' | sort | tr '\n' ' ')
 [ "$conffiles" = "/etc/ctl-mqtt-adc.conf /etc/ctl-mqtt-gpio.conf /etc/default/ctl-mqtt-adc /etc/default/ctl-mqtt-gpio " ] || fail "conffiles: $conffiles"
 [ ! -e "$root/usr/lib/ctl-mqtt/dist/src/demo" ] || fail "the demo is shipped"
-[ ! -e "$root/usr/lib/ctl-mqtt/node_modules/aedes" ] || fail "aedes (demo only) is shipped"
+modules=$(ls "$root/usr/lib/ctl-mqtt/node_modules" | tr "\n" " ")
+[ "$modules" = "koffi " ] || fail "node_modules holds more than koffi (the rest is bundled): $modules"
 koffi_builds=$(ls "$root/usr/lib/ctl-mqtt/node_modules/koffi/build/koffi" | sort | tr '\n' ' ')
 [ "$koffi_builds" = "linux_arm64 linux_armhf linux_x64 " ] || fail "koffi binaries: $koffi_builds"
 for svc in gpio adc; do
@@ -141,17 +142,13 @@ done
 kill -TERM "${pids[0]}"; wait "${pids[0]}" || fail "ctl-mqtt-console did not stop cleanly: $(tail -n 3 "$root/console.log")"
 pids=()
 
-step "every module of both services loads; koffi loads its $(uname -m) binary"
+step "every command's bundle loads whole (imported, it does not run); koffi loads its $(uname -m) binary from beside them"
 lib="$root/usr/lib/ctl-mqtt"
 node --input-type=module -e "
   import { createRequire } from 'node:module';
-  import { readdirSync, statSync } from 'node:fs';
-  import { join } from 'node:path';
-  // console/web holds the browser's scripts, not Node modules.
-  const walk = (d) => readdirSync(d).flatMap((n) => statSync(join(d, n)).isDirectory() ? (join(d, n).endsWith('/console/web') ? [] : walk(join(d, n))) : n.endsWith('.js') && !n.endsWith('-main.js') ? [join(d, n)] : []);
-  for (const file of walk('$lib/dist/src')) await import(file);
-  createRequire('$lib/dist/src/hw/gpio/cdev/ffi.js')('koffi').load('libc.so.6');
-" || fail "a module of the installed copy does not load"
+  for (const binary of ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console']) await import('$lib/dist/bin/' + binary + '.js');
+  createRequire('$lib/dist/bin/ctl-mqtt-gpio.js')('koffi').load('libc.so.6');
+" || fail "a bundle of the installed copy does not load"
 
 step "the installed services run (no broker yet: they retry), reload on SIGHUP and stop on SIGTERM with exit 0"
 mkdir "$root/sim"

@@ -83,7 +83,7 @@ function ctlProgram(meter: boolean): Program {
       writeFileSync(config, JSON.stringify({ device_name: 'Peer bench', channels }));
       const args = [
         ...NODE_FLAGS,
-        join(root, 'dist/src/cli/gpio-main.js'), '-c', config, '--system-config-dir', dir, '--gpio-backend', 'cdev',
+        join(root, 'dist/bin/ctl-mqtt-gpio.js'), '-c', config, '--system-config-dir', dir, '--gpio-backend', 'cdev',
         '--state-file', join(dir, `${id}.state.json`), '--broker', `mqtt://127.0.0.1:${port}`, '--device-id', id,
       ];
       return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -182,7 +182,7 @@ async function companionsMemory(dir: string, port: number, client: mqtt.MqttClie
   const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(root, `schemas/ctl-mqtt-${k}.schema.json`)]);
   const console_ = spawn(
     process.execPath,
-    [...NODE_FLAGS, join(root, 'dist/src/cli/console-main.js'), '--port', String(httpPort), '--broker', broker, '--password-file', join(dir, 'no-password'), ...schemas],
+    [...NODE_FLAGS, join(root, 'dist/bin/ctl-mqtt-console.js'), '--port', String(httpPort), '--broker', broker, '--password-file', join(dir, 'no-password'), ...schemas],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   try {

@@ -78,7 +78,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(ctx.root, `schemas/ctl-mqtt-${k}.schema.json`)]);
     const consoleProcess = watch('ctl-mqtt-console, no page open', process.execPath, [
       ...NODE_FLAGS,
-      join(ctx.root, 'dist/src/cli/console-main.js'),
+      join(ctx.root, 'dist/bin/ctl-mqtt-console.js'),
       '--port', String(port), '--broker', rig.broker.url, '--password-file', join(rig.dir, 'no-password'), ...schemas,
     ]);
     const baseline = watchBareNode();

@@ -93,7 +93,7 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     await client.subscribeAsync(valueTopic, { qos: 1 });
     service = spawn(
       process.execPath,
-      [...NODE_FLAGS, join(ctx.root, 'dist/src/cli/gpio-main.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
+      [...NODE_FLAGS, join(ctx.root, 'dist/bin/ctl-mqtt-gpio.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
         '--broker', broker.url, '--device-id', DEVICE, '--gpio-sim', simDir, '-d', '-1'],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );

@@ -75,7 +75,7 @@ function gpioService(root: string, dir: string, brokerUrl: string): Service {
   ];
   return {
     kind: 'gpio',
-    entry: join(root, 'dist/src/cli/gpio-main.js'),
+    entry: join(root, 'dist/bin/ctl-mqtt-gpio.js'),
     full: { label: `ctl-mqtt-gpio, ${CHANNELS} channels`, args: (id) => args(full, id), expected },
     empty: { label: 'ctl-mqtt-gpio, empty config', args: (id) => args(empty, id), expected: ['meta'] },
   };
@@ -97,7 +97,7 @@ function adcService(root: string, dir: string, brokerUrl: string): Service {
   ];
   return {
     kind: 'adc',
-    entry: join(root, 'dist/src/cli/adc-main.js'),
+    entry: join(root, 'dist/bin/ctl-mqtt-adc.js'),
     full: { label: `ctl-mqtt-adc, ${CHANNELS} channels`, args: (id) => args(full, id), expected: iio.map((c) => `controls/${c.id}`) },
     empty: { label: 'ctl-mqtt-adc, empty config', args: (id) => args(empty, id), expected: ['meta'] },
     other: {

@@ -3,7 +3,7 @@
  * The `ctl-mqtt-console` binary: the web console (src/console/), or `--set-password`. Exit codes
  * as the services': 0, 1 runtime failure, 2 bad arguments (one line, then the --help hint).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { CONSOLE_BINARY, CONSOLE_USAGE, DEFAULT_SCHEMAS, parseConsoleArgs, type ConsoleArgs } from '../console/console-args.js';
 import { startConsole } from '../console/console-app.js';
 import { readPasswordHash, writePasswordHash } from '../console/password.js';
@@ -15,6 +15,7 @@ import { topicPrefixProblem } from '../mqtt/topics.js';
 import { processIo, type CliIo } from './cli-io.js';
 import { checkMqttString } from './string-limits.js';
 import { isMainModule } from '../service/is-main.js';
+import { packageVersion } from '../service/package-version.js';
 
 /**
  * Every broker credential the console is given (`-u`, `-P`, and a user name or password in the
@@ -45,11 +46,6 @@ function checkBrokerCredentials(args: ConsoleArgs): void {
   }
 }
 
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-  return pkg.version ?? 'unknown';
-}
-
 /** Runs the console until `stop` aborts; resolves to the exit code. */
 export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal): Promise<number> {
   try {
@@ -59,7 +55,7 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
       return 0;
     }
     if (args.mode === 'version') {
-      io.stdout.write(`${CONSOLE_BINARY} ${packageVersion()}\n`);
+      io.stdout.write(`${CONSOLE_BINARY} ${packageVersion() ?? 'unknown'}\n`);
       return 0;
     }
     if (args.mode === 'set-password') {

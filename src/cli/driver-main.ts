@@ -6,6 +6,7 @@
  * help text are loaded with dynamic imports only on the paths that need them.
  */
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../core/package-root.js';
 import type { BoardGenerator } from './board/board-generator.js';
 import type { ConfigReloader } from '../service/config-reloader.js';
 import { packageVersion } from '../service/package-version.js';
@@ -41,11 +42,8 @@ export interface DriverEntry<Options extends CliOptions, Model> {
 /** Prints the hardware the service could use; resolves to the exit code. */
 export type HardwareListing<Options extends CliOptions> = (cli: Options, io: CliIo) => Promise<number>;
 
-/** The package root, seen from dist/src/cli/. */
-const PACKAGE_ROOT = new URL('../../../', import.meta.url);
-
 function schemaText(binary: string): string {
-  return readFileSync(new URL(`schemas/${binary}.schema.json`, PACKAGE_ROOT), 'utf8');
+  return readFileSync(packagePath('schemas', `${binary}.schema.json`), 'utf8');
 }
 
 function writeLines(stream: CliIo['stderr'], lines: readonly string[]): void {

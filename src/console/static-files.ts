@@ -7,11 +7,11 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { extname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../core/package-root.js';
 import { SECURITY_HEADERS } from './http-io.js';
 
-/** Where the build puts the web files (beside this module in dist/src/console). */
-export const WEB_DIR = fileURLToPath(new URL('./web/', import.meta.url));
+/** Where the build puts the web files (dist/src/console/web, beside this module's compiled file). */
+export const WEB_DIR = packagePath('dist', 'src', 'console', 'web');
 
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

@@ -12,7 +12,7 @@ export type ServiceKind = 'gpio' | 'adc';
 export interface ServiceFiles {
   /** `ctl-mqtt-gpio`, `ctl-mqtt-adc`. */
   readonly binary: string;
-  /** The compiled entry point run with node. */
+  /** The command run with node: its bundle, as the package installs it. */
   readonly entry: string;
   /** `-c`: the example main config. */
   readonly config: string;
@@ -26,7 +26,7 @@ function filesOf(kind: ServiceKind): ServiceFiles {
   const binary = `ctl-mqtt-${kind}`;
   return {
     binary,
-    entry: `${PACKAGE_ROOT}dist/src/cli/${kind}-main.js`,
+    entry: `${PACKAGE_ROOT}dist/bin/${binary}.js`,
     config: `${PACKAGE_ROOT}examples/${binary}.conf`,
     boardDir: `${PACKAGE_ROOT}examples/board/${binary}/conf.d`,
     deviceId: `ctl-${kind}`,

@@ -1,8 +1,7 @@
 /** The package's version, as both binaries report it (`--version`, the MQTT device's software version). */
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../core/package-root.js';
 
-/** The package root, seen from dist/src/service/. */
-const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
 
 let cached: string | null | undefined;
 
@@ -10,7 +9,7 @@ let cached: string | null | undefined;
 export function packageVersion(): string | undefined {
   if (cached === undefined) {
     try {
-      const pkg = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version?: unknown };
+      const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version?: unknown };
       cached = typeof pkg.version === 'string' ? pkg.version : null;
     } catch {
       cached = null;

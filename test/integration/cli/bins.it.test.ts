@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from '../../../src/service/node-flags.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const BIN = { gpio: join(ROOT, 'dist/src/cli/gpio-main.js'), adc: join(ROOT, 'dist/src/cli/adc-main.js') };
+/** The commands as the package installs them: each bundled by the build (dist/bin). */
+const BIN = { gpio: join(ROOT, 'dist/bin/ctl-mqtt-gpio.js'), adc: join(ROOT, 'dist/bin/ctl-mqtt-adc.js') };
+/** The compiled modules the bundles are made of: their import graph is what the bundles split on. */
+const ENTRY = { gpio: join(ROOT, 'dist/src/cli/gpio-main.js'), adc: join(ROOT, 'dist/src/cli/adc-main.js') };
 const BOARD = { gpio: join(ROOT, 'examples/board/ctl-mqtt-gpio/conf.d'), adc: join(ROOT, 'examples/board/ctl-mqtt-adc/conf.d') };
 const CONFIG = { gpio: join(ROOT, 'examples/ctl-mqtt-gpio.conf'), adc: join(ROOT, 'examples/ctl-mqtt-adc.conf') };
 
@@ -87,10 +90,12 @@ test('the bin runs through a symlink, as npm installs it', (t) => {
 test('every way a service is started passes the same Node options: the #! line and the installed commands', () => {
   const flags = NODE_FLAGS.join(' ');
   for (const name of ['gpio', 'adc', 'console']) {
-    const bin = readFileSync(join(ROOT, `dist/src/cli/${name}-main.js`), 'utf8');
-    assert.ok(bin.startsWith(`#!/usr/bin/env -S node ${flags}\n`), `${name}-main.js: ${bin.split('\n')[0]}`);
+    for (const file of [`dist/src/cli/${name}-main.js`, `dist/bin/ctl-mqtt-${name}.js`]) {
+      const bin = readFileSync(join(ROOT, file), 'utf8');
+      assert.ok(bin.startsWith(`#!/usr/bin/env -S node ${flags}\n`), `${file}: ${bin.split('\n')[0]}`);
+    }
     const wrapper = readFileSync(join(ROOT, `packaging/bin/ctl-mqtt-${name}`), 'utf8');
-    assert.ok(wrapper.includes(`\nexec node ${flags} "$root/dist/src/cli/${name}-main.js" "$@"\n`), `packaging/bin/ctl-mqtt-${name}`);
+    assert.ok(wrapper.includes(`\nexec node ${flags} "$root/dist/bin/ctl-mqtt-${name}.js" "$@"\n`), `packaging/bin/ctl-mqtt-${name}`);
   }
 });
 
@@ -111,8 +116,8 @@ test('the conversion paths start lean: the bins statically import no npm package
       else if (!spec.startsWith('node:')) bare.add(spec);
     }
   };
-  visit(BIN.gpio);
-  visit(BIN.adc);
+  visit(ENTRY.gpio);
+  visit(ENTRY.adc);
   assert.deepEqual([...bare], []);
   assert.ok(seen.size > 10, `walked ${seen.size} modules`);
   // The MQTT layer's naming code is allowed: topic and client id lengths are checked at argument
@@ -124,6 +129,24 @@ test('the conversion paths start lean: the bins statically import no npm package
   for (const file of seen) {
     const inSrc = relative(srcRoot, file);
     if (!naming.test(inSrc)) assert.doesNotMatch(inSrc, /(^|\/)(run|mqtt|hw)\b/, 'no runtime module on the static path');
+  }
+});
+
+test('the bundled commands keep that lean start: the MQTT client sits in a chunk only the service imports when it runs', () => {
+  const mqttClient = /\bMqttClient\b/;
+  for (const bin of [BIN.gpio, BIN.adc]) {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of staticImports(file)) if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+    };
+    visit(bin);
+    const loaded = [...seen].filter((file) => mqttClient.test(readFileSync(file, 'utf8')));
+    assert.deepEqual(loaded, [], `${bin} loads the MQTT client at start`);
+    // The client is in the build at all (else this test could not fail).
+    const chunks = join(ROOT, 'dist/bin/chunks');
+    assert.ok(readdirSync(chunks).some((name) => mqttClient.test(readFileSync(join(chunks, name), 'utf8'))));
   }
 });
 

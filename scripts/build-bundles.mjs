@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Bundles each installed command into one file (dist/bin/<binary>.js), from the compiled modules
+// tsc wrote to dist/src: what the package installs and the demo and the bench run.
+//
+// Why: a Node process keeps every module it loaded (its source text, its module record, the
+// functions compiled from it). The GPIO service loads ~150 files (mqtt.js and its dependencies
+// among them); as one file it takes ~8 MiB less memory and starts faster (fewer files to find and
+// read: on a controller's eMMC, or over 9p in the test guest). Measured in docs/operating.md.
+//
+// What stays outside the bundle: koffi (a native module, loaded from node_modules); files the code
+// finds at run time through the package root (package.json, the console's web/ assets, schemas).
+// The modules under dist/src stay as they are: the tests import and run them one by one.
+import { build } from 'esbuild';
+import { chmodSync, rmSync } from 'node:fs';
+
+const COMMANDS = {
+  'ctl-mqtt-gpio': 'dist/src/cli/gpio-main.js',
+  'ctl-mqtt-adc': 'dist/src/cli/adc-main.js',
+  'ctl-mqtt-console': 'dist/src/cli/console-main.js',
+};
+const OUT = 'dist/bin';
+
+// The CommonJS dependencies (mqtt.js and what it uses) call require() for Node's builtins; an ES
+// module has no require of its own.
+const REQUIRE_SHIM = "import { createRequire as __ctlCreateRequire } from 'node:module'; const require = __ctlCreateRequire(import.meta.url);";
+
+rmSync(OUT, { recursive: true, force: true }); // no chunk of an older build is left to ship
+await build({
+  entryPoints: COMMANDS,
+  outdir: OUT,
+  // What a command imports only when needed (import(): the MQTT client and the runtime, which -j,
+  // -J and --help never load) goes into chunks of its own, shared by the commands: the
+  // conversions the config editor runs on every page load stay as lean as the modules are.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node18.19',
+  external: ['koffi'],
+  // Whitespace and syntax only: names stay readable in a bug report's stack trace.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // The entry's own `#!` line (with the Node options every command runs with) stays first.
+  banner: { js: REQUIRE_SHIM },
+});
+for (const binary of Object.keys(COMMANDS)) chmodSync(`${OUT}/${binary}.js`, 0o755);
