@@ -41,16 +41,16 @@ grep -E '^# (tests|pass|fail|skipped) ' "$work/tests.out" | tr '\n' ' ' >&2; ech
 
 for bin in gpio adc console; do
   step "ctl-mqtt-$bin --version"
-  $node18 "dist/src/cli/$bin-main.js" --version 2>"$work/v.err" || { cat "$work/v.err" >&2; fail "ctl-mqtt-$bin --version"; }
+  $node18 "dist/bin/ctl-mqtt-$bin.js" --version 2>"$work/v.err" || { cat "$work/v.err" >&2; fail "ctl-mqtt-$bin --version"; }
   no_warning "$work/v.err" "ctl-mqtt-$bin --version"
 done
 
 for kind in gpio adc; do
   conf=(-c "examples/ctl-mqtt-$kind.conf" --system-config-dir "examples/board/ctl-mqtt-$kind/conf.d")
   step "ctl-mqtt-$kind ${conf[*]} -j, and -J of that"
-  $node18 "dist/src/cli/$kind-main.js" "${conf[@]}" -j >"$work/$kind.json" 2>"$work/j.err" || { cat "$work/j.err" >&2; fail "ctl-mqtt-$kind -j"; }
+  $node18 "dist/bin/ctl-mqtt-$kind.js" "${conf[@]}" -j >"$work/$kind.json" 2>"$work/j.err" || { cat "$work/j.err" >&2; fail "ctl-mqtt-$kind -j"; }
   no_warning "$work/j.err" "ctl-mqtt-$kind -j"
-  $node18 "dist/src/cli/$kind-main.js" "${conf[@]}" -J <"$work/$kind.json" >"$work/$kind.conf" 2>"$work/J.err" || { cat "$work/J.err" >&2; fail "ctl-mqtt-$kind -J"; }
+  $node18 "dist/bin/ctl-mqtt-$kind.js" "${conf[@]}" -J <"$work/$kind.json" >"$work/$kind.conf" 2>"$work/J.err" || { cat "$work/J.err" >&2; fail "ctl-mqtt-$kind -J"; }
   no_warning "$work/J.err" "ctl-mqtt-$kind -J"
   [ -s "$work/$kind.conf" ] || fail "ctl-mqtt-$kind -J printed nothing"
 done
