@@ -9,8 +9,9 @@ import type { GpioBackend } from '../../src/hw/gpio/backend.js';
 import { createCdevBackend } from '../../src/hw/gpio/cdev/cdev-backend.js';
 import { gpioBackendContract, type GpioRig } from '../unit/hw/gpio/backend.contract.js';
 import { kernelRig, skipOutsideGuest } from './gpio-sim-rig.js';
+import { hilTimeScale } from './time-scale.js';
 
-const timeScale = Number(process.env.CTL_HIL_TIME_SCALE) || 4;
+const timeScale = hilTimeScale();
 
 gpioBackendContract(
   'cdev on the kernel gpio-sim',

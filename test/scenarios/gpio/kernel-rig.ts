@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { createCdevBackend } from '../../../src/hw/gpio/cdev/cdev-backend.js';
 import { readLegacyChipRanges } from '../../../src/hw/gpio/legacy-number.js';
@@ -17,6 +18,7 @@ import { startTestBroker } from '../../helpers/test-broker.js';
 import { level, pull, puller, resetPulls, setLive, simChip, waitForNode } from '../../hil/gpio-sim-rig.js';
 import { holdLine } from '../../hil/line-holder.js';
 import type { GpioServiceRig } from './rig.js';
+import { hilTimeScale } from '../../hil/time-scale.js';
 
 const LABELS = ['pinctrl-bcm2711', 'gpio-expander'] as const;
 
@@ -36,8 +38,8 @@ export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
   });
   return {
     name: 'cdev',
-    // CTL_HIL_TIME_SCALE (passed into the guest by scripts/hil/test-hil.sh) for slower machines.
-    timeScale: Number(process.env.CTL_HIL_TIME_SCALE) || 4,
+    timeScale: hilTimeScale(),
+    command: fileURLToPath(new URL('../../../bin/ctl-mqtt-gpio.js', import.meta.url)),
     brokerUrl: broker.url,
     tmpDir,
     chips: LABELS.map((label) => {

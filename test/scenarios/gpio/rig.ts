@@ -24,6 +24,12 @@ export interface GpioServiceRig {
    * loaded CI machine.
    */
   readonly timeScale: number;
+  /**
+   * The service command run with node: the compiled module on the host (its coverage counts), the
+   * bundle the package installs in the guest (what runs on a controller, and far fewer files to
+   * read over 9p at each cold start).
+   */
+  readonly command: string;
   /** The broker the service and the scenario use. */
   readonly brokerUrl: string;
   /** A directory for configs and state files, removed by the rig. */

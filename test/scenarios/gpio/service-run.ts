@@ -83,7 +83,7 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
     start(channels, extra = []) {
       writeConfig(channels);
       const args = [
-        GPIO_MAIN,
+        rig.command,
         '-c', configFile,
         '--system-config-dir', boardDir,
         '--state-file', stateFile,

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createSimBoard, type SimBoardLayout } from '../../../src/sim/gpio/sim-board.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
 import type { GpioServiceRig } from './rig.js';
+import { GPIO_MAIN } from './service-run.js';
 
 const LAYOUT: SimBoardLayout = {
   gpiochip0: { lines: 8, label: 'pinctrl-sim' },
@@ -32,6 +33,7 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
   return {
     name: 'sim',
     timeScale: 1,
+    command: GPIO_MAIN,
     simDir,
     brokerUrl: broker.url,
     tmpDir,
