@@ -3,12 +3,12 @@
  * policy, `r` recovery order, error flags, one-at-a-time commands, rejection → republish), and a
  * list of what a broker would have received, in order.
  *
- *   const device = new RecordingDevice({ clock });
+ *   const device = new RecordingDevice({ time });
  *   const out = device.addControl({ id: 'A1_OUT', type: 'switch', readonly: false, onCommand });
  *   await device.command('A1_OUT', '1');
  *   assert.deepEqual(device.valuesOf('A1_OUT'), ['0', '1']);
  */
-import { systemClock, type Clock } from '../../src/core/clock.js';
+import { systemTime, type Time } from '../../src/core/time.js';
 import { CtlError } from '../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../src/core/log.js';
 import { checkNewControl, ControlState, type ControlSink } from '../../src/mqtt/control-state.js';
@@ -30,14 +30,14 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   readonly events: DeviceEvent[] = [];
   readonly log: Logger & { lines: string[] };
   private readonly controls = new Map<string, ControlState>();
-  private readonly clock: Clock;
+  private readonly time: Pick<Time, 'now'>;
   private flags = '';
   private started = false;
   private stopped = false;
 
-  constructor(options: { spec?: DeviceSpec; clock?: Clock } = {}) {
+  constructor(options: { spec?: DeviceSpec; time?: Pick<Time, 'now'> } = {}) {
     this.spec = options.spec ?? { id: 'ctl-test', driver: 'ctl-mqtt-test', title: 'Test' };
-    this.clock = options.clock ?? systemClock;
+    this.time = options.time ?? systemTime;
     this.log = createMemoryLogger('ctl:test:device');
   }
 
@@ -51,7 +51,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
 
   addControl(spec: ControlSpec): DeviceControl {
     checkNewControl(spec, (id) => this.controls.has(id));
-    const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
+    const control = new ControlState(spec, this.controls.size + 1, this, this.time, this.log);
     this.controls.set(spec.id, control);
     return control;
   }
