@@ -34,8 +34,12 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   private flags = '';
   private started = false;
   private stopped = false;
+  private readonly noBroker: boolean;
+  private readonly offline: Array<(err: Error) => void> = [];
 
-  constructor(options: { spec?: DeviceSpec; time?: Pick<Time, 'now'> } = {}) {
+  /** `noBroker`: the device never comes online (a broker that never answers). */
+  constructor(options: { spec?: DeviceSpec; time?: Pick<Time, 'now'>; noBroker?: boolean } = {}) {
+    this.noBroker = options.noBroker ?? false;
     this.spec = options.spec ?? { id: 'ctl-test', driver: 'ctl-mqtt-test', title: 'Test' };
     this.time = options.time ?? systemTime;
     this.log = createMemoryLogger('ctl:test:device');
@@ -46,7 +50,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   }
 
   get online(): boolean {
-    return this.started && !this.stopped;
+    return this.started && !this.stopped && !this.noBroker;
   }
 
   addControl(spec: ControlSpec): DeviceControl {
@@ -106,6 +110,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   }
 
   whenOnline(): Promise<void> {
+    if (this.noBroker && !this.stopped) return new Promise((_, reject) => this.offline.push(reject));
     return this.online ? Promise.resolve() : Promise.reject(new CtlError('RUNTIME', 'not started'));
   }
 
@@ -129,6 +134,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
     if (this.stopped) return;
     this.stopped = true;
     this.events.push({ kind: 'stop' });
+    for (const reject of this.offline.splice(0)) reject(new CtlError('RUNTIME', 'the device is stopped'));
   }
 
   publishValue(control: ControlState): void {
