@@ -81,6 +81,8 @@ export class HealthReport {
     const channels = driver.channels();
     return {
       version: packageVersion() ?? null,
+      // The process's own age, counted from its start (before any Time was made).
+      // eslint-disable-next-line no-restricted-properties
       uptime_s: Math.round(process.uptime()),
       rss_bytes: process.memoryUsage.rss(),
       config_sha256: this.configSha256,
