@@ -35,11 +35,6 @@ export function after(time: Time, ms: number, run: () => void): Timer {
   return time.at(time.now() + ms, run);
 }
 
-/** Resolves `ms` from now on `time` (at once for 0 or less). */
-export function delay(time: Time, ms: number, signal?: AbortSignal): Promise<void> {
-  return time.sleepUntil(time.now() + ms, signal);
-}
-
 /** Resolves `ms` from now on `time` without keeping the process alive for it (a bounded wait in a stop). */
 export function unrefDelay(time: Time, ms: number): Promise<void> {
   return new Promise((resolve) => after(time, ms, resolve).unref());

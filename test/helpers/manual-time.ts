@@ -15,9 +15,6 @@ interface Task {
   period?: number;
 }
 
-/** Lets the promise jobs and I/O callbacks that a timer started run (one turn of the event loop). */
-export const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** Wall-clock start of every ManualTime (2024-01-01T00:00:00Z), so wall times are reproducible. */
 const WALL_START_MS = Date.UTC(2024, 0, 1);
 
@@ -95,8 +92,7 @@ export class ManualTime implements Time {
 
   /**
    * Runs every timer due up to `until`, in due order, each with the clock at max(due, now); after
-   * each, awaits `settle` (work the timer started, e.g. a file read; `flush` for one turn of the
-   * event loop). Ends with the clock at `until`.
+   * each, awaits `settle` (work the timer started, e.g. a file read). Ends with the clock at `until`.
    */
   async advanceTo(until: number, settle: () => Promise<void> = async () => {}): Promise<void> {
     await settle();

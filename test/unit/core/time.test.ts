@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { after, delay, systemTime } from '../../../src/core/time.js';
+import { after, systemTime } from '../../../src/core/time.js';
 
 /** Resolves when a plain timer `ms` from now has run: a marker after what is being waited for. */
 const marker = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -38,7 +38,7 @@ test('a timer due beyond the 32-bit timer range (~24.8 days) neither runs early 
   assert.deepEqual(warnings.filter((w) => w === 'TimeoutOverflowWarning'), []);
 });
 
-test('every runs until cancelled; after and delay count from now', async () => {
+test('every runs until cancelled; after counts from now; sleepUntil resolves at its time', async () => {
   let runs = 0;
   let twice: () => void = () => {};
   const ranTwice = new Promise<void>((resolve) => (twice = resolve));
@@ -48,7 +48,7 @@ test('every runs until cancelled; after and delay count from now', async () => {
   await ranTwice;
   periodic.cancel();
   const seen = runs;
-  await delay(systemTime, 5);
+  await systemTime.sleepUntil(systemTime.now() + 5);
   let once = 0;
   after(systemTime, 1, () => once++);
   await marker(20);
