@@ -5,7 +5,7 @@
  * changed. It owns no MQTT connection: the caller starts and stops the device.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { systemClock, type Clock } from '../core/clock.js';
+import { after, systemTime, type Time, type Timer } from '../core/time.js';
 import { FaultLog } from '../core/fault-log.js';
 import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
@@ -28,8 +28,9 @@ export interface AdcServiceOptions {
   /** Prefix of `/sys` (`--sysfs-root`). */
   readonly sysfsRoot: string;
   readonly log: Logger;
-  readonly clock?: Clock;
-  /** Default: a Scheduler of its own on `clock`, stopped with the service. */
+  /** Clocks and timers; default systemTime. */
+  readonly time?: Time;
+  /** Default: a Scheduler of its own on `time`, stopped with the service. */
   readonly scheduler?: TaskScheduler;
   readonly readMode?: ReadMode;
 }
@@ -38,7 +39,7 @@ export class AdcService {
   private readonly options: AdcServiceOptions;
   private readonly ownScheduler: Scheduler | undefined;
   private readonly scheduler: TaskScheduler;
-  private readonly clock: Clock;
+  private readonly time: Time;
   private readonly faults: FaultLog;
   private config: AdcConfig;
   /** The running channels by id, in config order. */
@@ -51,10 +52,10 @@ export class AdcService {
   constructor(options: AdcServiceOptions) {
     this.options = options;
     this.config = options.config;
-    this.clock = options.clock ?? systemClock;
-    this.ownScheduler = options.scheduler === undefined ? new Scheduler(this.clock) : undefined;
+    this.time = options.time ?? systemTime;
+    this.ownScheduler = options.scheduler === undefined ? new Scheduler(this.time) : undefined;
     this.scheduler = options.scheduler ?? this.ownScheduler!;
-    this.faults = new FaultLog(options.log, { repeatIntervalMs: FAILURE_LOG_INTERVAL_MS, now: () => this.clock.now() });
+    this.faults = new FaultLog(options.log, { repeatIntervalMs: FAILURE_LOG_INTERVAL_MS, time: this.time });
     const add = (spec: ControlSpec) => options.device.addControl(spec);
     for (const channel of this.config.channels) this.live.set(channel.id, this.createSampler(channel, add));
   }
@@ -140,9 +141,9 @@ export class AdcService {
     const sampler = new ChannelSampler({
       config: channel,
       control,
-      resolve: () => resolveAdcChannel(channel, this.options.sysfsRoot),
+      resolve: () => resolveAdcChannel(channel, this.options.sysfsRoot, { time: this.time }),
       scheduler: this.scheduler,
-      clock: this.clock,
+      time: this.time,
       log,
       faults: this.faults,
       tally: this.readTally,
@@ -154,11 +155,11 @@ export class AdcService {
 
   /** Stops samplers, waiting at most about a second for their reads in flight (a hung bus must not hold anything). */
   private async stopSamplers(samplers: readonly ChannelSampler[]): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     const gaveUp = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, STOP_WAIT_MS);
+      timer = after(this.time, STOP_WAIT_MS, resolve);
     });
     await Promise.race([Promise.all(samplers.map((s) => s.stop())), gaveUp]);
-    clearTimeout(timer);
+    timer?.cancel();
   }
 }

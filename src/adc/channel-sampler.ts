@@ -15,7 +15,7 @@
  * - Failures are logged once, then at most once per interval per kind (core/fault-log.ts), and a
  *   line says when the channel reads again.
  */
-import type { Clock } from '../core/clock.js';
+import type { Time } from '../core/time.js';
 import { isCtlError, messageOf } from '../core/errors.js';
 import type { FaultLog } from '../core/fault-log.js';
 import type { Logger } from '../core/log.js';
@@ -44,7 +44,8 @@ export interface ChannelSamplerOptions {
   /** Looks the hardware up (channel-resolver.ts's resolveAdcChannel). */
   readonly resolve: () => Promise<ResolvedChannel>;
   readonly scheduler: TaskScheduler;
-  readonly clock: Clock;
+  /** Clock of the schedule and of the reads. */
+  readonly time: Pick<Time, 'now'>;
   readonly log: Logger;
   /** Shared by the service's channels; keys start with the channel id. */
   readonly faults: FaultLog;
@@ -123,15 +124,16 @@ export class ChannelSampler {
       void found.channel.close();
       return;
     }
-    const { config, log, clock } = this.options;
+    const { config, log, time } = this.options;
     this.hardware = found;
     const line = `${this.id}: ${describeResolved(found, config.matchIio)}; every ${this.timing.pollMs} ms ${this.timing.window} samples ${this.timing.delayMs} ms apart`;
     log.info(this.opened++ === 0 ? line : `${line} (found again)`);
     this.reader = new RawReadPath(found.channel, {
       ...(this.options.readMode !== undefined ? { mode: this.options.readMode } : {}),
+      time,
       onSwitch: (sync, why) => log.debug(`${this.id}: ${sync ? 'synchronous' : 'thread-pool'} reads (${why})`),
     });
-    this.schedule = new AnchoredSchedule(alignedAnchor(clock.now()), this.timing);
+    this.schedule = new AnchoredSchedule(alignedAnchor(time.now()), this.timing);
     this.startCycle(0);
   }
 
@@ -140,7 +142,7 @@ export class ChannelSampler {
     this.options.control.setError('r', true);
     this.failures++;
     this.report('lookup', `${this.id}: ${messageOf(err)}; looking again every few seconds`, 'warn');
-    this.task = this.options.scheduler.at(this.options.clock.now() + rescanDelayMs(this.failures), () => this.lookUp());
+    this.task = this.options.scheduler.at(this.options.time.now() + rescanDelayMs(this.failures), () => this.lookUp());
   }
 
   private startCycle(cycle: number): void {
@@ -158,7 +160,7 @@ export class ChannelSampler {
     this.task = undefined;
     const reader = this.reader;
     if (this.stopped || reader === undefined) return;
-    const now = this.options.clock.now();
+    const now = this.options.time.now();
     if (this.samples === 0) {
       const run = this.schedule!.cycleToRun(this.cycle, now);
       if (run !== this.cycle) {
@@ -237,7 +239,7 @@ export class ChannelSampler {
       this.lostSinceGood = true;
       this.lookUp();
     } else {
-      this.task = this.options.scheduler.at(this.options.clock.now() + rescanDelayMs(++this.failures), () => this.lookUp());
+      this.task = this.options.scheduler.at(this.options.time.now() + rescanDelayMs(++this.failures), () => this.lookUp());
     }
   }
 

@@ -19,6 +19,7 @@
  *     in total, a one-off preemption costs a little CPU).
  */
 import type { IioChannel } from '../hw/iio/iio-channel.js';
+import { systemTime, type Time } from '../core/time.js';
 
 /** `adaptive` (the service), or one path forced (benchmarks, tests). */
 export type ReadMode = 'adaptive' | 'sync' | 'async';
@@ -37,8 +38,8 @@ export type RawSource = Pick<IioChannel, 'readRaw' | 'readRawSync'>;
 
 export interface RawReadPathOptions {
   readonly mode?: ReadMode;
-  /** Monotonic ms (high resolution). */
-  readonly now?: () => number;
+  /** Clock of the read durations (high resolution); default systemTime. */
+  readonly time?: Pick<Time, 'now'>;
   /** Told when the path changes (for a debug line). */
   readonly onSwitch?: (sync: boolean, why: string) => void;
 }
@@ -48,7 +49,7 @@ export class RawReadPath {
   private fastReads = 0;
   private probeReads = PROBE_READS;
   private readonly mode: ReadMode;
-  private readonly now: () => number;
+  private readonly time: Pick<Time, 'now'>;
 
   constructor(
     private readonly source: RawSource,
@@ -56,7 +57,7 @@ export class RawReadPath {
   ) {
     this.mode = options.mode ?? 'adaptive';
     this.sync = this.mode === 'sync';
-    this.now = options.now ?? (() => performance.now());
+    this.time = options.time ?? systemTime;
   }
 
   /** True while reads are synchronous. */
@@ -71,18 +72,18 @@ export class RawReadPath {
   read(): number | Promise<number> {
     if (this.sync) return this.readSync();
     if (this.mode !== 'adaptive') return this.source.readRaw();
-    const started = this.now();
+    const started = this.time.now();
     return this.source.readRaw().then((value) => {
-      this.noteAsync(this.now() - started);
+      this.noteAsync(this.time.now() - started);
       return value;
     });
   }
 
   private readSync(): number {
     if (this.mode !== 'adaptive') return this.source.readRawSync();
-    const started = this.now();
+    const started = this.time.now();
     const value = this.source.readRawSync();
-    const took = this.now() - started;
+    const took = this.time.now() - started;
     if (took > SYNC_MAX_MS) {
       this.sync = false;
       this.fastReads = 0;

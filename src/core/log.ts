@@ -4,6 +4,8 @@
  * Loggers are passed in, never global, so tests can capture them.
  */
 
+import { systemTime, type Time } from './time.js';
+
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 export interface Logger {
@@ -81,12 +83,12 @@ export class LogRateLimiter {
   private readonly last = new Map<string, { at: number; suppressed: number }>();
   constructor(
     private readonly intervalMs: number,
-    private readonly now: () => number = () => performance.now(),
+    private readonly time: Pick<Time, 'now'> = systemTime,
   ) {}
 
   /** Returns null when the message must be suppressed, else the count suppressed since the last one. */
   check(key: string): number | null {
-    const t = this.now();
+    const t = this.time.now();
     const entry = this.last.get(key);
     if (entry === undefined || t - entry.at >= this.intervalMs) {
       const suppressed = entry?.suppressed ?? 0;

@@ -4,15 +4,7 @@
  * by due time and a single timeout is armed for the earliest one. Tasks due at the same moment run
  * in one wake-up, in the order they were scheduled. Idle (empty heap) means no timer at all.
  */
-import type { Clock } from './clock.js';
-import { systemClock } from './clock.js';
-
-/**
- * Longest delay setTimeout takes (2^31 - 1 ms, ~24.8 days); a longer one is turned into 1 ms with
- * a warning, which for a far task (an ADC poll_interval has no upper bound) would mean a wake-up
- * and a warning line every millisecond. A far task is reached in steps of at most this.
- */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+import { systemTime, type Time, type Timer } from './time.js';
 
 export interface ScheduledTask {
   /** Cancels the task if it has not run yet. */
@@ -29,15 +21,15 @@ interface Entry {
 export class Scheduler {
   private readonly heap: Entry[] = [];
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private armedFor = Infinity;
   private stopped = false;
   /** True while due tasks run: tasks they schedule are armed for once, after the last one. */
   private firing = false;
 
-  constructor(private readonly clock: Clock = systemClock) {}
+  constructor(private readonly time: Time = systemTime) {}
 
-  /** Runs `run` at monotonic time `due` (ms, Clock.now() scale), or at once if it is past. */
+  /** Runs `run` at monotonic time `due` (ms, Time.now() scale), or at once if it is past. */
   at(due: number, run: () => void): ScheduledTask {
     const entry: Entry = { due, seq: this.seq++, run, cancelled: false };
     if (!this.stopped) {
@@ -62,7 +54,7 @@ export class Scheduler {
   stop(): void {
     this.stopped = true;
     this.heap.length = 0;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 
@@ -70,16 +62,15 @@ export class Scheduler {
     const first = this.heap[0];
     if (first === undefined) return;
     if (this.timer !== undefined && first.due >= this.armedFor) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.armedFor = first.due;
-    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, first.due - this.clock.now()));
-    this.timer = setTimeout(() => this.fire(), delay);
+    this.timer = this.time.at(first.due, () => this.fire());
   }
 
   private fire(): void {
     this.timer = undefined;
     this.armedFor = Infinity;
-    const now = this.clock.now();
+    const now = this.time.now();
     this.firing = true;
     try {
       // Timers may fire up to a millisecond early; a task within 1 ms of now is due.

@@ -6,6 +6,7 @@
  * one compact line per device every 5 s, no escape codes.
  */
 import type { DeviceViewModel } from '../console/device-view-model.js';
+import { systemTime, type Time, type Timer } from '../core/time.js';
 import { clockText, compactLines, deviceLines, fit } from './view-format.js';
 
 export interface ViewOutput {
@@ -26,6 +27,8 @@ export interface LiveViewOptions {
   readonly status: () => readonly string[];
   /** Seconds between compact lines when not on a TTY. */
   readonly summaryEveryS?: number;
+  /** The clock and timers of the frames; default systemTime. */
+  readonly time?: Time;
 }
 
 const FRAME_MIN_MS = 250;
@@ -34,12 +37,13 @@ const CSI = '\x1b[';
 
 export class LiveView {
   private readonly tty: boolean;
-  private readonly started = Date.now();
+  private readonly time: Time;
+  private readonly started: number;
   private readonly recent: string[] = [];
   private drawnLines = 0;
   private lastFrameAt = 0;
-  private pending: NodeJS.Timeout | undefined;
-  private ticker: NodeJS.Timeout | undefined;
+  private pending: Timer | undefined;
+  private ticker: Timer | undefined;
   private running = false;
   private readonly onResize = (): void => {
     this.out.write(`${CSI}2J${CSI}H`);
@@ -49,6 +53,8 @@ export class LiveView {
 
   constructor(private readonly options: LiveViewOptions) {
     this.tty = options.out.isTTY === true;
+    this.time = options.time ?? systemTime;
+    this.started = this.time.now();
   }
 
   private get out(): ViewOutput {
@@ -66,10 +72,10 @@ export class LiveView {
       this.out.write(`${CSI}?25l`);
       this.out.on?.('resize', this.onResize);
       this.draw();
-      this.ticker = setInterval(() => this.draw(), 1000);
+      this.ticker = this.time.every(1000, () => this.draw());
     } else {
       for (const line of this.options.header) this.out.write(line + '\n');
-      this.ticker = setInterval(() => this.printSummary(), (this.options.summaryEveryS ?? 5) * 1000);
+      this.ticker = this.time.every((this.options.summaryEveryS ?? 5) * 1000, () => this.printSummary());
     }
   }
 
@@ -87,18 +93,17 @@ export class LiveView {
   /** Something in the model or the status changed: redraw soon (TTY). */
   changed(): void {
     if (!this.running || !this.tty || this.pending !== undefined) return;
-    const wait = Math.max(0, this.lastFrameAt + FRAME_MIN_MS - Date.now());
-    this.pending = setTimeout(() => {
+    this.pending = this.time.at(this.lastFrameAt + FRAME_MIN_MS, () => {
       this.pending = undefined;
       this.draw();
-    }, wait);
+    });
   }
 
   /** Final frame (or compact lines), then plain output again. */
   stop(): void {
     if (!this.running) return;
-    clearInterval(this.ticker);
-    clearTimeout(this.pending);
+    this.ticker?.cancel();
+    this.pending?.cancel();
     this.pending = undefined;
     if (this.tty) {
       this.draw();
@@ -111,7 +116,7 @@ export class LiveView {
   }
 
   private elapsed(): string {
-    return clockText((Date.now() - this.started) / 1000);
+    return clockText((this.time.now() - this.started) / 1000);
   }
 
   private printSummary(): void {
@@ -145,6 +150,6 @@ export class LiveView {
     text += `${CSI}J`;
     this.out.write(text);
     this.drawnLines = lines.length;
-    this.lastFrameAt = Date.now();
+    this.lastFrameAt = this.time.now();
   }
 }

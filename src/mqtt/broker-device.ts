@@ -4,7 +4,7 @@
  * Topic building, the start trace, errors, commands, stale-control removal, the last will, the
  * republish on every reconnect and the cleanup on stop all live here.
  */
-import { systemClock, type Clock } from '../core/clock.js';
+import { systemTime, unrefDelay, type Time } from '../core/time.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { shownList } from '../core/shown-list.js';
 import type { Logger } from '../core/log.js';
@@ -16,7 +16,7 @@ import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice, MqttTraffic } 
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import type { HaController } from './ha/ha-controller.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
-import { runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
+import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
 import { DeviceTopics } from './topics.js';
 
 /** At connect, the packets of this many controls go to the socket at a time (see ManagedConnection.flush). */
@@ -39,7 +39,8 @@ export interface MqttDeviceOptions {
   /** The controller Home Assistant's ids name; by default this machine's (ha-controller.ts). */
   readonly haController?: HaController;
   readonly log: Logger;
-  readonly clock?: Clock;
+  /** Clocks and timers (values' max_unchanged_interval, the stop's waits, the connection's); default systemTime. */
+  readonly time?: Time;
   /** Reconnection backoff; default 1 s doubling to 30 s. */
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
   /** Upper bound of `stop()`; default 4000 ms (the service exits within 5 s). */
@@ -60,7 +61,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   /** Retained topics of removed controls still to be cleared (they were removed while offline). */
   private readonly toClear = new Set<string>();
   private readonly log: Logger;
-  private readonly clock: Clock;
+  private readonly time: Time;
   private readonly controls = new Map<string, ControlState>();
   /**
    * Set when the process's first connection resumed a session of an earlier process (MQTT 3.1.1
@@ -86,7 +87,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.deviceSpec = options.device;
     this.topics = new DeviceTopics(options.topicPrefix ?? '', options.device.id);
     this.log = options.log;
-    this.clock = options.clock ?? systemClock;
+    this.time = options.time ?? systemTime;
     const broker = resolveBroker(options.broker, options.device.id, options.topicPrefix);
     this.broker = broker;
     const clientId = String(broker.clientOptions.clientId);
@@ -97,6 +98,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
         persistentSession: true,
         log: this.log,
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+        time: this.time,
       },
       {
         onConnect: (info) => this.onConnect(info.first, info.sessionPresent),
@@ -115,6 +117,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
         clientId: `${clientId}-ha`,
         log: this.log.child('ha'),
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+        time: this.time,
       });
     }
   }
@@ -133,7 +136,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
 
   addControl(spec: ControlSpec): DeviceControl {
     checkNewControl(spec, (id) => this.controls.has(id));
-    const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
+    const control = new ControlState(spec, this.controls.size + 1, this, this.time, this.log);
     this.controls.set(spec.id, control);
     this.ha?.addControl(spec);
     if (this.isOnline) {
@@ -383,7 +386,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private async removeStaleControls(): Promise<void> {
     if (this.scan !== undefined) return;
     const marker = scanMarkerTopic(this.topics, 'sync');
-    const scan = new StaleTopicScan(staleControlSelection(this.topics, (id) => this.controls.has(id)), marker);
+    const scan = new StaleTopicScan(staleControlSelection(this.topics, (id) => this.controls.has(id)), marker, DEFAULT_SCAN_TIMING, this.time);
     this.scan = scan;
     try {
       const stale = await runStaleScan(this.connection, scan);
@@ -428,7 +431,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
       }));
       return true;
     })();
-    const finished = await Promise.race([cleared, sleep(waitMs).then(() => false)]);
+    const finished = await Promise.race([cleared, unrefDelay(this.time, waitMs).then(() => false)]);
     const left = all.length - acknowledged;
     if (left === 0) return;
     const why = finished ? 'the connection dropped' : `the broker did not acknowledge them within ${waitMs / 1000} s (a slow link?)`;
@@ -438,17 +441,13 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private async doStop(): Promise<void> {
     for (const waiter of this.waiters.splice(0)) waiter.reject(new CtlError('RUNTIME', 'the MQTT device is stopped'));
     const budget = this.options.stopTimeoutMs ?? 4000;
-    const deadline = performance.now() + budget; // real time, whatever clock the controls use
+    const deadline = this.time.now() + budget;
     // From here on nothing but the cleanup goes out (a value set meanwhile must not reappear).
     this.isOnline = false;
     this.scan?.abort();
     const haStopped = this.ha?.stop(Math.max(0, budget - 1000)) ?? Promise.resolve();
     await this.clearRetained(Math.max(0, budget - 1000));
     await haStopped;
-    await this.connection.end(this.connection.connected, Math.max(100, deadline - performance.now()));
+    await this.connection.end(this.connection.connected, Math.max(100, deadline - this.time.now()));
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -7,6 +7,7 @@
 import mqtt from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedBroker } from './broker-options.js';
+import { after, systemTime, type Time } from '../core/time.js';
 
 export interface ProbeOptions {
   readonly broker: ResolvedBroker;
@@ -16,6 +17,8 @@ export interface ProbeOptions {
   readonly protocolVersion: 4 | 5;
   /** How long to wait for the broker's CONNACK. */
   readonly timeoutMs: number;
+  /** Clock of the timeout; default systemTime. */
+  readonly time?: Time;
 }
 
 /** Resolves true when the broker accepted the probe's connection in time; never rejects. */
@@ -42,11 +45,11 @@ export function brokerAcceptsProbe(options: ProbeOptions): Promise<boolean> {
     const settle = (accepted: boolean): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       client.end(!accepted);
       resolve(accepted);
     };
-    const timer = setTimeout(() => settle(false), options.timeoutMs).unref();
+    const timer = after(options.time ?? systemTime, options.timeoutMs, () => settle(false)).unref();
     client.once('connect', () => settle(true));
     client.on('error', () => settle(false));
     client.once('close', () => settle(false));

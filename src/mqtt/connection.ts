@@ -11,6 +11,7 @@
 import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import { LogRateLimiter, type Logger } from '../core/log.js';
 import { messageOf } from '../core/errors.js';
+import { after, systemTime, type Time, type Timer } from '../core/time.js';
 import type { ResolvedBroker, TlsMaterial } from './broker-options.js';
 import type { MqttTraffic } from './mqtt-device.js';
 import { ReconnectBackoff } from './backoff.js';
@@ -42,6 +43,8 @@ export interface ConnectionOptions {
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
   readonly connectTimeoutMs?: number;
   readonly keepaliveS?: number;
+  /** Clocks and timers; default systemTime. */
+  readonly time?: Time;
 }
 
 /** How long the broker keeps our session while we are away (MQTT 5). */
@@ -68,9 +71,10 @@ export class ManagedConnection {
   private upSince = 0;
   private ending = false;
   private lastError: string | undefined;
-  private readonly retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS);
+  private readonly time: Time;
+  private readonly retryLog: LogRateLimiter;
   /** The reconnect after a probe: while a close is looked into, mqtt.js's own reconnect is held. */
-  private heldReconnect: NodeJS.Timeout | undefined;
+  private heldReconnect: Timer | undefined;
   /** The reason code of the broker's DISCONNECT on this connection (MQTT 5), if it sent one. */
   private disconnectReason: number | undefined;
   private readonly takeovers = new SessionTakeoverWatch();
@@ -87,6 +91,8 @@ export class ManagedConnection {
     private readonly handlers: ConnectionHandlers,
   ) {
     this.broker = options.broker;
+    this.time = options.time ?? systemTime;
+    this.retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS, this.time);
     this.initialDelayMs = options.backoff?.initialMs ?? 1000;
     this.backoff = new ReconnectBackoff(this.initialDelayMs, options.backoff?.maxMs ?? 30_000);
   }
@@ -262,7 +268,7 @@ export class ManagedConnection {
     const client = this.client;
     if (client === undefined || this.ending) return;
     Object.assign(client.options, tls);
-    clearTimeout(this.heldReconnect);
+    this.heldReconnect?.cancel();
     this.heldReconnect = undefined;
     this.renewing = true;
     client.end(!this.up, {}, () => {
@@ -278,7 +284,7 @@ export class ManagedConnection {
   async end(graceful: boolean, timeoutMs = 2000): Promise<void> {
     const client = this.client;
     this.ending = true;
-    clearTimeout(this.heldReconnect);
+    this.heldReconnect?.cancel();
     if (client === undefined) return;
     if (!graceful || !this.up) {
       client.end(true);
@@ -287,12 +293,12 @@ export class ManagedConnection {
     }
     const disconnectOptions = this.isMqtt5 ? { properties: { sessionExpiryInterval: 0 } } : {};
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = after(this.time, timeoutMs, () => {
         client.end(true);
         resolve();
-      }, timeoutMs);
+      });
       client.end(false, disconnectOptions, () => {
-        clearTimeout(timer);
+        timer.cancel();
         resolve();
       });
     });
@@ -317,7 +323,7 @@ export class ManagedConnection {
     this.everConnected = true;
     if (!first) this.counts.reconnects++;
     this.up = true;
-    this.upSince = performance.now();
+    this.upSince = this.time.now();
     this.disconnectReason = undefined;
     this.retryLog.reset('retry');
     // Resume the session from now on (3.1.1 never had Clean Start; see onError's fall back).
@@ -387,7 +393,7 @@ export class ManagedConnection {
       return;
     }
     if (!wasUp) this.noteSilentClose();
-    const upMs = performance.now() - this.upSince;
+    const upMs = this.time.now() - this.upSince;
     if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.backoff.reset();
     const fallingBack = this.lastError === PROTOCOL_FALLBACK;
     const reason = ` (${this.lastError ?? (this.disconnectReason !== undefined ? `DISCONNECT reason 0x${this.disconnectReason.toString(16)}` : 'connection closed')})`;
@@ -443,6 +449,7 @@ export class ManagedConnection {
       clientId: String(client.options.clientId ?? this.options.clientId ?? ''),
       protocolVersion: client.options.protocolVersion === 5 ? 5 : 4,
       timeoutMs: Math.min(this.options.connectTimeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS),
+      time: this.time,
     }).then((accepted) => {
       if (this.ending) return;
       const takeover = this.takeovers.probed(accepted);
@@ -450,10 +457,10 @@ export class ManagedConnection {
       if (takeover === undefined) this.reconnectAfterLoss(reason);
       else this.reconnectAfterTakeover(takeover);
       // From here on mqtt.js's reconnect timer runs again, with the delay just chosen.
-      this.heldReconnect = setTimeout(() => {
+      this.heldReconnect = after(this.time, client.options.reconnectPeriod ?? 0, () => {
         this.heldReconnect = undefined;
         if (!this.ending) client.reconnect({ incomingStore: client.incomingStore, outgoingStore: client.outgoingStore });
-      }, client.options.reconnectPeriod);
+      });
     });
   }
 

@@ -4,7 +4,7 @@
  * the sink's business (the broker, or a recording for tests), so both implementations of
  * `MqttDevice` share these rules.
  */
-import type { Clock } from '../core/clock.js';
+import type { Time } from '../core/time.js';
 import type { Logger } from '../core/log.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import type { CommandResult, ControlSpec, DeviceControl } from './mqtt-device.js';
@@ -52,12 +52,12 @@ export class ControlState implements DeviceControl {
     /** Meta `order`, 1..N in the order controls were added (or as last set). */
     order: number,
     private readonly sink: ControlSink,
-    private readonly clock: Clock,
+    private readonly time: Pick<Time, 'now'>,
     private readonly log: Logger,
   ) {
     this.currentSpec = spec;
     this.currentOrder = order;
-    this.rejections = new RejectedCommands(spec.id, log, () => clock.now());
+    this.rejections = new RejectedCommands(spec.id, log, () => time.now());
   }
 
   get spec(): ControlSpec {
@@ -95,7 +95,7 @@ export class ControlState implements DeviceControl {
     }
     this.text = text;
     const policy = this.spec.maxUnchangedInterval ?? -1;
-    if (recovered || shouldPublishValue(text, this.history, policy, this.clock.now())) {
+    if (recovered || shouldPublishValue(text, this.history, policy, this.time.now())) {
       this.sink.publishValue(this);
     }
   }
@@ -122,7 +122,7 @@ export class ControlState implements DeviceControl {
   /** Called by the sink when the current value went out. */
   notePublished(): void {
     this.history.lastText = this.text;
-    this.history.lastAt = this.clock.now();
+    this.history.lastAt = this.time.now();
   }
 
   /**

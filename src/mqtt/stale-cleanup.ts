@@ -14,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ISubscriptionMap } from 'mqtt';
+import { after, systemTime, type Time, type Timer } from '../core/time.js';
 import { CONTROL_LEGACY_METAS, type DeviceTopics } from './topics.js';
 
 export interface ScanTiming {
@@ -63,8 +64,8 @@ export class StaleTopicScan {
   private settle: ((stale: string[] | undefined) => void) | undefined;
   /** The marker came back, or its wait is over: the quiet period decides the end. */
   private waitingForQuiet = false;
-  private markerTimer: NodeJS.Timeout | undefined;
-  private quietTimer: NodeJS.Timeout | undefined;
+  private markerTimer: Timer | undefined;
+  private quietTimer: Timer | undefined;
   /** True when the scan ended without its marker (logged by the caller). */
   markerMissing = false;
   /** The stale topics once the replay is over; undefined if the scan was aborted. */
@@ -75,6 +76,7 @@ export class StaleTopicScan {
     /** A topic only this scan uses. */
     readonly markerTopic: string,
     private readonly timing: ScanTiming = DEFAULT_SCAN_TIMING,
+    private readonly time: Time = systemTime,
   ) {
     this.result = new Promise((resolve) => {
       this.settle = resolve;
@@ -84,10 +86,10 @@ export class StaleTopicScan {
   /** Starts waiting for the marker (call once the subscriptions are made and the marker sent). */
   start(): void {
     if (this.settle === undefined || this.markerTimer !== undefined) return;
-    this.markerTimer = setTimeout(() => {
+    this.markerTimer = after(this.time, this.timing.markerWaitMs, () => {
       this.markerMissing = true;
       this.awaitQuiet();
-    }, this.timing.markerWaitMs).unref();
+    }).unref();
   }
 
   /** What to subscribe: the selection's filters and the marker. */
@@ -123,14 +125,14 @@ export class StaleTopicScan {
   }
 
   private awaitQuiet(): void {
-    clearTimeout(this.markerTimer);
+    this.markerTimer?.cancel();
     this.waitingForQuiet = true;
     this.armQuiet();
   }
 
   private armQuiet(): void {
-    clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => this.finish(this.retained.filter((t) => this.selection.isStale(t))), this.timing.settleMs).unref();
+    this.quietTimer?.cancel();
+    this.quietTimer = after(this.time, this.timing.settleMs, () => this.finish(this.retained.filter((t) => this.selection.isStale(t)))).unref();
   }
 
   /** Gives up (the connection dropped); `result` resolves undefined. */
@@ -139,8 +141,8 @@ export class StaleTopicScan {
   }
 
   private finish(stale: string[] | undefined): void {
-    clearTimeout(this.markerTimer);
-    clearTimeout(this.quietTimer);
+    this.markerTimer?.cancel();
+    this.quietTimer?.cancel();
     const settle = this.settle;
     this.settle = undefined;
     settle?.(stale);

@@ -19,6 +19,7 @@
  */
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { after, systemTime, type Time } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { startupTimeoutOf, watchStartupDeadline } from './startup-deadline.js';
 import { takeEarlyReloads } from './early-signals.js';
@@ -65,6 +66,8 @@ export interface LifecycleOptions {
   readonly serviceManager?: ServiceManager;
   /** The health document (health.ts): started with the driver, told of applied reloads, stopped first. */
   readonly health?: Pick<HealthReport, 'start' | 'configApplied' | 'stop'>;
+  /** Timers of the deadlines and the backstop; default systemTime. */
+  readonly time?: Time;
 }
 
 /** Runs the service until it ends; resolves to the process exit code. */
@@ -76,6 +79,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   const stopSignals = options.stopSignals ?? ['SIGTERM', 'SIGINT'];
   const reloadSignals = options.reloadSignals ?? ['SIGHUP'];
   const manager = options.serviceManager;
+  const time = options.time ?? systemTime;
 
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => (resolveExit = resolve));
@@ -86,7 +90,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     removeHandlers();
     manager?.close();
     resolveExit(code);
-    setTimeout(() => endProcess(code), backstopMs).unref();
+    after(time, backstopMs, () => endProcess(code)).unref();
   };
 
   let started = false;
@@ -119,17 +123,17 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   /** Stops everything and finishes with `code` (1 if the stop threw), at the deadline at the latest. */
   const shutdown = (code: number): void => {
     manager?.stopping();
-    const deadline = setTimeout(() => {
+    const deadline = after(time, stopTimeoutMs, () => {
       log.warn(`stop did not finish within ${stopTimeoutMs} ms; exiting`);
       finish(code);
-    }, stopTimeoutMs);
+    });
     stopAll().then(
       () => {
-        clearTimeout(deadline);
+        deadline.cancel();
         finish(code);
       },
       (err: unknown) => {
-        clearTimeout(deadline);
+        deadline.cancel();
         log.error(`stop failed: ${messageOf(err)}`);
         finish(1);
       },
@@ -197,7 +201,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     if (stopping !== undefined) return; // a signal is already stopping it
     log.error(`${reason}; exiting`);
     shutdown(1);
-  });
+  }, time);
   const message = parts.startedMessage?.();
   if (message !== undefined) log.info(message);
   return exited;

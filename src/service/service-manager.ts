@@ -13,6 +13,7 @@
  */
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { systemTime, type Time } from '../core/time.js';
 
 export interface ServiceManager {
   ready(): void;
@@ -31,10 +32,6 @@ export interface NotificationSender {
 
 const NONE: ServiceManager = { ready() {}, reloading() {}, stopping() {}, close() {} };
 
-/** CLOCK_MONOTONIC in microseconds, as systemd compares it (libuv's hrtime is that clock). */
-function monotonicUsec(): bigint {
-  return process.hrtime.bigint() / 1000n;
-}
 
 /** The watchdog interval asked by `WATCHDOG_USEC` (half of it, in ms), or undefined when none is asked of this process. */
 export function watchdogPingMs(env: NodeJS.ProcessEnv, pid: number): number | undefined {
@@ -49,7 +46,12 @@ export function watchdogPingMs(env: NodeJS.ProcessEnv, pid: number): number | un
  * The service manager of this process: systemd's when `NOTIFY_SOCKET` is set, else one that
  * does nothing. `open` makes the sender for the socket named by the variable.
  */
-export function serviceManagerOf(env: NodeJS.ProcessEnv, open: (socket: string) => NotificationSender, log: Logger): ServiceManager {
+export function serviceManagerOf(
+  env: NodeJS.ProcessEnv,
+  open: (socket: string) => NotificationSender,
+  log: Logger,
+  time: Time = systemTime,
+): ServiceManager {
   const socket = env['NOTIFY_SOCKET'];
   if (socket === undefined || socket === '') return NONE;
   let sender: NotificationSender;
@@ -67,20 +69,20 @@ export function serviceManagerOf(env: NodeJS.ProcessEnv, open: (socket: string) 
   };
   const pingMs = watchdogPingMs(env, process.pid);
   // From now on: a start that hangs is as much a hang as a running service that does.
-  const watchdog = pingMs === undefined ? undefined : setInterval(() => send('WATCHDOG=1'), pingMs);
-  watchdog?.unref();
+  const watchdog = pingMs === undefined ? undefined : time.every(pingMs, () => send('WATCHDOG=1')).unref();
   return {
     ready() {
       send('READY=1');
     },
     reloading() {
-      send(`RELOADING=1\nMONOTONIC_USEC=${monotonicUsec()}`);
+      // CLOCK_MONOTONIC in microseconds, as systemd compares it.
+      send(`RELOADING=1\nMONOTONIC_USEC=${time.nowNs() / 1000n}`);
     },
     stopping() {
       send('STOPPING=1');
     },
     close() {
-      clearInterval(watchdog);
+      watchdog?.cancel();
       sender.close();
     },
   };

@@ -5,6 +5,7 @@
  * retried forever (ManagedConnection) and the service keeps its hardware and counts.
  */
 import type { Logger } from '../core/log.js';
+import { after, systemTime, type Time } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 
 /** How long a service waits for its first connection, unless CTL_MQTT_STARTUP_TIMEOUT says otherwise. */
@@ -27,28 +28,28 @@ export function startupTimeoutOf(env: NodeJS.ProcessEnv, log: Logger): number {
  * Calls `giveUp(reason)` once if `device` has not been online within `timeoutS` seconds (0: never).
  * Returns a cancel function (call it when the service stops for another reason).
  */
-export function watchStartupDeadline(device: MqttDevice, timeoutS: number, giveUp: (reason: string) => void): () => void {
+export function watchStartupDeadline(device: MqttDevice, timeoutS: number, giveUp: (reason: string) => void, time: Time = systemTime): () => void {
   if (timeoutS === 0) return () => {};
   let settled = false;
-  const timer = setTimeout(() => {
+  const timer = after(time, timeoutS * 1000, () => {
     if (settled || device.online) return;
     settled = true;
     // The connection's own warnings name the broker and the last failure.
     giveUp(`no connection to the broker within ${timeoutS} s of start (CTL_MQTT_STARTUP_TIMEOUT)`);
-  }, timeoutS * 1000);
+  });
   device.whenOnline().then(
     () => {
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
     },
     () => {
       // stopped first: the caller is already on its way out
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
     },
   );
   return () => {
     settled = true;
-    clearTimeout(timer);
+    timer.cancel();
   };
 }

@@ -1,53 +1,81 @@
 /**
- * Synthetic time for unit tests where timing is the subject (ADC schedules, GPIO debounce): a
- * Clock and a task scheduler in one. Time moves only in `advanceTo`/`jump`; a task runs with the clock at its due time (or later, after a `jump`), and
- * every run is recorded, so a test can read the schedule a sampler kept.
+ * Synthetic time for unit tests: the `Time` of src/core/time.ts, where time moves only in
+ * `advance`/`advanceTo`/`jump`. A timer runs with the clock at its due time (or later, after a
+ * `jump`), and every run is recorded, so a test can read the schedule a sampler kept and assert
+ * exact counts ("after 5 retry periods: 1 warning line") with no sleep.
  */
-import type { Clock } from '../../src/core/clock.js';
-import type { ScheduledTask } from '../../src/core/scheduler.js';
+import type { Time, Timer } from '../../src/core/time.js';
 
 interface Task {
   due: number;
   seq: number;
   run: () => void;
   cancelled: boolean;
+  /** Set for `every`: the task is queued again this much later after each run. */
+  period?: number;
 }
 
-export class ManualTime implements Clock {
-  /** Clock times at which tasks ran, in order. */
+/** Wall-clock start of every ManualTime (2024-01-01T00:00:00Z), so wall times are reproducible. */
+const WALL_START_MS = Date.UTC(2024, 0, 1);
+
+export class ManualTime implements Time {
+  /** Clock times at which timers ran, in order. */
   readonly ran: number[] = [];
+  /** Timers armed so far (`at` and `every`), cancelled ones included. */
+  armed = 0;
   private t: number;
+  private readonly start: number;
   private seq = 0;
   private tasks: Task[] = [];
 
   constructor(start = 0) {
     this.t = start;
+    this.start = start;
   }
 
   now(): number {
     return this.t;
   }
 
-  sleepUntil(): Promise<void> {
-    return Promise.reject(new Error('ManualTime: sleepUntil is not used by the code under test'));
+  /** The same clock in nanoseconds (a GPIO event stamped "now" carries this). */
+  nowNs(): bigint {
+    return BigInt(Math.round(this.t * 1e6));
   }
 
-  at(due: number, run: () => void): ScheduledTask {
-    const task: Task = { due, seq: this.seq++, run, cancelled: false };
-    this.tasks.push(task);
-    return {
-      cancel: () => {
-        task.cancelled = true;
-      },
-    };
+  wallNow(): number {
+    return WALL_START_MS + (this.t - this.start);
   }
 
-  /** Tasks waiting (not cancelled). */
+  at(due: number, run: () => void): Timer {
+    return this.add({ due, seq: this.seq++, run, cancelled: false });
+  }
+
+  every(periodMs: number, run: () => void): Timer {
+    const period = Math.max(1, periodMs);
+    return this.add({ due: this.t + period, seq: this.seq++, run, cancelled: false, period });
+  }
+
+  sleepUntil(t: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason as Error);
+      const timer = this.at(t, () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+      const onAbort = (): void => {
+        timer.cancel();
+        reject(signal!.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Timers waiting (not cancelled). */
   get pending(): number {
     return this.tasks.filter((task) => !task.cancelled).length;
   }
 
-  /** Due time of the next task, or undefined. */
+  /** Due time of the next timer, or undefined. */
   get nextDue(): number | undefined {
     return this.next()?.due;
   }
@@ -57,9 +85,14 @@ export class ManualTime implements Clock {
     this.t += ms;
   }
 
+  /** `advanceTo(now + ms)`. */
+  advance(ms: number, settle?: () => Promise<void>): Promise<void> {
+    return this.advanceTo(this.t + ms, settle);
+  }
+
   /**
-   * Runs every task due up to `until`, in due order, each with the clock at max(due, now); after
-   * each, awaits `settle` (work the task started, e.g. a file read). Ends with the clock at `until`.
+   * Runs every timer due up to `until`, in due order, each with the clock at max(due, now); after
+   * each, awaits `settle` (work the timer started, e.g. a file read). Ends with the clock at `until`.
    */
   async advanceTo(until: number, settle: () => Promise<void> = async () => {}): Promise<void> {
     await settle();
@@ -69,10 +102,27 @@ export class ManualTime implements Clock {
       this.tasks.splice(this.tasks.indexOf(task), 1);
       this.t = Math.max(this.t, task.due);
       this.ran.push(this.t);
+      if (task.period !== undefined) {
+        task.due += task.period;
+        task.seq = this.seq++;
+        this.tasks.push(task);
+      }
       task.run();
       await settle();
     }
     this.t = Math.max(this.t, until);
+  }
+
+  private add(task: Task): Timer {
+    this.armed++;
+    this.tasks.push(task);
+    const timer: Timer = {
+      cancel: () => {
+        task.cancelled = true;
+      },
+      unref: () => timer,
+    };
+    return timer;
   }
 
   private next(): Task | undefined {

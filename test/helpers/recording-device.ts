@@ -3,12 +3,12 @@
  * policy, `r` recovery order, error flags, one-at-a-time commands, rejection → republish), and a
  * list of what a broker would have received, in order.
  *
- *   const device = new RecordingDevice({ clock });
+ *   const device = new RecordingDevice({ time });
  *   const out = device.addControl({ id: 'A1_OUT', type: 'switch', readonly: false, onCommand });
  *   await device.command('A1_OUT', '1');
  *   assert.deepEqual(device.valuesOf('A1_OUT'), ['0', '1']);
  */
-import { systemClock, type Clock } from '../../src/core/clock.js';
+import { systemTime, type Time } from '../../src/core/time.js';
 import { CtlError } from '../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../src/core/log.js';
 import { checkNewControl, ControlState, type ControlSink } from '../../src/mqtt/control-state.js';
@@ -30,14 +30,18 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   readonly events: DeviceEvent[] = [];
   readonly log: Logger & { lines: string[] };
   private readonly controls = new Map<string, ControlState>();
-  private readonly clock: Clock;
+  private readonly time: Pick<Time, 'now'>;
   private flags = '';
   private started = false;
   private stopped = false;
+  private readonly noBroker: boolean;
+  private readonly offline: Array<(err: Error) => void> = [];
 
-  constructor(options: { spec?: DeviceSpec; clock?: Clock } = {}) {
+  /** `noBroker`: the device never comes online (a broker that never answers). */
+  constructor(options: { spec?: DeviceSpec; time?: Pick<Time, 'now'>; noBroker?: boolean } = {}) {
+    this.noBroker = options.noBroker ?? false;
     this.spec = options.spec ?? { id: 'ctl-test', driver: 'ctl-mqtt-test', title: 'Test' };
-    this.clock = options.clock ?? systemClock;
+    this.time = options.time ?? systemTime;
     this.log = createMemoryLogger('ctl:test:device');
   }
 
@@ -46,12 +50,12 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   }
 
   get online(): boolean {
-    return this.started && !this.stopped;
+    return this.started && !this.stopped && !this.noBroker;
   }
 
   addControl(spec: ControlSpec): DeviceControl {
     checkNewControl(spec, (id) => this.controls.has(id));
-    const control = new ControlState(spec, this.controls.size + 1, this, this.clock, this.log);
+    const control = new ControlState(spec, this.controls.size + 1, this, this.time, this.log);
     this.controls.set(spec.id, control);
     return control;
   }
@@ -106,6 +110,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   }
 
   whenOnline(): Promise<void> {
+    if (this.noBroker && !this.stopped) return new Promise((_, reject) => this.offline.push(reject));
     return this.online ? Promise.resolve() : Promise.reject(new CtlError('RUNTIME', 'not started'));
   }
 
@@ -129,6 +134,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
     if (this.stopped) return;
     this.stopped = true;
     this.events.push({ kind: 'stop' });
+    for (const reject of this.offline.splice(0)) reject(new CtlError('RUNTIME', 'the device is stopped'));
   }
 
   publishValue(control: ControlState): void {

@@ -15,9 +15,8 @@ import { readFile, rename } from 'node:fs/promises';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import type { Logger } from '../log.js';
 import { errnoOf, messageOf } from '../errors.js';
-import { systemClock } from '../clock.js';
 import { shownList } from '../shown-list.js';
-import type { ScheduledTask } from '../scheduler.js';
+import { systemTime, type Time, type Timer } from '../time.js';
 
 /** Checks a parsed document; returns the typed state or a one-line reason it is not valid. */
 export type StateDecoder<T> = (value: unknown) => T | { invalid: string };
@@ -26,7 +25,7 @@ export async function loadStateFile<T>(
   path: string,
   decode: StateDecoder<T>,
   log: Logger,
-  nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+  nowSeconds: () => number = () => Math.floor(systemTime.wallNow() / 1000),
 ): Promise<T | null> {
   const leftovers = await removeStaleTempFiles(path);
   if (leftovers.length > 0) log.info(`removed ${leftovers.length} temporary file(s) of interrupted saves beside ${path}: ${shownList(leftovers)}`);
@@ -82,22 +81,11 @@ export interface StateSaverOptions {
   time?: SaveTimers;
 }
 
-/** The time a saver needs: a monotonic clock (ms) and one-shot tasks at a time of it. */
-export interface SaveTimers {
-  now(): number;
-  at(due: number, run: () => void): ScheduledTask;
-}
+/** The time a saver needs: a monotonic clock (ms) and one-shot timers at a time of it. */
+export type SaveTimers = Pick<Time, 'now' | 'at'>;
 
 /** The longest wait between two tries of a failing save (unless the save interval is longer). */
 const MAX_RETRY_MS = 300_000;
-
-const realTimers: SaveTimers = {
-  now: () => systemClock.now(),
-  at: (due, run) => {
-    const timer = setTimeout(run, Math.max(0, due - systemClock.now()));
-    return { cancel: () => clearTimeout(timer) };
-  },
-};
 
 /**
  * Serialised, coalesced atomic saves of one state file: one write in flight at a time, and each
@@ -105,9 +93,9 @@ const realTimers: SaveTimers = {
  * a burst of requests costs a few writes, not one each, and none waits for the end of the burst.
  */
 export class StateSaver {
-  private timer: ScheduledTask | undefined;
+  private timer: Timer | undefined;
   /** The next try of a failed save, and the delay of the one after it. */
-  private retry: ScheduledTask | undefined;
+  private retry: Timer | undefined;
   private retryDelayMs: number;
   private readonly time: SaveTimers;
   private looping = false;
@@ -120,7 +108,7 @@ export class StateSaver {
   private failures = 0;
 
   constructor(private readonly options: StateSaverOptions) {
-    this.time = options.time ?? realTimers;
+    this.time = options.time ?? systemTime;
     this.retryDelayMs = options.intervalMs;
   }
 

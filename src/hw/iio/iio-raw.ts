@@ -28,6 +28,7 @@
 import { close, closeSync, open, openSync, read, readSync } from 'node:fs';
 import { CtlError } from '../../core/errors.js';
 import { iioError } from './iio-errors.js';
+import { systemTime, type Time } from '../../core/time.js';
 
 /** Parses the content of a raw file; throws CtlError HW_IO naming `path` for anything else. */
 export function parseRaw(text: string, path: string): number {
@@ -43,8 +44,8 @@ export function parseRaw(text: string, path: string): number {
 export interface IioRawReaderOptions {
   /** Reopen the file when the last read is older than this (ms). Default 100. */
   reopenAfterMs?: number;
-  /** Monotonic milliseconds (tests). */
-  now?: () => number;
+  /** Clock of the reopen rule; default systemTime. */
+  time?: Pick<Time, 'now'>;
 }
 
 /** Reads one raw attribute again and again, never blocking the event loop. */
@@ -55,14 +56,14 @@ export class IioRawReader {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly buffer = Buffer.alloc(128);
   private readonly reopenAfterMs: number;
-  private readonly now: () => number;
+  private readonly time: Pick<Time, 'now'>;
 
   constructor(
     readonly path: string,
     options: IioRawReaderOptions = {},
   ) {
     this.reopenAfterMs = options.reopenAfterMs ?? 100;
-    this.now = options.now ?? (() => performance.now());
+    this.time = options.time ?? systemTime;
   }
 
   /**
@@ -83,11 +84,11 @@ export class IioRawReader {
    */
   readSync(): number {
     if (this.inFlight > 0) throw new Error(`${this.path}: readSync while an asynchronous read is in flight`);
-    if (this.fd !== undefined && this.now() - this.lastReadAt > this.reopenAfterMs) this.dropSync();
+    if (this.fd !== undefined && this.time.now() - this.lastReadAt > this.reopenAfterMs) this.dropSync();
     try {
       this.fd ??= openSync(this.path, 'r');
       const n = readSync(this.fd, this.buffer, 0, this.buffer.length, 0);
-      this.lastReadAt = this.now();
+      this.lastReadAt = this.time.now();
       if (n === this.buffer.length) {
         throw new CtlError('HW_IO', `${this.path}: reading longer than ${this.buffer.length} bytes`);
       }
@@ -105,11 +106,11 @@ export class IioRawReader {
   }
 
   private async readNow(): Promise<number> {
-    if (this.fd !== undefined && this.now() - this.lastReadAt > this.reopenAfterMs) await this.drop();
+    if (this.fd !== undefined && this.time.now() - this.lastReadAt > this.reopenAfterMs) await this.drop();
     try {
       this.fd ??= await openFile(this.path);
       const n = await readAt0(this.fd, this.buffer);
-      this.lastReadAt = this.now();
+      this.lastReadAt = this.time.now();
       if (n === this.buffer.length) {
         throw new CtlError('HW_IO', `${this.path}: reading longer than ${this.buffer.length} bytes`);
       }

@@ -22,10 +22,11 @@
  */
 import type { Logger } from '../../core/log.js';
 import { shownList } from '../../core/shown-list.js';
+import { systemTime, unrefDelay, type Time } from '../../core/time.js';
 import type { ResolvedBroker, TlsMaterial } from '../broker-options.js';
 import { ManagedConnection } from '../connection.js';
 import type { ControlSpec, DeviceSpec, HaHint } from '../mqtt-device.js';
-import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
+import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
 import type { DeviceTopics } from '../topics.js';
 import { binarySensorConfig } from './binary-sensor.js';
 import { haOwnTopics, haTopicSelection, type HaOwnTopics } from './ha-config-scan.js';
@@ -65,6 +66,8 @@ export interface HaDiscoveryOptions {
   readonly clientId: string;
   readonly log: Logger;
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  /** Clocks and timers; default systemTime. */
+  readonly time?: Time;
   /** The controller; by default this machine's (its environment, host name and machine id). */
   readonly controller?: HaController;
 }
@@ -111,6 +114,7 @@ export class HaDiscovery {
         persistentSession: false,
         log: options.log,
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+        ...(options.time !== undefined ? { time: options.time } : {}),
       },
       {
         onConnect: () => this.onConnect(),
@@ -224,7 +228,7 @@ export class HaDiscovery {
     if (this.connection.connected) {
       const controls = [...this.readable.keys()].map((id) => this.connection.publish(this.controlAvailabilityTopic(id), ''));
       const published = Promise.all([this.connection.publish(this.availabilityTopic, 'offline'), ...controls]);
-      await Promise.race([published, delay(timeoutMs)]);
+      await Promise.race([published, unrefDelay(this.options.time ?? systemTime, timeoutMs)]);
     }
     await this.connection.end(this.connection.connected, 500);
   }
@@ -267,7 +271,7 @@ export class HaDiscovery {
     const isCurrent = (topic: string): boolean =>
       this.entities.has(topic) || (topic.startsWith(availabilityStart) && this.readable.has(topic.slice(availabilityStart.length)));
     const selection = haTopicSelection(this.own, isCurrent);
-    const scan = new StaleTopicScan(selection, scanMarkerTopic(this.options.topics, 'ha-sync'));
+    const scan = new StaleTopicScan(selection, scanMarkerTopic(this.options.topics, 'ha-sync'), DEFAULT_SCAN_TIMING, this.options.time);
     this.scan = scan;
     try {
       const stale = await runStaleScan(this.connection, scan);
@@ -282,8 +286,4 @@ export class HaDiscovery {
       this.scan = undefined;
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -20,6 +20,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
+import { systemTime, type Time } from '../../core/time.js';
 import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../../hw/gpio/backend.js';
 import { SimChip } from './sim-chip.js';
 import { SimChipState } from './sim-chip-state.js';
@@ -47,6 +48,11 @@ export interface SimBackendOptions {
   noIrqChips?: Iterable<string>;
   /** Where a failing edge handler is reported (as the cdev backend does). */
   log?: HwLog;
+  /**
+   * The clock of `drive`'s timestamps; default systemTime. A request's inputs take theirs from the
+   * request (InputHost.time), systemTime while it gives none.
+   */
+  time?: Time;
 }
 
 export interface DriveOptions {
@@ -63,6 +69,7 @@ export class SimBackend implements GpioBackend {
   readonly dir: string;
   private readonly noIrqChips: ReadonlySet<string>;
   private readonly log: HwLog;
+  private readonly time: Time;
   private readonly chips = new Map<string, SimChipState>();
   private closed = false;
 
@@ -70,6 +77,7 @@ export class SimBackend implements GpioBackend {
     this.dir = options.dir;
     this.noIrqChips = new Set(options.noIrqChips ?? []);
     this.log = options.log ?? SILENT_LOG;
+    this.time = options.time ?? systemTime;
   }
 
   async openChip(path: string): Promise<GpioChip> {
@@ -127,7 +135,7 @@ export class SimBackend implements GpioBackend {
       throw simIoError(`cannot drive ${state.name} line ${offset}`, err, isMissing(err));
     }
     const synthetic = options.atNs !== undefined;
-    const atNs = options.atNs ?? process.hrtime.bigint();
+    const atNs = options.atNs ?? this.time.nowNs();
     if (synthetic) this.advanceTo(atNs);
     const holder = state.claimOf(offset)?.holder;
     if (holder?.driven(offset, high, atNs, synthetic)) return;

@@ -9,6 +9,7 @@
  * nothing) and synthetic time (changes carry their own timestamps; pending periods expire when a
  * later change or `advanceTo` passes them, with no timer at all).
  */
+import { systemTime, type Time, type Timer } from '../../core/time.js';
 
 export class SimDebounce {
   /** The debounced (reported) logical level. */
@@ -17,20 +18,20 @@ export class SimDebounce {
   private raw: boolean;
   /** When the pending period ends (CLOCK_MONOTONIC ns); undefined when nothing is pending. */
   private pendingUntilNs: bigint | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private readonly periodNs: bigint;
 
   /**
    * @param periodUs the debounce period in microseconds (> 0)
    * @param initial the logical level at request time (reported as is, like the kernel)
    * @param onSettle called when a new level is reported, with the expiry timestamp
-   * @param nowNs the monotonic clock of real-time mode
+   * @param time the clock (`nowNs`) and timers of real-time mode
    */
   constructor(
     periodUs: number,
     initial: boolean,
     private readonly onSettle: (level: boolean, timestampNs: bigint) => void,
-    private readonly nowNs: () => bigint = () => process.hrtime.bigint(),
+    private readonly time: Time = systemTime,
   ) {
     this.periodNs = BigInt(Math.round(periodUs * 1000));
     this.reported = initial;
@@ -74,17 +75,17 @@ export class SimDebounce {
   }
 
   private arm(): void {
-    const remainingNs = (this.pendingUntilNs ?? 0n) - this.nowNs();
+    const remainingNs = (this.pendingUntilNs ?? 0n) - this.time.nowNs();
     // Timers have millisecond resolution; round up so the level has really held for the period.
     const ms = Math.max(1, Math.ceil(Number(remainingNs) / 1e6));
-    this.timer = setTimeout(() => this.onTimer(), ms);
+    this.timer = this.time.at(this.time.now() + ms, () => this.onTimer());
   }
 
   private onTimer(): void {
     this.timer = undefined;
     const until = this.pendingUntilNs;
     if (until === undefined) return;
-    const now = this.nowNs();
+    const now = this.time.nowNs();
     // A timer may fire a little early against the ns clock: wait for the rest of the period.
     if (now < until) return this.arm();
     this.settle(now);
@@ -99,7 +100,7 @@ export class SimDebounce {
   }
 
   private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 }

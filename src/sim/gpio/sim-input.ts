@@ -19,6 +19,7 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import { systemTime, type Time } from '../../core/time.js';
 import { SimDebounce } from './sim-debounce.js';
 import { readPullLevel, writeValue } from './sim-files.js';
 
@@ -27,6 +28,8 @@ export interface InputHost {
   emit(event: EdgeEvent): void;
   /** Reading the line failed; the request decides whether that ends it. */
   readFailed(offset: number, err: unknown): void;
+  /** The clock of edge timestamps and the timers of debounce; systemTime when the host has none. */
+  readonly time?: Time;
 }
 
 export class SimInput {
@@ -38,6 +41,7 @@ export class SimInput {
   private lineSeqno = 0;
   private readonly debounce: SimDebounce | undefined;
   private watcher: FSWatcher | undefined;
+  private readonly time: Time;
 
   /**
    * Reads the current level (throws the file-system error when the line cannot be read) and
@@ -51,13 +55,14 @@ export class SimInput {
     irq: boolean,
   ) {
     this.offset = settings.offset;
+    this.time = host.time ?? systemTime;
     this.activeLow = settings.activeLow;
     this.edges = irq && settings.edges === true;
     this.physical = readPullLevel(dir) ?? false;
     this.mirror();
     const debounceUs = settings.debounceUs ?? 0;
     if (irq && debounceUs > 0) {
-      this.debounce = new SimDebounce(debounceUs, this.logical, (level, ts) => this.emitEdge(level, ts));
+      this.debounce = new SimDebounce(debounceUs, this.logical, (level, ts) => this.emitEdge(level, ts), this.time);
     }
   }
 
@@ -75,7 +80,7 @@ export class SimInput {
   watch(): void {
     this.watcher = watch(this.dir, (_event, file) => {
       // Our own mirror writes land in `value`; everything else may be a new pull.
-      if (file !== 'value') this.refresh(process.hrtime.bigint());
+      if (file !== 'value') this.refresh(this.time.nowNs());
     });
     this.watcher.on('error', (err) => this.host.readFailed(this.offset, err));
   }

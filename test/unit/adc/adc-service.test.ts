@@ -37,9 +37,9 @@ test('controls in config order after the board merge: voltage in V or current in
   );
   assert.equal(warnings.length, 1, 'A1 voltage_multiplier is protected');
   const time = new ManualTime();
-  const device = new RecordingDevice({ clock: time });
+  const device = new RecordingDevice({ time });
   const log = createMemoryLogger('ctl:adc');
-  const service = new AdcService({ config, device, sysfsRoot: tree.root, log, clock: time, scheduler: time, readMode: 'sync' });
+  const service = new AdcService({ config, device, sysfsRoot: tree.root, log, time, scheduler: time, readMode: 'sync' });
   t.after(() => service.stop());
   assert.deepEqual(
     device.controlSpecs().map(({ id, type, units, decimals, readonly, maxUnchangedInterval, ha }) => ({ id, type, units, decimals, readonly, maxUnchangedInterval, ha })),

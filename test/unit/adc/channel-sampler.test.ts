@@ -40,7 +40,7 @@ function rig(
 ) {
   const time = new ManualTime(3);
   const tree = tempFakeIio(t, options.devices ?? [DEVICE]);
-  const device = new RecordingDevice({ clock: time });
+  const device = new RecordingDevice({ time });
   const log = createMemoryLogger('ctl:adc');
   const config = { ...CHANNEL, ...options.channel };
   const control = device.addControl(adcControlSpec(config, options.maxUnchanged ?? 60));
@@ -48,11 +48,11 @@ function rig(
     config,
     control,
     // The raw reader reopens its file after an idle gap: on the synthetic clock too.
-    resolve: () => resolveAdcChannel(config, tree.root, { now: () => time.now() }),
+    resolve: () => resolveAdcChannel(config, tree.root, { time }),
     scheduler: time,
-    clock: time,
+    time,
     log,
-    faults: new FaultLog(log, { repeatIntervalMs: 300_000, now: () => time.now() }),
+    faults: new FaultLog(log, { repeatIntervalMs: 300_000, time }),
     readMode: options.readMode ?? 'sync',
   });
   t.after(() => sampler.stop());

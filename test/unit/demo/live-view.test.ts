@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DeviceViewModel } from '../../../src/console/device-view-model.js';
 import { LiveView, type ViewOutput } from '../../../src/demo/live-view.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 class FakeTerminal implements ViewOutput {
   readonly writes: string[] = [];
@@ -14,10 +15,6 @@ class FakeTerminal implements ViewOutput {
     this.writes.push(text);
     return true;
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function model(): DeviceViewModel {
@@ -33,7 +30,8 @@ const ESC = '\x1b[';
 test('TTY: frames redraw in place, fit the width, and at most every 250 ms', async () => {
   const out = new FakeTerminal(true, 50);
   const m = model();
-  const view = new LiveView({ out, model: m, header: ['broker mqtt://127.0.0.1:1883 and a very long hint line that must be cut'], status: () => ['service running'] });
+  const time = new ManualTime();
+  const view = new LiveView({ out, model: m, header: ['broker mqtt://127.0.0.1:1883 and a very long hint line that must be cut'], status: () => ['service running'], time });
   view.start();
   const first = out.writes.join('');
   assert.ok(first.startsWith(`${ESC}?25l`), 'cursor hidden');
@@ -47,14 +45,16 @@ test('TTY: frames redraw in place, fit the width, and at most every 250 ms', asy
     m.apply('/devices/ctl-adc/controls/Vin', `24.${i}`);
     view.changed();
   }
-  await sleep(400);
+  await time.advance(249);
+  assert.equal(out.writes.length, 0, 'not within 250 ms of the last frame');
+  await time.advance(1);
   const frames = out.writes.filter((w) => w.includes('Vin'));
-  assert.ok(frames.length >= 1 && frames.length <= 2, `${frames.length} frames for 20 changes`);
+  assert.equal(frames.length, 1, `${frames.length} frames for 20 changes`);
   assert.ok(frames.at(-1)!.startsWith(`${ESC}${lines.length}A\r`), 'moves up over the previous frame');
   assert.match(frames.at(-1)!, /24\.19 V/);
 
   view.log('gpio: WARNING: something');
-  await sleep(300);
+  await time.advance(250);
   assert.match(out.writes.at(-1)!, /Recent log:\n.*gpio: WARNING: something/);
   view.stop();
   assert.ok(out.writes.at(-1)!.endsWith(`${ESC}?25h`), 'cursor shown again');
@@ -62,11 +62,13 @@ test('TTY: frames redraw in place, fit the width, and at most every 250 ms', asy
 
 test('not a TTY: no escape codes; header, log lines as they come, compact lines', async () => {
   const out = new FakeTerminal(false);
-  const view = new LiveView({ out, model: model(), header: ['hint'], status: () => [], summaryEveryS: 0.1 });
+  const time = new ManualTime();
+  const view = new LiveView({ out, model: model(), header: ['hint'], status: () => [], summaryEveryS: 0.1, time });
   view.start();
   view.log('adc: INFO: started');
-  await sleep(250);
+  await time.advance(250);
   view.stop();
+  assert.equal(out.writes.filter((w) => w.includes('ADCs')).length, 3, 'at 100 and 200 ms, and at the stop');
   const text = out.writes.join('');
   assert.doesNotMatch(text, /\x1b/);
   assert.match(text, /^hint\nadc: INFO: started\n\[0:00\] ADCs: Vin=24\.0 V\n/);

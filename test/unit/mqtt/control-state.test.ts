@@ -1,21 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Clock } from '../../../src/core/clock.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 
-function manualClock(): Clock & { advance(ms: number): void } {
-  let t = 1000;
-  return {
-    now: () => t,
-    sleepUntil: async () => {},
-    advance(ms: number) {
-      t += ms;
-    },
-  };
-}
+/** Synthetic time at 1000 ms; `jump` moves it (no timer is involved here). */
+const manualClock = (): ManualTime => new ManualTime(1000);
 
 test('policy < 0 publishes only when the text changes', () => {
-  const device = new RecordingDevice({ clock: manualClock() });
+  const device = new RecordingDevice({ time: manualClock() });
   const v = device.addControl({ id: 'V', type: 'voltage', readonly: true, decimals: 2, maxUnchangedInterval: -1 });
   v.setNumber(1);
   v.setNumber(1.001); // same text "1.00"
@@ -26,7 +18,7 @@ test('policy < 0 publishes only when the text changes', () => {
 });
 
 test('policy 0 publishes every update', () => {
-  const device = new RecordingDevice({ clock: manualClock() });
+  const device = new RecordingDevice({ time: manualClock() });
   const s = device.addControl({ id: 'S', type: 'switch', readonly: true, maxUnchangedInterval: 0 });
   s.setBoolean(true);
   s.setBoolean(true);
@@ -36,27 +28,27 @@ test('policy 0 publishes every update', () => {
 
 test('policy N > 0 re-publishes an unchanged value N s after its last publish', () => {
   const clock = manualClock();
-  const device = new RecordingDevice({ clock });
+  const device = new RecordingDevice({ time: clock });
   const v = device.addControl({ id: 'V', type: 'value', readonly: true, maxUnchangedInterval: 60 });
   v.setValue('5');
-  clock.advance(59_999);
+  clock.jump(59_999);
   v.setValue('5');
   assert.deepEqual(device.valuesOf('V'), ['5']);
-  clock.advance(1);
+  clock.jump(1);
   v.setValue('5');
   assert.deepEqual(device.valuesOf('V'), ['5', '5']);
-  clock.advance(30_000);
+  clock.jump(30_000);
   v.setValue('6'); // a change publishes at once and restarts the interval
-  clock.advance(59_000);
+  clock.jump(59_000);
   v.setValue('6');
   assert.deepEqual(device.valuesOf('V'), ['5', '5', '6']);
-  clock.advance(1000);
+  clock.jump(1000);
   v.setValue('6');
   assert.deepEqual(device.valuesOf('V'), ['5', '5', '6', '6']);
 });
 
 test('the default policy is "on change"', () => {
-  const device = new RecordingDevice({ clock: manualClock() });
+  const device = new RecordingDevice({ time: manualClock() });
   const s = device.addControl({ id: 'S', type: 'switch', readonly: true });
   s.setBoolean(false);
   s.setBoolean(false);
@@ -64,7 +56,7 @@ test('the default policy is "on change"', () => {
 });
 
 test('r: the last good value stays; recovery clears r before the value, even if unchanged', () => {
-  const device = new RecordingDevice({ clock: manualClock() });
+  const device = new RecordingDevice({ time: manualClock() });
   const v = device.addControl({ id: 'V', type: 'voltage', readonly: true, decimals: 1 });
   v.setNumber(2);
   v.setError('r', true);

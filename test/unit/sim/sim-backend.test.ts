@@ -10,6 +10,7 @@ import type { EdgeEvent, LineSettings } from '../../../src/hw/gpio/backend.js';
 import { SimBackend } from '../../../src/sim/gpio/sim-backend.js';
 import { createSimBoard } from '../../../src/sim/gpio/sim-board.js';
 import { tempSimBoard } from '../../helpers/sim-board.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { fileControls, gpioBackendContract, type GpioRig } from '../hw/gpio/backend.contract.js';
 
 async function simRig(): Promise<GpioRig> {
@@ -89,9 +90,13 @@ describe('sim backend: synthetic time', () => {
     assert.deepEqual(edges[1], { offset: 3, rising: true, timestampNs: 2_000n, lineSeqno: 2 });
     // The same level again is no edge, and the inotify echo of our own writes adds nothing.
     board.backend.drive('gpiochip0', 3, 'pull-down', { atNs: 3_000n });
-    await sleep(30);
     assert.equal(edges.length, 2);
     assert.deepEqual(await req.get(), [true]);
+    // Another process's write after it: its edge is the next one, so the echoes came to nothing.
+    writeFileSync(join(board.lineDir('gpiochip0', 3), 'pull'), 'pull-up\n');
+    await nextEdge(edges, 3);
+    assert.equal(edges.length, 3);
+    assert.deepEqual([edges[2]!.rising, edges[2]!.lineSeqno], [false, 3]);
   });
 
   test('debounce on synthetic time: spikes vanish, a held level is reported at the expiry', async (t) => {
@@ -194,7 +199,8 @@ describe('sim backend: files and faults', () => {
     writeFileSync(join(dir, 'pull'), 'pull-up\n');
     await nextEdge(edges, 1);
     assert.equal(read(join(dir, 'value')), '1\n');
-    // A shell writer truncates first: the empty file is not a level.
+    // A shell writer truncates first: the empty file is not a level. (The pause lets the watch
+    // see the empty file on its own, which is what is tested; nothing is concluded from it.)
     writeFileSync(join(dir, 'pull'), '');
     await sleep(20);
     writeFileSync(join(dir, 'pull'), 'pull-down');
@@ -203,13 +209,16 @@ describe('sim backend: files and faults', () => {
     writeFileSync(join(dir, 'pull.tmp'), 'pull-up\n');
     renameSync(join(dir, 'pull.tmp'), join(dir, 'pull'));
     await nextEdge(edges, 3);
-    await sleep(30);
+    // One more change after them: had a write been seen twice, this edge would not be the fourth.
+    writeFileSync(join(dir, 'pull'), 'pull-down\n');
+    await nextEdge(edges, 4);
     assert.deepEqual(
       edges.map((e) => [e.rising, e.lineSeqno]),
       [
         [true, 1],
         [false, 2],
         [true, 3],
+        [false, 4],
       ],
     );
   });
@@ -242,8 +251,10 @@ describe('sim backend: files and faults', () => {
     await nextEdge(edges, 41);
     await run('sh', ['-c', 'echo pull-down > "$0"', pull]);
     await nextEdge(edges, 42);
-    await sleep(30);
-    assert.equal(edges.length, 42);
+    // A marker change after them: the 43rd edge, so none of the writes was counted twice.
+    writeFileSync(pull, 'pull-up\n');
+    await nextEdge(edges, 43);
+    assert.equal(edges.length, 43);
     edges.forEach((e, i) => assert.equal(e.rising, i % 2 === 0, `edge ${i}`));
   });
 
@@ -261,7 +272,14 @@ describe('sim backend: files and faults', () => {
   });
 
   test('a chip without interrupts grants edge lines as polled (no_irq file or option)', async (t) => {
-    const board = tempSimBoard(t, { gpiochip0: { lines: 4, noIrq: true }, gpiochip1: 4 }, { noIrqChips: ['gpiochip1'] });
+    const board = tempSimBoard(t, { gpiochip0: { lines: 4, noIrq: true }, gpiochip1: 4, gpiochip2: 1 }, { noIrqChips: ['gpiochip1'] });
+    // A line with interrupts whose edges mark that the watch got past the writes before them.
+    const markers: EdgeEvent[] = [];
+    await (await board.backend.openChip('/dev/gpiochip2')).request({ consumer: 'm', lines: [input(0, { edges: true })], onEdge: (e) => markers.push(e) });
+    const marker = async () => {
+      writeFileSync(join(board.lineDir('gpiochip2', 0), 'pull'), markers.length % 2 === 0 ? 'pull-up' : 'pull-down');
+      await nextEdge(markers, markers.length + 1);
+    };
     for (const name of ['gpiochip0', 'gpiochip1']) {
       const chip = await board.backend.openChip(`/dev/${name}`);
       const edges: EdgeEvent[] = [];
@@ -274,7 +292,7 @@ describe('sim backend: files and faults', () => {
       assert.equal(req.debounced.size, 0, `${name}: no kernel debounce without an interrupt`);
       board.backend.drive(name, 0, 'pull-up', { atNs: 5n });
       writeFileSync(join(board.lineDir(name, 1), 'pull'), 'pull-up');
-      await sleep(30);
+      await marker();
       assert.equal(edges.length, 0, `${name}: no edges`);
       assert.deepEqual(await req.get(), [true, true], `${name}: levels are read`);
       await req.release();
@@ -340,17 +358,17 @@ describe('sim backend: files and faults', () => {
     createSimBoard(board.dir, { gpiochip0: 8 });
     await assert.rejects(chip.lineInfo(1), isCode('HW_GONE'));
     await assert.rejects(req.get(), isCode('HW_GONE'));
-    await sleep(10);
-    assert.equal(failures.length, 1);
+    await waitUntil(() => failures.length > 0, 'the failure report');
     assert.ok(isCtlError(failures[0], 'HW_GONE'));
     const fresh = await board.backend.openChip('/dev/gpiochip0');
     const again = await fresh.request({ consumer: 't', lines: [output(1, { initialValue: true })] });
     assert.equal(board.backend.level('gpiochip0', 1), true);
     await again.release();
+    assert.equal(failures.length, 1, 'reported once, also after the new chip came and went');
   });
 
   test('removing a chip directory with rm -rf fails its requests without a spurious edge', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8, gpiochip1: 1 });
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     let failed: (err: Error) => void = () => {};
@@ -363,11 +381,16 @@ describe('sim backend: files and faults', () => {
     });
     board.backend.drive('gpiochip0', 0, 'pull-up', { atNs: 1n });
     // rm -rf takes the files first: a line directory without `pull` has no level (and no edge).
+    // (The pause lets the watch see the directory without `pull` on its own: that is what is tested.)
     unlinkSync(join(board.lineDir('gpiochip0', 0), 'pull'));
     await sleep(20);
     rmSync(join(board.dir, 'gpiochip0'), { recursive: true });
     assert.ok(isCtlError(await failure, 'HW_GONE'));
-    await sleep(20);
+    // An edge on another chip after it: the watch got past the removal without an edge of the failed request.
+    const markers: EdgeEvent[] = [];
+    await (await board.backend.openChip('/dev/gpiochip1')).request({ consumer: 'm', lines: [input(0, { edges: true })], onEdge: (e) => markers.push(e) });
+    writeFileSync(join(board.lineDir('gpiochip1', 0), 'pull'), 'pull-up');
+    await nextEdge(markers, 1);
     assert.deepEqual(
       edges.map((e) => [e.offset, e.rising]),
       [[0, true]],
@@ -381,7 +404,7 @@ describe('sim backend: files and faults', () => {
     const req = await chip.request({ consumer: 't', lines: [input(5, { edges: true })], onFailure: (e) => (failure = e) });
     rmSync(board.lineDir('gpiochip0', 5), { recursive: true });
     await assert.rejects(req.get(), isCode('HW_GONE'));
-    await sleep(10);
+    await waitUntil(() => failure !== undefined, 'the failure report');
     assert.ok(isCtlError(failure, 'HW_GONE'));
   });
 
@@ -402,7 +425,6 @@ describe('sim backend: files and faults', () => {
     board.backend.drive('gpiochip0', 0, 'pull-up');
     assert.equal(timers(), baseline + 1, 'a pending period has one');
     await nextEdge(edges, 1);
-    await sleep(5);
     assert.equal(timers(), baseline, 'and it is gone once settled');
   });
 

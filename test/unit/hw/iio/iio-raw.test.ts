@@ -23,7 +23,7 @@ test('a kept file is read at offset 0 each time and reopened after an idle gap',
   const tree = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 100 } } }]);
   const path = join(tree.device(0).dir, 'in_voltage1_raw');
   let now = 0;
-  const reader = new IioRawReader(path, { reopenAfterMs: 50, now: () => now });
+  const reader = new IioRawReader(path, { reopenAfterMs: 50, time: { now: () => now } });
   t.after(() => reader.close());
   assert.equal(await reader.read(), 100);
   tree.setRaw(0, 'voltage1', -2048);
@@ -42,7 +42,7 @@ test('read failures: gone, junk; the next read starts over', async (t) => {
   const tree = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 5 } } }]);
   const path = join(tree.device(0).dir, 'in_voltage1_raw');
   let now = 0;
-  const reader = new IioRawReader(path, { now: () => now });
+  const reader = new IioRawReader(path, { time: { now: () => now } });
   t.after(() => reader.close());
   assert.equal(await reader.read(), 5);
   writeFileSync(path, 'oops\n');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isCtlError, type CtlError } from '../../../../../src/core/errors.js';
@@ -207,9 +207,15 @@ test('a removed chip fails its requests with HW_GONE once, and methods reject af
   await assert.rejects(req.get(), (e: CtlError) => e.code === 'HW_GONE');
   await assert.rejects(req.set(new Map([[2, true]])), (e: CtlError) => e.code === 'HW_GONE');
   await req.release();
-  await sleep(20);
-  assert.equal(failures.length, 1);
   assert.equal(kernel.openFds, 1, 'the request fd is closed');
+  // An edge on another chip after it: the polls that delivered it would have reported the removed chip again.
+  kernel.addChip('/dev/gpiochip1', 'other', 4);
+  const other = await backend.openChip('/dev/gpiochip1');
+  const edges: EdgeEvent[] = [];
+  await other.request({ consumer: 'c', lines: [input(0)], onEdge: (e) => edges.push(e) });
+  kernel.drive('/dev/gpiochip1', 0, true, 1n);
+  await waitUntil(() => edges.length === 1, 'the edge on the other chip');
+  assert.equal(failures.length, 1);
 });
 
 test('an output request on a removed chip fails on its next write with HW_GONE', async (t) => {
@@ -232,10 +238,13 @@ test('release frees the lines at once, stops edges and is idempotent', async (t)
   await releasing;
   await req.release();
   assert.equal(kernel.line(CHIP, 1).consumer, '');
-  const again = await chip.request({ consumer: 'd', lines: [input(1)] });
+  const againEvents: EdgeEvent[] = [];
+  const again = await chip.request({ consumer: 'd', lines: [input(1)], onEdge: (e) => againEvents.push(e) });
   assert.equal(kernel.line(CHIP, 1).consumer, 'd');
+  // An edge the new request hears: the released one hears nothing, neither this nor the earlier one.
+  kernel.drive(CHIP, 1, false, 2n);
+  await waitUntil(() => againEvents.length === 1, 'the new request\'s edge');
   await again.release();
-  await sleep(20);
   assert.equal(events.length, 0);
   await assert.rejects(req.get(), (e: CtlError) => e.code === 'HW_IO' && /released/.test(e.message));
 });
@@ -266,9 +275,9 @@ test('a closed chip handle is let go: re-opening a chip for days does not grow t
     refs.push(new WeakRef(chip));
   };
   for (let i = 0; i < 20; i++) await openAndClose();
-  await sleep(0);
+  await nextTurn();
   gc();
-  await sleep(0);
+  await nextTurn();
   gc();
   const alive = refs.filter((r) => r.deref() !== undefined).length;
   assert.equal(alive, 0, `${alive} of 20 closed chip handles are still held`);
