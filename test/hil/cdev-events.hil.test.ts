@@ -10,6 +10,7 @@ import type { EdgeEvent } from '../../src/hw/gpio/backend.js';
 import { pull, puller, simChip, skipOutsideGuest } from './gpio-sim-rig.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { hilBackend } from './hil-backend.js';
+import { hilTimeScale } from './time-scale.js';
 
 const skip = skipOutsideGuest;
 
@@ -83,24 +84,30 @@ test('1,000 paced pulses (2,000 edges >= 2 ms apart) all arrive, in order, none 
 });
 
 test('the kernel debounce filters a short spike and delivers a held level once', { skip }, async (t) => {
+  // 50 ms in the x86-64 guest; longer in a slower one (armhf: 200 ms), where two back-to-back
+  // writes are tens of milliseconds apart on a busy host.
+  const slower = Math.max(1, hilTimeScale() / 4);
+  const periodMs = 50 * slower;
+  const spikeLimitMs = 20 * slower;
+  const waitMs = 300 * slower;
   const sim = simChip('pinctrl-bcm2711');
   await pull(sim, 18, false);
   const chip = await hilBackend(t).openChip(sim.path);
   const events: EdgeEvent[] = [];
   const req = await chip.request({
     consumer: 'hil-debounce',
-    lines: [{ offset: 18, direction: 'input', activeLow: false, edges: true, debounceUs: 50_000 }],
+    lines: [{ offset: 18, direction: 'input', activeLow: false, edges: true, debounceUs: periodMs * 1000 }],
     onEdge: (e) => events.push(e),
   });
   assert.deepEqual([...req.debounced], [18]);
   assert.deepEqual([...req.polled], []);
-  // A spike far shorter than 50 ms: back-to-back writes. A guest stalled by a busy host can hold
+  // A spike far shorter than the period: back-to-back writes. A guest stalled by a busy host can hold
   // the line longer between them; such a spike is not the one under test, so it is made again
   // (its events, if any, dropped once the line is quiet).
   let spikeMs = Infinity;
-  for (let tries = 0; tries < 5 && spikeMs >= 20; tries++) {
+  for (let tries = 0; tries < 5 && spikeMs >= spikeLimitMs; tries++) {
     if (tries > 0) {
-      await sleep(300);
+      await sleep(waitMs);
       events.length = 0;
     }
     const from = process.hrtime.bigint();
@@ -108,16 +115,16 @@ test('the kernel debounce filters a short spike and delivers a held level once',
     await pull(sim, 18, false);
     spikeMs = Number(process.hrtime.bigint() - from) / 1e6;
   }
-  assert.ok(spikeMs < 20, `no spike shorter than 20 ms in 5 tries (last ${spikeMs.toFixed(1)} ms)`);
-  await sleep(300);
+  assert.ok(spikeMs < spikeLimitMs, `no spike shorter than ${spikeLimitMs} ms in 5 tries (last ${spikeMs.toFixed(1)} ms)`);
+  await sleep(waitMs);
   assert.equal(events.length, 0, `the spike (${spikeMs.toFixed(1)} ms) is filtered`);
-  // A level held for 300 ms: one rising edge, stamped when the period expired.
+  // A level held for 6 periods: one rising edge, stamped when the period expired.
   const held = process.hrtime.bigint();
   await pull(sim, 18, true);
-  await sleep(300);
+  await sleep(waitMs);
   assert.equal(events.length, 1);
   assert.equal(events[0]!.rising, true);
-  assert.ok(events[0]!.timestampNs - held >= 45_000_000n, 'the debounce period passed before the edge');
+  assert.ok(events[0]!.timestampNs - held >= BigInt(periodMs * 900_000), 'the debounce period passed before the edge');
   assert.deepEqual(await req.get(), [true]);
   await pull(sim, 18, false);
   await sleep(200);
