@@ -127,7 +127,7 @@ test('the kernel debounce filters a short spike and delivers a held level once',
   assert.ok(events[0]!.timestampNs - held >= BigInt(periodMs * 900_000), 'the debounce period passed before the edge');
   assert.deepEqual(await req.get(), [true]);
   await pull(sim, 18, false);
-  await sleep(200);
+  await sleep(waitMs);
   assert.deepEqual(
     events.map((e) => e.rising),
     [true, false],
