@@ -108,7 +108,10 @@ export async function reloadInPlace(t: TestContext, rig: GpioServiceRig): Promis
   service.child.kill('SIGHUP');
   await service.log(/ctl-mqtt-gpio\.conf: invalid configuration, not applied/);
   assert.match(service.stderr(), /ctl-mqtt-gpio\.conf:1:\d+: channels\[0\]\.direction: is required/);
-  assert.deepEqual(run.recorder.since(mark), [], 'nothing changed');
+  // A meter's power falls on its own while no pulse comes (time, not the reload, changes it): on a
+  // slow guest the last pulses can be seconds ago by now.
+  const changed = run.recorder.since(mark).filter((m) => !/\/M_(KEEP|CHANGE)_current$/.test(m.topic));
+  assert.deepEqual(changed, [], 'nothing changed');
   await run.command('OUT_KEEP', '0');
   await run.value('OUT_KEEP', '0', { from: mark });
   assert.equal(await service.stop(), 0, service.stderr());
