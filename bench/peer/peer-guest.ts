@@ -11,7 +11,8 @@
  *   in the input's payload stream; for the ctl-mqtt meter, the count it publishes) against the
  *   pulses driven;
  * - CPU per edge driven (utime + stime of the process over the trains), memory when idle after them;
- * - output round trip: a command on MQTT to the gpio-sim line's value, to each program in turn.
+ * - output round trip: a command on MQTT to the gpio-sim line's value, to each program in turn
+ *   (CTL_PEER_ROUND_TRIPS, enough for a p99).
  * And the whole system beside the GPIO service: ctl-mqtt-adc (the example config on a simulated
  * IIO tree) and ctl-mqtt-console started next to it, the memory of each.
  * Prints one line `peer-result: {json}` at the end.
@@ -42,7 +43,7 @@ const LINES = { ctl: { in: 20, out: 21 }, meter: { in: 24 }, mqttIo: { in: 22, o
 const SPACINGS = (process.env.CTL_PEER_SPACINGS ?? '20,10,5,2,1').split(',').map(Number);
 const PULSES = Number(process.env.CTL_PEER_PULSES ?? 500);
 const LATENCY_EDGES = Number(process.env.CTL_PEER_LATENCY_EDGES ?? 1000);
-const ROUND_TRIPS = Number(process.env.CTL_PEER_ROUND_TRIPS ?? 50);
+const ROUND_TRIPS = Number(process.env.CTL_PEER_ROUND_TRIPS ?? 1000);
 /** mqtt-io's cold start in a TCG guest took 17 - 88 s on a loaded host: minutes, not seconds. */
 const START_DEADLINE_MS = Number(process.env.CTL_PEER_START_S ?? 300) * 1000;
 

@@ -171,6 +171,11 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     { label: theirs.label, samples: theirs.roundTripMs },
     'mqtt-io does not restore an output after a restart from a saved level; ctl-mqtt-gpio does (load_previous_state).',
   );
+  const ourOutP99 = percentile(ours.roundTripMs, 0.99);
+  const theirOutP99 = percentile(theirs.roundTripMs, 0.99);
+  if (ourOutP99 !== undefined && theirOutP99 !== undefined) {
+    pair('peer-output-p99', 'Peer: output command round trip, p99', 'ms', { label: ours.label, samples: [ourOutP99] }, { label: theirs.label, samples: [theirOutP99] }, `Of ${ours.roundTripMs.length} and ${theirs.roundTripMs.length} commands (a p99 needs ${samplesFor(0.99)}).`);
+  }
   pair('peer-start', 'Peer: start to ready in the guest (first value; mqtt-io: status running)', 's', { label: ours.label, samples: [ours.startS] }, { label: theirs.label, samples: [theirs.startS] });
   const bars = theirs.trains.flatMap((t) => {
     const o = ours.trains.find((x) => x.spacingMs === t.spacingMs);
