@@ -18,16 +18,16 @@ import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
-import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } from './channel-plan.js';
-import { ChipSession } from './chip-session.js';
+import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } from './chips/channel-plan.js';
+import { ChipSession } from './chips/chip-session.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './config/control-ids.js';
-import { EdgeTally } from './edge-tally.js';
-import { MeterInput } from './meter-input.js';
-import { SwitchInput } from './switch-input.js';
-import type { ChannelContext, Handover, GpioChannel } from './gpio-channel.js';
-import { SwitchOutput } from './switch-output.js';
-import { planReload } from './reload-plan.js';
+import { EdgeTally } from './channels/edge-tally.js';
+import { MeterInput } from './channels/meter-input.js';
+import { SwitchInput } from './channels/switch-input.js';
+import type { ChannelContext, Handover, GpioChannel } from './channels/gpio-channel.js';
+import { SwitchOutput } from './channels/switch-output.js';
+import { planReload } from './chips/reload-plan.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
 export interface ServiceTiming {

@@ -15,7 +15,7 @@ import type { TestContext } from 'node:test';
 import { CtlError } from '../../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
 import type { EdgeEvent, GpioBackend, LineRequest } from '../../../src/hw/gpio/backend.js';
-import type { LegacyMapper } from '../../../src/gpio/channel-plan.js';
+import type { LegacyMapper } from '../../../src/gpio/chips/channel-plan.js';
 import type { GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
 import { CHIP0 } from '../../helpers/gpio-channels.js';
 import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';

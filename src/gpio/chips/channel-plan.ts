@@ -5,9 +5,9 @@
  * (not a fatal error, as in wb-mqtt-gpio), and so does one that maps onto a line another channel
  * already has.
  */
-import type { Logger } from '../core/log.js';
-import type { LegacyMapping } from '../hw/gpio/legacy-number.js';
-import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import type { Logger } from '../../core/log.js';
+import type { LegacyMapping } from '../../hw/gpio/legacy-number.js';
+import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 
 /** A channel with its line resolved. */
 export interface PlannedChannel {

@@ -2,8 +2,8 @@
  * A plain input: one readonly `switch` showing the committed (debounced) logical level. The
  * level read when the line is granted is published at once; then every committed change.
  */
-import type { DeviceControl } from '../mqtt/mqtt-device.js';
-import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import type { DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 import { inputSwitchSpec } from './control-specs.js';
 import { CommittedLevel } from './committed-level.js';
 import { DebouncedInput } from './debounced-input.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CHIP0, lastValue, output, startKit } from './gpio-kit.js';
+import { CHIP0, lastValue, output, startKit } from '../gpio-kit.js';
 
 const savedOutputs = (path: string) => JSON.parse(readFileSync(path, 'utf8')).outputs as Record<string, boolean>;
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { lastValue, meter, MS, S, startKit, type Kit } from './gpio-kit.js';
+import { lastValue, meter, MS, S, startKit, type Kit } from '../gpio-kit.js';
 
 /** Moves time so the next pulse rises `ms` after the previous rising edge (pulses are 100 ms long). */
 function pulseEvery(kit: Kit, offset: number, count: number, periodMs: number): void {

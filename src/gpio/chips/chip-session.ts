@@ -15,14 +15,14 @@
  * Every operation that changes requests runs in one queue, so a failure report never races a
  * re-request or the stop. A failure is logged once per streak, and its end once.
  */
-import { CtlError, isCtlError, messageOf } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import type { GpioBackend, GpioChip, LineRequest } from '../hw/gpio/backend.js';
+import { CtlError, isCtlError, messageOf } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import type { GpioBackend, GpioChip, LineRequest } from '../../hw/gpio/backend.js';
 import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opener.js';
-import { FaultLog } from '../core/fault-log.js';
+import { FaultLog } from '../../core/fault-log.js';
 import { GrantedLines, type Granted } from './granted-lines.js';
-import { channelLabel, type LineAccess, type GpioChannel } from './gpio-channel.js';
-import type { EdgeTally } from './edge-tally.js';
+import { channelLabel, type LineAccess, type GpioChannel } from '../channels/gpio-channel.js';
+import type { EdgeTally } from '../channels/edge-tally.js';
 
 export interface ChipSessionOptions {
   /** The configured chip path. */

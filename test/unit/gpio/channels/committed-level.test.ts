@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CommittedLevel } from '../../../src/gpio/committed-level.js';
-import { ManualTime } from '../../helpers/manual-time.js';
+import { CommittedLevel } from '../../../../src/gpio/channels/committed-level.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
 
 const MS = 1_000_000n;
 

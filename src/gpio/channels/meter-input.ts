@@ -9,9 +9,9 @@
  * The total starts at the saved value (exact pulses, PulseCounter) and is saved within the save
  * interval after every pulse; `_total/on` sets the meter reading (strict number) and saves at once.
  */
-import type { Logger } from '../core/log.js';
-import type { CommandResult, DeviceControl } from '../mqtt/mqtt-device.js';
-import type { CounterConfig, GpioChannelConfig } from './config/gpio-config-model.js';
+import type { Logger } from '../../core/log.js';
+import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { CounterConfig, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
 import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edge-mode.js';
 import { IdleLevelWatch } from './counting/idle-level-watch.js';
@@ -20,7 +20,7 @@ import { CommittedLevel } from './committed-level.js';
 import { DebouncedInput } from './debounced-input.js';
 import type { ChannelContext, LineAccess, GpioChannel } from './gpio-channel.js';
 import type { CounterRecord } from './counting/counter-record.js';
-import type { GpioStateStore } from './state/gpio-state.js';
+import type { GpioStateStore } from '../state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
 /** A committed level change seen before the edge was decided. */

@@ -7,8 +7,8 @@
  * label and the same number of lines, is taken. Two candidates (identical expander modules) are
  * ambiguous: none is taken, rather than driving the wrong module.
  */
-import { isCtlError } from '../core/errors.js';
-import type { GpioBackend, GpioChip } from '../hw/gpio/backend.js';
+import { isCtlError } from '../../core/errors.js';
+import type { GpioBackend, GpioChip } from '../../hw/gpio/backend.js';
 
 /** What identifies a chip across removals. */
 export interface ChipIdentity {

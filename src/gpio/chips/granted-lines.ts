@@ -4,8 +4,8 @@
  * `pollMs` while there are any. A read that fails is handed to the session, which decides what
  * the failure means (the line or the whole chip); nothing here retries or logs.
  */
-import type { LineRequest } from '../hw/gpio/backend.js';
-import type { GpioChannel } from './gpio-channel.js';
+import type { LineRequest } from '../../hw/gpio/backend.js';
+import type { GpioChannel } from '../channels/gpio-channel.js';
 
 /** One request and the channels on its lines. */
 export interface Granted {

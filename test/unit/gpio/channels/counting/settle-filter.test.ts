@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SettleFilter } from '../../../../src/gpio/settle-filter.js';
-import { countsTransition, resolveAutoEdge } from '../../../../src/gpio/counting/edge-mode.js';
+import { SettleFilter } from '../../../../../src/gpio/channels/settle-filter.js';
+import { countsTransition, resolveAutoEdge } from '../../../../../src/gpio/channels/counting/edge-mode.js';
 
 const MS = 1_000_000n;
 

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { mapWithRanges } from '../../../src/hw/gpio/legacy-number.js';
-import { createSimBoard } from '../../helpers/sim-board.js';
-import { waitUntil } from '../../helpers/wait-until.js';
-import { input, lastValue, meter, output, startKit } from './gpio-kit.js';
+import { mapWithRanges } from '../../../../src/hw/gpio/legacy-number.js';
+import { createSimBoard } from '../../../helpers/sim-board.js';
+import { waitUntil } from '../../../helpers/wait-until.js';
+import { input, lastValue, meter, output, startKit } from '../gpio-kit.js';
 
 const FAST = { retryMs: 20 };
 

@@ -3,8 +3,8 @@
  * and the kernel debounce, and every edge, poll sample and read-cycle level goes to the channel's
  * committed-level tracker (CommittedLevel); the subclass decides what a committed change means.
  */
-import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
-import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 import type { CommittedLevel } from './committed-level.js';
 
 export abstract class DebouncedInput {

@@ -1,7 +1,7 @@
 /** An accepted meter reading is logged as the number it set, never as the (maybe huge) payload. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lastValue, meter, startKit } from './gpio-kit.js';
+import { lastValue, meter, startKit } from '../gpio-kit.js';
 
 test('a 256 KiB total payload that is a valid number is logged short', async (t) => {
   const kit = await startKit(t, { channels: [meter('M', 2, { type: 'watt_meter', multiplier: 1000 })] });

@@ -12,8 +12,8 @@
  * level is then taken over as a resync, stamped with the time of the read. A late edge of the
  * same level that comes after it is no change.
  */
-import type { Clock } from '../core/clock.js';
-import type { ScheduledTask, Scheduler } from '../core/scheduler.js';
+import type { Clock } from '../../core/clock.js';
+import type { ScheduledTask, Scheduler } from '../../core/scheduler.js';
 import { SettleFilter } from './settle-filter.js';
 
 /** Time seams shared by every input of the service. */

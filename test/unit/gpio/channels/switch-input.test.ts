@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { input, lastValue, meter, startKit } from './gpio-kit.js';
+import { input, lastValue, meter, startKit } from '../gpio-kit.js';
 
 test('an input publishes the level read at start, then every committed change', async (t) => {
   const kit = await startKit(t, { channels: [input('A', 0), input('B', 1)], pullUp: [1] });
