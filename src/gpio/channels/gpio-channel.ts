@@ -6,7 +6,7 @@ import type { Logger } from '../../core/log.js';
 import type { ControlSpec, DeviceControl } from '../../mqtt/mqtt-device.js';
 import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
 import type { GpioChannelConfig } from '../config/gpio-config-model.js';
-import type { GrantedInput, InputTiming } from './committed-level.js';
+import type { GrantedInput, InputTiming } from './debouncer.js';
 import type { GpioStateStore } from '../state/gpio-state.js';
 
 /** One granted line, as a channel uses it. */
