@@ -1,19 +1,51 @@
 /**
- * The line requests a chip session holds, and their reading: the read cycle's read of every line
- * (a lost edge, or a lost chip, shows there) and the sampling of lines without interrupt every
- * `pollMs` while there are any. A read that fails is handed to the session, which decides what
- * the failure means (the line or the whole chip); nothing here retries or logs.
+ * The lines a chip session holds, one line per request: how a channel's line is requested
+ * (`requestLine`: one line's settings in, one held line out), and the reading of the lines held:
+ * the read cycle's read of every line (a lost edge, or a lost chip, shows there) and the sampling
+ * of lines without interrupt every `pollMs` while there are any. A read that fails is handed to
+ * the session, which decides what the failure means (the line or the whole chip); nothing here
+ * retries or logs.
+ *
+ * The hardware contract (hw/gpio/backend.ts) takes several lines per request; the service never
+ * asks for more than one, so the arrays of that contract end in `requestLine`.
  */
-import type { LineRequest } from '../../hw/gpio/backend.js';
-import type { GpioChannel } from '../channels/gpio-channel.js';
+import type { EdgeEvent, GpioChip, LineRequest, LineSettings } from '../../hw/gpio/backend.js';
+import type { GpioChannel, LineAccess } from '../channels/gpio-channel.js';
 
-/** One request and the channels on its lines. */
-export interface Granted {
-  readonly channels: readonly GpioChannel[];
-  readonly offsets: readonly number[];
-  /** Channels of the lines without interrupt, and their offsets. */
-  readonly polled: readonly GpioChannel[];
-  readonly polledOffsets: readonly number[];
+/** One requested line: what its channel uses (LineAccess), its offset, and its release. */
+export interface HeldLine extends LineAccess {
+  readonly offset: number;
+  /** Releases the line; idempotent, never rejects. */
+  release(): Promise<void>;
+}
+
+export interface LineRequestOptions {
+  /** Consumer label shown by the kernel (gpioinfo). */
+  readonly consumer: string;
+  readonly settings: LineSettings;
+  /** Every edge event of the line (inputs with edges). */
+  readonly onEdge: (event: EdgeEvent) => void;
+  /** The line stopped working asynchronously (chip removed, event read failure). */
+  readonly onFailure: (error: Error) => void;
+}
+
+/** Requests one line. Rejects when it cannot be requested; then nothing stays requested. */
+export async function requestLine(chip: GpioChip, options: LineRequestOptions): Promise<HeldLine> {
+  const { offset } = options.settings;
+  const req: LineRequest = await chip.request({
+    consumer: options.consumer,
+    lines: [options.settings],
+    onEdge: options.onEdge,
+    onFailure: options.onFailure,
+  });
+  return {
+    offset,
+    polled: req.polled.has(offset),
+    kernelDebounced: req.debounced.has(offset),
+    read: async () => (await req.get([offset]))[0]!,
+    write: (level) => req.set(new Map([[offset, level]])),
+    release: () => req.release(),
+  };
 }
 
 export interface GrantedLinesOptions {
@@ -21,52 +53,52 @@ export interface GrantedLinesOptions {
   readonly pollMs: number;
   readonly nowNs: () => bigint;
   /** A sample of a line without interrupt failed (the session queues its handling). */
-  readonly onPollFailed: (req: LineRequest, err: unknown) => void;
+  readonly onPollFailed: (line: HeldLine, err: unknown) => void;
 }
 
 export class GrantedLines {
-  private readonly byRequest = new Map<LineRequest, Granted>();
+  private readonly channelOf = new Map<HeldLine, GpioChannel>();
   private pollTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private stopped = false;
 
   constructor(private readonly options: GrantedLinesOptions) {}
 
-  /** Every request with its channels. */
-  entries(): Array<[LineRequest, Granted]> {
-    return [...this.byRequest];
+  /** Every held line with its channel. */
+  entries(): Array<[HeldLine, GpioChannel]> {
+    return [...this.channelOf];
   }
 
-  get(req: LineRequest): Granted | undefined {
-    return this.byRequest.get(req);
+  /** The channel of a held line; undefined once it is no longer held. */
+  get(line: HeldLine): GpioChannel | undefined {
+    return this.channelOf.get(line);
   }
 
-  /** Holds a request; its lines without interrupt are sampled once `pollAsNeeded()` says so (after their channels attached). */
-  add(req: LineRequest, granted: Granted): void {
-    this.byRequest.set(req, granted);
+  /** Holds a line; a line without interrupt is sampled once `pollAsNeeded()` says so (after its channel attached). */
+  add(line: HeldLine, channel: GpioChannel): void {
+    this.channelOf.set(line, channel);
   }
 
-  /** Forgets a request (the caller releases it); its channels are no longer read. */
-  delete(req: LineRequest): void {
-    this.byRequest.delete(req);
+  /** Forgets a line (the caller releases it); its channel is no longer read. */
+  delete(line: HeldLine): void {
+    this.channelOf.delete(line);
   }
 
   /**
-   * Reads every line once and hands each channel its level; a request whose read fails goes to
-   * `onFailed` (awaited: it may give up requests, which are then not read).
+   * Reads every line once and hands each channel its level; a line whose read fails goes to
+   * `onFailed` (awaited: it may give up lines, which are then not read).
    */
-  async readAll(onFailed: (req: LineRequest, err: unknown) => Promise<void>): Promise<void> {
-    for (const [req, g] of this.entries()) {
-      if (!this.byRequest.has(req)) continue;
-      let levels: boolean[];
+  async readAll(onFailed: (line: HeldLine, err: unknown) => Promise<void>): Promise<void> {
+    for (const [line, channel] of this.entries()) {
+      if (!this.channelOf.has(line)) continue;
+      let level: boolean;
       try {
-        levels = await req.get(g.offsets);
+        level = await line.read();
       } catch (err) {
-        await onFailed(req, err);
+        await onFailed(line, err);
         continue;
       }
-      const now = this.options.nowNs();
-      g.channels.forEach((channel, i) => channel.onRead(levels[i]!, now));
+      channel.onRead(level, this.options.nowNs());
     }
   }
 
@@ -75,17 +107,16 @@ export class GrantedLines {
     if (this.polling || this.stopped) return;
     this.polling = true;
     try {
-      for (const [req, g] of this.entries()) {
-        if (g.polledOffsets.length === 0) continue;
-        let levels: boolean[];
+      for (const [line, channel] of this.entries()) {
+        if (!line.polled) continue;
+        let level: boolean;
         try {
-          levels = await req.get(g.polledOffsets);
+          level = await line.read();
         } catch (err) {
-          this.options.onPollFailed(req, err);
+          this.options.onPollFailed(line, err);
           continue;
         }
-        const now = this.options.nowNs();
-        g.polled.forEach((channel, i) => channel.onPolled(levels[i]!, now));
+        channel.onPolled(level, this.options.nowNs());
       }
     } finally {
       this.polling = false;
@@ -100,7 +131,7 @@ export class GrantedLines {
 
   /** Samples every `pollMs` while some held line has no interrupt; stops sampling otherwise. */
   pollAsNeeded(): void {
-    const needed = !this.stopped && this.options.pollMs > 0 && [...this.byRequest.values()].some((g) => g.polled.length > 0);
+    const needed = !this.stopped && this.options.pollMs > 0 && [...this.channelOf.keys()].some((line) => line.polled);
     if (needed && this.pollTimer === undefined) {
       this.pollTimer = setInterval(() => void this.pollOnce(), this.options.pollMs);
     } else if (!needed && this.pollTimer !== undefined) {
