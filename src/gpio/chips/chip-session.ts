@@ -11,16 +11,16 @@
  *   requested again (outputs at their level), the inputs read again. Lines that failed on their
  *   own (busy, refused) are retried on the same schedule. No tight loop: one timer at a time.
  * - The lines it holds (one request each), and their reading (the read cycle, and sampling lines
- *   without interrupt every `pollMs`), are in granted-lines.ts; what a failure means is decided here.
+ *   without interrupt every `pollMs`), are in held-lines.ts; what a failure means is decided here.
  * Every operation that changes requests runs in one queue, so a failure report never races a
  * re-request or the stop. A failure is logged once per streak, and its end once.
  */
 import { CtlError, isCtlError, messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { GpioBackend, GpioChip } from '../../hw/gpio/backend.js';
-import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opener.js';
+import { openOrFindChip, type ChipIdentity, type ChipLocator } from './chip-finder.js';
 import { FaultLog } from '../../core/fault-log.js';
-import { GrantedLines, requestLine, type HeldLine } from './granted-lines.js';
+import { HeldLines, requestLine, type HeldLine } from './held-lines.js';
 import { channelLabel, type GpioChannel } from '../channels/gpio-channel.js';
 import type { EdgeTally } from '../channels/edge-tally.js';
 
@@ -53,7 +53,7 @@ export class ChipSession {
   private chip: GpioChip | undefined;
   private identity: ChipIdentity | undefined;
   private readonly channels: GpioChannel[];
-  private readonly granted: GrantedLines;
+  private readonly held: HeldLines;
   private readonly waiting = new Set<GpioChannel>();
   private queue: Promise<void> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
@@ -68,7 +68,7 @@ export class ChipSession {
     this.options = options;
     this.path = options.path;
     this.faults = new FaultLog(options.log);
-    this.granted = new GrantedLines({
+    this.held = new HeldLines({
       pollMs: options.pollMs,
       nowNs: options.nowNs,
       onPollFailed: (line, err) => void this.enqueue(() => this.lineLost(line, err)),
@@ -100,9 +100,9 @@ export class ChipSession {
   remove(channels: readonly GpioChannel[]): Promise<void> {
     const leaving = new Set(channels);
     return this.enqueue(async () => {
-      for (const [line, channel] of this.granted.entries()) {
+      for (const [line, channel] of this.held.entries()) {
         if (!leaving.has(channel)) continue;
-        this.granted.delete(line);
+        this.held.delete(line);
         await line.release();
       }
       for (const channel of leaving) {
@@ -112,7 +112,7 @@ export class ChipSession {
         channel.close();
       }
       this.channels.splice(0, this.channels.length, ...this.channels.filter((c) => !leaving.has(c)));
-      this.granted.pollAsNeeded();
+      this.held.pollAsNeeded();
       if (this.waiting.size > 0) this.scheduleRetry();
     });
   }
@@ -132,22 +132,22 @@ export class ChipSession {
    * failing read ends its request (a lost chip shows here).
    */
   readLines(): Promise<void> {
-    return this.enqueue(() => this.granted.readAll((line, err) => this.lineLost(line, err)));
+    return this.enqueue(() => this.held.readAll((line, err) => this.lineLost(line, err)));
   }
 
   /** Samples the lines without interrupt once. */
   poll(): Promise<void> {
-    return this.granted.pollOnce();
+    return this.held.pollOnce();
   }
 
   /** Releases every line and closes the chip; no more retries. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearRetry();
-    this.granted.stop();
+    this.held.stop();
     await this.queue;
-    for (const [line] of this.granted.entries()) {
-      this.granted.delete(line);
+    for (const [line] of this.held.entries()) {
+      this.held.delete(line);
       await line.release();
     }
     for (const channel of this.channels) channel.close();
@@ -163,7 +163,7 @@ export class ChipSession {
   private async connect(): Promise<void> {
     if (this.chip === undefined) {
       try {
-        this.chip = await openChipAgain(this.options.backend, this.path, this.identity, this.options.locator);
+        this.chip = await openOrFindChip(this.options.backend, this.path, this.identity, this.options.locator);
       } catch (err) {
         this.openFailed(toCtlError(err));
         return;
@@ -241,7 +241,7 @@ export class ChipSession {
       },
     });
     self = line;
-    this.granted.add(line, channel);
+    this.held.add(line, channel);
     this.waiting.delete(channel);
     return { line, early };
   }
@@ -259,23 +259,23 @@ export class ChipSession {
       this.options.log.info(`${this.label(channel)}: no interrupt; polled every ${this.options.pollMs} ms`);
     }
     this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
-    this.granted.pollAsNeeded();
+    this.held.pollAsNeeded();
     const failedEarly = early.error;
     if (failedEarly !== undefined) void this.enqueue(() => this.lineLost(line, failedEarly));
   }
 
   /** Releases a line and puts its channel back to waiting, with `r`. */
   private async giveUp(line: HeldLine, channel: GpioChannel): Promise<void> {
-    this.granted.delete(line);
+    this.held.delete(line);
     await line.release();
     channel.detach();
     this.waiting.add(channel);
-    this.granted.pollAsNeeded();
+    this.held.pollAsNeeded();
   }
 
   /** A held line stopped working (a failed read, or the backend's failure report). */
   private async lineLost(line: HeldLine, err: unknown): Promise<void> {
-    const channel = this.granted.get(line);
+    const channel = this.held.get(line);
     if (channel === undefined) return;
     await this.giveUp(line, channel);
     const error = toCtlError(err);
@@ -290,7 +290,7 @@ export class ChipSession {
   }
 
   private async chipLost(error: CtlError): Promise<void> {
-    for (const [line, channel] of this.granted.entries()) await this.giveUp(line, channel);
+    for (const [line, channel] of this.held.entries()) await this.giveUp(line, channel);
     for (const channel of this.waiting) channel.detach();
     await this.closeChip();
     this.openError = error;

@@ -10,9 +10,9 @@ import type { EdgeEvent, LineSettings } from '../../../src/hw/gpio/backend.js';
 import { SimBackend } from '../../../src/sim/gpio/sim-backend.js';
 import { createSimBoard } from '../../../src/sim/gpio/sim-board.js';
 import { tempSimBoard } from '../../helpers/sim-board.js';
-import { fileControls, gpioBackendContract, type GpioRig } from '../hw/gpio/backend.contract.js';
+import { fileControls, gpioBackendContract, type BackendRig } from '../../scenarios/gpio-backend/backend.contract.js';
 
-async function simRig(): Promise<GpioRig> {
+async function simRig(): Promise<BackendRig> {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-contract-'));
   createSimBoard(dir, { gpiochip0: { lines: 8, label: 'contract-sim' }, gpiochip1: 4 });
   const chipDir = (chip: string) => join(dir, basename(chip));

@@ -9,7 +9,7 @@ import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptio
 import { CdevLineRequest, type KernelPart } from './cdev-request.js';
 import { toCtlError } from './errno.js';
 import type { EventWaiter } from './event-waiter.js';
-import { planLine, planRequests, type PlannedRequest } from './request-plan.js';
+import { kernelLineOf, groupIntoRequests, type GroupedRequest } from './kernel-requests.js';
 import type { Syscalls } from './syscalls.js';
 import {
   IOCTL,
@@ -70,8 +70,8 @@ export class CdevChip implements GpioChip {
     const polled = new Set<number>();
     const parts: KernelPart[] = [];
     try {
-      const planned = options.lines.map((s) => planLine(s));
-      for (const kreq of planRequests(planned, options.consumer)) {
+      const planned = options.lines.map((s) => kernelLineOf(s));
+      for (const kreq of groupIntoRequests(planned, options.consumer)) {
         parts.push(...this.grant(kreq, options, polled));
       }
     } catch (err) {
@@ -114,7 +114,7 @@ export class CdevChip implements GpioChip {
    * Grants one planned kernel request. When the kernel refuses edge detection, finds the lines
    * without an interrupt one by one, re-plans them without edges (into `polled`) and tries again.
    */
-  private grant(kreq: PlannedRequest, options: RequestOptions, polled: Set<number>): KernelPart[] {
+  private grant(kreq: GroupedRequest, options: RequestOptions, polled: Set<number>): KernelPart[] {
     try {
       return [this.ioctlRequest(kreq)];
     } catch (err) {
@@ -126,10 +126,10 @@ export class CdevChip implements GpioChip {
         if (!this.edgesWork(s, options.consumer)) polled.add(s.offset);
       }
       if (!withEdges.some((s) => polled.has(s.offset))) throw error;
-      const replanned = settings.map((s) => planLine(s, !polled.has(s.offset)));
+      const replanned = settings.map((s) => kernelLineOf(s, !polled.has(s.offset)));
       const parts: KernelPart[] = [];
       try {
-        for (const next of planRequests(replanned, options.consumer)) parts.push(this.ioctlRequest(next));
+        for (const next of groupIntoRequests(replanned, options.consumer)) parts.push(this.ioctlRequest(next));
       } catch (retryErr) {
         for (const part of parts) this.closeQuietly(part.fd);
         throw this.requestError(retryErr, kreq.offsets);
@@ -140,7 +140,7 @@ export class CdevChip implements GpioChip {
 
   /** Tries edge detection on one line alone; false when the kernel refuses it (no interrupt). */
   private edgesWork(s: LineSettings, consumer: string): boolean {
-    const single = planRequests([planLine(s)], consumer)[0]!;
+    const single = groupIntoRequests([kernelLineOf(s)], consumer)[0]!;
     try {
       this.closeQuietly(this.ioctlRequest(single).fd);
       return true;
@@ -151,7 +151,7 @@ export class CdevChip implements GpioChip {
     }
   }
 
-  private ioctlRequest(kreq: PlannedRequest): KernelPart {
+  private ioctlRequest(kreq: GroupedRequest): KernelPart {
     this.checkOpen();
     const buf = encodeLineRequest(kreq);
     this.ctx.sys.ioctl(this.fd, IOCTL.V2_GET_LINE, buf);

@@ -48,7 +48,7 @@ export async function requestLine(chip: GpioChip, options: LineRequestOptions): 
   };
 }
 
-export interface GrantedLinesOptions {
+export interface HeldLinesOptions {
   /** Period of sampling lines without interrupt (ms); 0: only when `pollOnce()` is called. */
   readonly pollMs: number;
   readonly nowNs: () => bigint;
@@ -56,13 +56,13 @@ export interface GrantedLinesOptions {
   readonly onPollFailed: (line: HeldLine, err: unknown) => void;
 }
 
-export class GrantedLines {
+export class HeldLines {
   private readonly channelOf = new Map<HeldLine, GpioChannel>();
   private pollTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private stopped = false;
 
-  constructor(private readonly options: GrantedLinesOptions) {}
+  constructor(private readonly options: HeldLinesOptions) {}
 
   /** Every held line with its channel. */
   entries(): Array<[HeldLine, GpioChannel]> {

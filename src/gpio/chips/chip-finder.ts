@@ -28,7 +28,7 @@ export interface ChipLocator {
  * Opens `path`; when it is missing (HW_GONE) and `known` is set, looks for the chip elsewhere.
  * Rejects with the error of the configured path when nothing fits.
  */
-export async function openChipAgain(
+export async function openOrFindChip(
   backend: GpioBackend,
   path: string,
   known: ChipIdentity | undefined,

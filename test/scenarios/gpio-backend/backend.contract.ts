@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
+import { isCtlError, type ErrorCode } from '../../../src/core/errors.js';
 import type {
   EdgeEvent,
   GpioBackend,
@@ -25,12 +25,12 @@ import type {
   LineRequest,
   LineSettings,
   RequestOptions,
-} from '../../../../src/hw/gpio/backend.js';
+} from '../../../src/hw/gpio/backend.js';
 
 export type PullName = 'pull-up' | 'pull-down';
 
 /** What a backend is tested with. Every line of `chip` starts free and pulled down. */
-export interface GpioRig {
+export interface BackendRig {
   backend: GpioBackend;
   /** Path of a chip with at least 8 lines, as given to openChip. */
   chip: string;
@@ -141,12 +141,12 @@ async function rejectsWith(p: Promise<unknown>, code: ErrorCode, message?: RegEx
   });
 }
 
-export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig>, options: ContractOptions = {}): void {
+export function gpioBackendContract(name: string, makeRig: () => Promise<BackendRig>, options: ContractOptions = {}): void {
   const quietMs = options.quietMs ?? 100;
   const timeoutMs = options.timeoutMs ?? 3000;
 
   /** A fresh rig for one test, torn down after it. */
-  async function setup(t: TestContext): Promise<{ rig: GpioRig; chip: GpioChip }> {
+  async function setup(t: TestContext): Promise<{ rig: BackendRig; chip: GpioChip }> {
     const rig = await makeRig();
     t.after(async () => {
       await rig.backend.close();
