@@ -1,6 +1,6 @@
 /**
- * The GPIO backend contract suite (test/scenarios/gpio-backend/backend.contract.ts), which the sim backend
- * passes on the host, run here on the cdev backend against the kernel's gpio-sim in the guest.
+ * The GPIO backend contract suite (test/scenarios/gpio-backend/backend.contract.ts), which the
+ * sim backend passes on the host, run here on the cdev backend against the kernel's gpio-sim in the guest.
  * Every test gets a fresh backend on the `pinctrl-bcm2711` chip, all lines pulled down; the chip
  * removal case toggles the chip's `live` and finds it again under the number it comes back with.
  * The waits are longer than on the host: the guest runs under TCG on a machine that may be busy.
