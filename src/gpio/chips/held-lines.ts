@@ -1,13 +1,10 @@
 /**
- * The lines a chip session holds, one line per request: how a channel's line is requested
+ * The lines a chip session holds, one per request: how a channel's line is requested
  * (`requestLine`: one line's settings in, one held line out), and the reading of the lines held:
  * the read cycle's read of every line (a lost edge, or a lost chip, shows there) and the sampling
  * of lines without interrupt every `pollMs` while there are any. A read that fails is handed to
  * the session, which decides what the failure means (the line or the whole chip); nothing here
  * retries or logs.
- *
- * The hardware contract (hw/gpio/backend.ts) takes several lines per request; the service never
- * asks for more than one, so the arrays of that contract end in `requestLine`.
  */
 import type { EdgeEvent, GpioChip, LineRequest, LineSettings } from '../../hw/gpio/backend.js';
 import type { GpioChannel, LineAccess } from '../channels/gpio-channel.js';
@@ -31,19 +28,18 @@ export interface LineRequestOptions {
 
 /** Requests one line. Rejects when it cannot be requested; then nothing stays requested. */
 export async function requestLine(chip: GpioChip, options: LineRequestOptions): Promise<HeldLine> {
-  const { offset } = options.settings;
-  const req: LineRequest = await chip.request({
+  const req: LineRequest = await chip.requestLine({
     consumer: options.consumer,
-    lines: [options.settings],
+    line: options.settings,
     onEdge: options.onEdge,
     onFailure: options.onFailure,
   });
   return {
-    offset,
-    polled: req.polled.has(offset),
-    kernelDebounced: req.debounced.has(offset),
-    read: async () => (await req.get([offset]))[0]!,
-    write: (level) => req.set(new Map([[offset, level]])),
+    offset: req.offset,
+    polled: req.polled,
+    kernelDebounced: req.debounced,
+    read: () => req.get(),
+    write: (level) => req.set(level),
     release: () => req.release(),
   };
 }

@@ -171,11 +171,11 @@ export function lastValue(device: RecordingDevice, control: string): string | un
  */
 function withFaults(backend: GpioBackend, faults: { readsFail: boolean; edgesLost: boolean }): GpioBackend {
   const faulty = (req: LineRequest): LineRequest => ({
-    offsets: req.offsets,
+    offset: req.offset,
     polled: req.polled,
     debounced: req.debounced,
-    get: (offsets) => (faults.readsFail ? Promise.reject(new CtlError('HW_IO', 'read failed: EIO', { errno: 'EIO' })) : req.get(offsets)),
-    set: (levels) => req.set(levels),
+    get: () => (faults.readsFail ? Promise.reject(new CtlError('HW_IO', 'read failed: EIO', { errno: 'EIO' })) : req.get()),
+    set: (level) => req.set(level),
     release: () => req.release(),
   });
   return {
@@ -189,10 +189,10 @@ function withFaults(backend: GpioBackend, faults: { readsFail: boolean; edgesLos
         label: chip.label,
         lineCount: chip.lineCount,
         lineInfo: (offset) => chip.lineInfo(offset),
-        request: async (options) => {
+        requestLine: async (options) => {
           const onEdge = options.onEdge;
           const lossy = onEdge && { onEdge: (event: EdgeEvent) => faults.edgesLost || onEdge(event) };
-          return faulty(await chip.request({ ...options, ...lossy }));
+          return faulty(await chip.requestLine({ ...options, ...lossy }));
         },
         close: () => chip.close(),
       };

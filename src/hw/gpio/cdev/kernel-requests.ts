@@ -1,7 +1,9 @@
 /**
- * Turns the backend-neutral LineSettings into uAPI v2 line requests: per-line kernel flags, lines
- * grouped so that each request needs at most 10 attributes, and at most 64 lines per request.
- * Pure (no I/O), so every grouping rule is unit-tested on the host.
+ * Turns the backend-neutral LineSettings into uAPI v2 line requests: per-line kernel flags and a
+ * request's attributes. The backend asks for one line per kernel request (cdev-chip.ts);
+ * `groupIntoRequests` can also put several lines into as few requests as the kernel's limits
+ * allow (at most 10 attributes and 64 lines each), which only its tests use now.
+ * Pure (no I/O), so every rule is unit-tested on the host.
  */
 import { CtlError } from '../../../core/errors.js';
 import type { LineSettings } from '../backend.js';

@@ -11,6 +11,7 @@ import { mapWithRanges } from '../../../../src/hw/gpio/legacy-number.js';
 import { createSimBoard } from '../../../helpers/sim-board.js';
 import { waitUntil } from '../../../helpers/wait-until.js';
 import { input, lastValue, meter, output, startGpioRig } from '../gpio-rig.js';
+import { requestLines } from '../../../helpers/line-set.js';
 
 const FAST = { retryMs: 20 };
 
@@ -128,7 +129,7 @@ test('a busy line gets r with the consumer named; the other lines of the chip wo
   const rig = await startGpioRig(t, { channels: [], timing: FAST });
   await rig.stop();
   const chip = await rig.board.backend.openChip('/dev/gpiochip0');
-  const other = await chip.request({ consumer: 'other-daemon', lines: [{ offset: 3, direction: 'input', activeLow: false }] });
+  const other = await requestLines(chip, { consumer: 'other-daemon', lines: [{ offset: 3, direction: 'input', activeLow: false }] });
   const busy = await startGpioRig(t, { channels: [input('A', 2), input('B', 3), output('C', 4, { initialState: true })], timing: FAST, after: rig });
   assert.deepEqual(busy.device.errorsOf('B'), ['r']);
   assert.deepEqual(busy.device.valuesOf('A'), ['0']);
