@@ -23,7 +23,7 @@ module.exports = {
     {
       name: 'no-folder-cycle',
       severity: 'error',
-      comment: 'Folders that import each other (core/config <-> mqtt, gpio/state <-> gpio/counting): a loop the file rule cannot see.',
+      comment: 'Folders that import each other (core/config <-> mqtt, gpio/state <-> gpio/channels/counting): a loop the file rule cannot see.',
       scope: 'folder',
       from: { path: '^src/' },
       to: { circular: true },

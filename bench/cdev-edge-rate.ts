@@ -54,9 +54,9 @@ console.log(`${EDGES} edges per run on ${chipPath} line ${OFFSET} (gpio-sim), no
 console.log('spacing µs  sent/s  received  FIFO-dropped  gpio-sim-merged  lossless');
 for (const spacingUs of SPACINGS_US) {
   const events: EdgeEvent[] = [];
-  const req = await chip.request({
+  const req = await chip.requestLine({
     consumer: 'edge-rate',
-    lines: [{ offset: OFFSET, direction: 'input', activeLow: false, edges: true }],
+    line: { offset: OFFSET, direction: 'input', activeLow: false, edges: true },
     onEdge: (e) => events.push(e),
   });
   const ms = await writeEdges(spacingUs);

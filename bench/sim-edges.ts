@@ -22,21 +22,17 @@ const chip = await backend.openChip('/dev/gpiochip0');
 const edges: EdgeEvent[] = [];
 let onEdgeAt = 0n;
 let edgeSeen: (() => void) | undefined;
-await chip.request({
-  consumer: 'bench',
-  lines: Array.from({ length: 16 }, (_, offset) => ({
-    offset,
-    direction: 'input' as const,
-    activeLow: false,
-    edges: true,
-    debounceUs: offset % 2 ? 5000 : 0,
-  })),
-  onEdge: (e) => {
-    onEdgeAt = process.hrtime.bigint();
-    edges.push(e);
-    edgeSeen?.();
-  },
-});
+for (let offset = 0; offset < 16; offset++) {
+  await chip.requestLine({
+    consumer: 'bench',
+    line: { offset, direction: 'input', activeLow: false, edges: true, debounceUs: offset % 2 ? 5000 : 0 },
+    onEdge: (e) => {
+      onEdgeAt = process.hrtime.bigint();
+      edges.push(e);
+      edgeSeen?.();
+    },
+  });
+}
 
 const cpu0 = process.cpuUsage();
 await sleep(3000);

@@ -64,9 +64,9 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     await device.whenOnline();
     const chip = await backend.openChip('/dev/gpiochip0');
     let counted = 0;
-    await chip.request({
+    await chip.requestLine({
       consumer: 'bench-noop',
-      lines: [{ offset: 1, direction: 'input', activeLow: false, edges: true }],
+      line: { offset: 1, direction: 'input', activeLow: false, edges: true },
       onEdge: () => counted++,
     });
     const serviceLevel = { high: false };

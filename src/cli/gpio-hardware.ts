@@ -6,7 +6,7 @@
 import { CtlError } from '../core/errors.js';
 import { chipPathsIn } from '../hw/gpio/chip-paths.js';
 import { mapLegacyGpioNumber } from '../hw/gpio/legacy-number.js';
-import type { LegacyMapper } from '../gpio/channel-plan.js';
+import type { LegacyMapper } from '../gpio/chips/line-map.js';
 import type { GpioOptions } from '../gpio/gpio-options.js';
 import type { OpenGpioHardware } from '../gpio/run.js';
 import type { ServiceOptions } from '../service/service-options.js';

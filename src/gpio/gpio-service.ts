@@ -1,8 +1,8 @@
 /**
  * The GPIO service: channels → MQTT controls, chips → sessions, and the read cycle. Wiring only;
  * each concern lives in its own file:
- *   channel-plan (lines, deprecated numbers) → input/output/counter channels (controls, logic)
- *   → chip sessions (requests, faults, polling); reload-plan decides what a reload touches.
+ *   line-map (lines, deprecated numbers) → input/output/counter channels (controls, logic)
+ *   → chip sessions (requests, faults, polling); reload-diff decides what a reload touches.
  * Lifecycle: `start()` adds the controls in config order (MQTT `order`), opens the chips and
  * requests the lines, and starts the read cycle; `reload()` applies a new configuration channel
  * by channel; `stop()` stops the cycle and releases the lines in reverse order. The MQTT device,
@@ -18,16 +18,16 @@ import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
-import { groupByChip, planChannels, type LegacyMapper, type PlannedChannel } from './channel-plan.js';
-import { ChipSession } from './chip-session.js';
+import { groupByChip, mapChannelLines, type LegacyMapper, type MappedChannel } from './chips/line-map.js';
+import { ChipSession } from './chips/chip-session.js';
 import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './config/control-ids.js';
-import { EdgeTally } from './edge-tally.js';
-import { MeterInput } from './meter-input.js';
-import { SwitchInput } from './switch-input.js';
-import type { ChannelContext, Handover, GpioChannel } from './gpio-channel.js';
-import { SwitchOutput } from './switch-output.js';
-import { planReload } from './reload-plan.js';
+import { EdgeTally } from './channels/edge-tally.js';
+import { MeterInput } from './channels/meter-input.js';
+import { SwitchInput } from './channels/switch-input.js';
+import type { ChannelContext, Handover, GpioChannel } from './channels/gpio-channel.js';
+import { SwitchOutput } from './channels/switch-output.js';
+import { diffReload } from './chips/reload-diff.js';
 import type { GpioStateStore } from './state/gpio-state.js';
 
 export interface ServiceTiming {
@@ -75,7 +75,7 @@ function hasCounter(config: GpioChannelConfig): config is GpioChannelConfig & { 
   return config.counter !== null;
 }
 
-function createChannel(p: PlannedChannel, ctx: ChannelContext, handover?: Handover): GpioChannel {
+function createChannel(p: MappedChannel, ctx: ChannelContext, handover?: Handover): GpioChannel {
   if (p.config.direction === 'output') return new SwitchOutput(p.config, p.offset, ctx, handover);
   if (hasCounter(p.config)) return new MeterInput(p.config, p.offset, ctx);
   return new SwitchInput(p.config, p.offset, ctx);
@@ -83,7 +83,7 @@ function createChannel(p: PlannedChannel, ctx: ChannelContext, handover?: Handov
 
 /** A channel as it runs: where its line is, the channel, and the session of its chip. */
 interface LiveChannel {
-  readonly planned: PlannedChannel;
+  readonly mapped: MappedChannel;
   readonly channel: GpioChannel;
   readonly session: ChipSession;
 }
@@ -121,19 +121,19 @@ export class GpioService {
     const { device } = this.options;
     let inError = 0;
     for (const l of this.live.values()) {
-      if (controlIdsOf(l.planned.config).some((id) => (device.control(id)?.errors ?? '') !== '')) inError++;
+      if (controlIdsOf(l.mapped.config).some((id) => (device.control(id)?.errors ?? '') !== '')) inError++;
     }
     return { total: this.live.size, inError };
   }
 
   /** Adds the controls, opens the chips and requests the lines. Hardware faults never reject. */
   async start(): Promise<StartReport> {
-    const planned = await this.plan(this.config);
+    const mapped = await this.mapLines(this.config);
     // Stopped while the lines were being mapped (a signal at start): request nothing.
     if (this.stopped) return { chips: [] };
-    if (planned.length === 0) this.options.log.warn('no GPIO channels to publish: the device has no controls');
+    if (mapped.length === 0) this.options.log.warn('no GPIO channels to publish: the device has no controls');
     const ctx = this.context(this.config, (spec) => this.options.device.addControl(spec));
-    await this.addChannels(planned.map((p) => ({ planned: p, channel: createChannel(p, ctx) })));
+    await this.addChannels(mapped.map((p) => ({ mapped: p, channel: createChannel(p, ctx) })));
     if (this.timing.readCycleMs > 0 && !this.stopped) {
       this.readTimer = setInterval(() => void this.readCycle(), this.timing.readCycleMs);
     }
@@ -150,28 +150,28 @@ export class GpioService {
   async reload(next: GpioConfig): Promise<void> {
     if (this.stopped) return;
     const { device, log } = this.options;
-    const planned = await this.plan(next);
+    const mapped = await this.mapLines(next);
     if (this.stopped) return;
-    const plan = planReload(this.live, planned);
-    const leaving = [...plan.removed, ...plan.changed.map((c) => c.old)];
-    const handovers = new Map(plan.changed.map((c) => [c.next.config.name, c.old.channel.handover?.() ?? {}]));
+    const diff = diffReload(this.live, mapped);
+    const leaving = [...diff.removed, ...diff.changed.map((c) => c.old)];
+    const handovers = new Map(diff.changed.map((c) => [c.next.config.name, c.old.channel.handover?.() ?? {}]));
 
     // Lines first: a line that moves to another channel must be free before it is requested.
     for (const session of this.sessions) {
       const mine = leaving.filter((l) => l.session === session).map((l) => l.channel);
       if (mine.length > 0) await session.remove(mine);
     }
-    const nextControls = new Set(planned.flatMap((p) => controlIdsOf(p.config)));
+    const nextControls = new Set(mapped.flatMap((p) => controlIdsOf(p.config)));
     for (const l of leaving) {
-      this.live.delete(l.planned.config.name);
-      for (const id of controlIdsOf(l.planned.config)) if (!nextControls.has(id)) device.removeControl(id);
+      this.live.delete(l.mapped.config.name);
+      for (const id of controlIdsOf(l.mapped.config)) if (!nextControls.has(id)) device.removeControl(id);
     }
     await this.dropEmptySessions();
 
     device.setTitle(next.deviceName);
     if (next.maxUnchangedInterval !== this.config.maxUnchangedInterval) {
-      for (const l of plan.unchanged) {
-        for (const id of controlIdsOf(l.planned.config)) {
+      for (const l of diff.unchanged) {
+        for (const id of controlIdsOf(l.mapped.config)) {
           const control = device.control(id);
           if (control) device.updateControl({ ...control.spec, maxUnchangedInterval: next.maxUnchangedInterval });
         }
@@ -181,20 +181,20 @@ export class GpioService {
 
     const takeOver = (spec: ControlSpec): DeviceControl => (device.control(spec.id) ? device.updateControl(spec) : device.addControl(spec));
     const ctx = this.context(next, takeOver);
-    const arriving = [...plan.changed.map((c) => c.next), ...plan.added].map((p) => ({
-      planned: p,
+    const arriving = [...diff.changed.map((c) => c.next), ...diff.added].map((p) => ({
+      mapped: p,
       channel: createChannel(p, ctx, handovers.get(p.config.name)),
     }));
     await this.addChannels(arriving);
     // Config order again (the map and the controls' `order`).
-    this.live = new Map(planned.flatMap((p) => {
+    this.live = new Map(mapped.flatMap((p) => {
       const l = this.live.get(p.config.name);
       return l ? [[p.config.name, l] as const] : [];
     }));
-    device.setControlOrder(planned.flatMap((p) => controlIdsOf(p.config)));
+    device.setControlOrder(mapped.flatMap((p) => controlIdsOf(p.config)));
     log.info(
-      `configuration reloaded: ${plan.unchanged.length} channel(s) unchanged, ${plan.changed.length} changed, ` +
-        `${plan.added.length} added, ${plan.removed.length} removed`,
+      `configuration reloaded: ${diff.unchanged.length} channel(s) unchanged, ${diff.changed.length} changed, ` +
+        `${diff.added.length} added, ${diff.removed.length} removed`,
     );
   }
 
@@ -226,8 +226,8 @@ export class GpioService {
     this.scheduler.stop();
   }
 
-  private plan(config: GpioConfig): Promise<PlannedChannel[]> {
-    return planChannels(config.channels, this.options.mapLegacyNumber ?? noLegacyMapping, this.options.log);
+  private mapLines(config: GpioConfig): Promise<MappedChannel[]> {
+    return mapChannelLines(config.channels, this.options.mapLegacyNumber ?? noLegacyMapping, this.options.log);
   }
 
   private context(config: GpioConfig, addControl: ChannelContext['addControl']): ChannelContext {
@@ -241,12 +241,12 @@ export class GpioService {
   }
 
   /** Hands channels to the sessions of their chips (new sessions for new chips) and requests their lines. */
-  private async addChannels(arriving: ReadonlyArray<{ planned: PlannedChannel; channel: GpioChannel }>): Promise<void> {
-    for (const [path, group] of groupByChip(arriving.map((a) => ({ ...a, chip: a.planned.chip })))) {
+  private async addChannels(arriving: ReadonlyArray<{ mapped: MappedChannel; channel: GpioChannel }>): Promise<void> {
+    for (const [path, group] of groupByChip(arriving.map((a) => ({ ...a, chip: a.mapped.chip })))) {
       let session = this.sessions.find((s) => s.path === path);
       const fresh = session === undefined;
       session ??= this.createSession(path, group.map((a) => a.channel));
-      for (const a of group) this.live.set(a.planned.config.name, { planned: a.planned, channel: a.channel, session });
+      for (const a of group) this.live.set(a.mapped.config.name, { mapped: a.mapped, channel: a.channel, session });
       if (fresh) {
         this.sessions.push(session);
         await session.start();

@@ -22,7 +22,7 @@ import { serviceManagerOf } from '../service/service-manager.js';
 import { createServiceDevice } from '../service/service-device.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import type { ServiceOptions } from '../service/service-options.js';
-import type { LegacyMapper } from './channel-plan.js';
+import type { LegacyMapper } from './chips/line-map.js';
 import type { GpioConfig } from './config/gpio-config-model.js';
 import type { GpioOptions } from './gpio-options.js';
 import { GpioService, type StartReport } from './gpio-service.js';

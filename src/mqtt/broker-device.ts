@@ -274,15 +274,15 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   // ControlSink: the control decided to publish; only while online (the next connect sends all).
-  publishValue(control: ControlState): void {
-    if (!this.isOnline || control.value === undefined) return;
-    this.send(this.topics.control(control.spec.id), control.value);
-    control.notePublished();
+  sendValue(id: string, value: string): boolean {
+    if (!this.isOnline) return false;
+    this.send(this.topics.control(id), value);
+    return true;
   }
 
-  publishErrors(control: ControlState): void {
-    this.ha?.setControlErrors(control.spec.id, control.errors);
-    if (this.isOnline) this.send(this.topics.controlLegacyMeta(control.spec.id, 'error'), control.errors);
+  sendErrors(id: string, errors: string): void {
+    this.ha?.setControlErrors(id, errors);
+    if (this.isOnline) this.send(this.topics.controlLegacyMeta(id, 'error'), errors);
   }
 
   private send(topic: string, payload: string): void {
@@ -327,10 +327,8 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.send(topics.controlMeta(spec.id), controlMetaJson(spec, order));
     for (const [key, payload] of controlLegacyMetas(spec, order)) this.send(topics.controlLegacyMeta(spec.id, key), payload);
     this.send(topics.controlLegacyMeta(spec.id, 'error'), control.errors);
-    if (control.value !== undefined) {
-      this.send(topics.control(spec.id), control.value);
-      control.notePublished();
-    }
+    const value = control.valueForConnect();
+    if (value !== undefined) this.send(topics.control(spec.id), value);
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
  * The state of one control and the rules that decide what gets published: the publish policy,
- * the `r` recovery order, error flags and the one-at-a-time command queue. Where publishes go is
- * the sink's business (the broker, or a recording for tests), so both implementations of
- * `MqttDevice` share these rules.
+ * the `r` recovery order, error flags and the one-at-a-time command queue. The control decides
+ * and keeps the history of what went out; the sink (the broker, or a recording for tests) only
+ * sends and says whether it could, and never calls back. Both implementations of `MqttDevice`
+ * share these rules.
  */
 import type { Time } from '../core/time.js';
 import type { Logger } from '../core/log.js';
@@ -32,10 +33,10 @@ export function checkNewControl(spec: ControlSpec, idInUse: (id: string) => bool
 
 /** Where a control's publishes go. */
 export interface ControlSink {
-  /** Publish the control's current value; the sink calls `notePublished` if it did. */
-  publishValue(control: ControlState): void;
-  /** Publish the control's current error flags. */
-  publishErrors(control: ControlState): void;
+  /** Sends a control's value; false when it could not go out (offline: a connect sends every value). */
+  sendValue(id: string, value: string): boolean;
+  /** Sends a control's error flags. */
+  sendErrors(id: string, errors: string): void;
 }
 
 export class ControlState implements DeviceControl {
@@ -90,14 +91,12 @@ export class ControlState implements DeviceControl {
     if (this.flags.includes('r')) {
       // Conventions A.6: clear `r` first, then publish the new value.
       this.flags = withErrorFlag(this.flags, 'r', false);
-      this.sink.publishErrors(this);
+      this.sink.sendErrors(this.spec.id, this.flags);
       recovered = true;
     }
     this.text = text;
     const policy = this.spec.maxUnchangedInterval ?? -1;
-    if (recovered || shouldPublishValue(text, this.history, policy, this.time.now())) {
-      this.sink.publishValue(this);
-    }
+    if (recovered || shouldPublishValue(text, this.history, policy, this.time.now())) this.publishValue();
   }
 
   setBoolean(value: boolean): void {
@@ -112,15 +111,27 @@ export class ControlState implements DeviceControl {
     const next = withErrorFlag(this.flags, flag, active);
     if (next === this.flags) return;
     this.flags = next;
-    this.sink.publishErrors(this);
+    this.sink.sendErrors(this.spec.id, this.flags);
   }
 
   republish(): void {
-    if (this.text !== undefined) this.sink.publishValue(this);
+    this.publishValue();
   }
 
-  /** Called by the sink when the current value went out. */
-  notePublished(): void {
+  /**
+   * The value a connect sends after the control's metas and flags, counted as published (the
+   * publish policy measures from it); undefined while the control has none.
+   */
+  valueForConnect(): string | undefined {
+    if (this.text !== undefined) this.notePublished();
+    return this.text;
+  }
+
+  private publishValue(): void {
+    if (this.text !== undefined && this.sink.sendValue(this.spec.id, this.text)) this.notePublished();
+  }
+
+  private notePublished(): void {
     this.history.lastText = this.text;
     this.history.lastAt = this.time.now();
   }

@@ -137,14 +137,13 @@ export class RecordingDevice implements MqttDevice, ControlSink {
     for (const reject of this.offline.splice(0)) reject(new CtlError('RUNTIME', 'the device is stopped'));
   }
 
-  publishValue(control: ControlState): void {
-    if (control.value === undefined) return;
-    this.events.push({ kind: 'value', control: control.spec.id, text: control.value });
-    control.notePublished();
+  sendValue(id: string, value: string): boolean {
+    this.events.push({ kind: 'value', control: id, text: value });
+    return true;
   }
 
-  publishErrors(control: ControlState): void {
-    this.events.push({ kind: 'error', control: control.spec.id, flags: control.errors });
+  sendErrors(id: string, errors: string): void {
+    this.events.push({ kind: 'error', control: id, flags: errors });
   }
 
   /**

@@ -11,6 +11,7 @@ import { pull, puller, simChip, skipOutsideGuest } from './gpio-sim-rig.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { hilBackend } from './hil-backend.js';
 import { hilTimeScale } from './time-scale.js';
+import { requestLines } from '../helpers/line-set.js';
 
 const skip = skipOutsideGuest;
 
@@ -19,7 +20,7 @@ test('edges arrive with kernel CLOCK_MONOTONIC timestamps, rising and falling', 
   await pull(sim, 16, false);
   const chip = await hilBackend(t).openChip(sim.path);
   const events: EdgeEvent[] = [];
-  const req = await chip.request({
+  const req = await requestLines(chip, {
     consumer: 'hil-edges',
     lines: [{ offset: 16, direction: 'input', activeLow: false, edges: true }],
     onEdge: (e) => events.push(e),
@@ -48,7 +49,7 @@ test('1,000 paced pulses (2,000 edges >= 2 ms apart) all arrive, in order, none 
   const chip = await hilBackend(t).openChip(sim.path);
   const events: EdgeEvent[] = [];
   let arrived: (() => void) | null = null;
-  await chip.request({
+  await requestLines(chip, {
     consumer: 'hil-pulses',
     lines: [{ offset: 17, direction: 'input', activeLow: false, edges: true }],
     onEdge: (e) => {
@@ -94,7 +95,7 @@ test('the kernel debounce filters a short spike and delivers a held level once',
   await pull(sim, 18, false);
   const chip = await hilBackend(t).openChip(sim.path);
   const events: EdgeEvent[] = [];
-  const req = await chip.request({
+  const req = await requestLines(chip, {
     consumer: 'hil-debounce',
     lines: [{ offset: 18, direction: 'input', activeLow: false, edges: true, debounceUs: periodMs * 1000 }],
     onEdge: (e) => events.push(e),

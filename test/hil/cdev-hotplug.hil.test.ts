@@ -10,6 +10,7 @@ import { isCtlError } from '../../src/core/errors.js';
 import type { EdgeEvent } from '../../src/hw/gpio/backend.js';
 import { createCdevBackend } from '../../src/hw/gpio/cdev/cdev-backend.js';
 import { level, pull, setLive, simChip, skipOutsideGuest, waitForNode } from './gpio-sim-rig.js';
+import { requestLines } from '../helpers/line-set.js';
 
 const skip = skipOutsideGuest;
 
@@ -22,12 +23,12 @@ test('a removed chip fails its requests with HW_GONE and is usable again when it
   });
   const chip = await backend.openChip(sim.path);
   const failures: Error[] = [];
-  const inputs = await chip.request({
+  const inputs = await requestLines(chip, {
     consumer: 'hil-hotplug',
     lines: [{ offset: 1, direction: 'input', activeLow: false, edges: true }],
     onFailure: (e) => failures.push(e),
   });
-  const outputs = await chip.request({
+  const outputs = await requestLines(chip, {
     consumer: 'hil-hotplug',
     lines: [{ offset: 2, direction: 'output', activeLow: false, initialValue: true }],
     onFailure: (e) => failures.push(e),
@@ -54,7 +55,7 @@ test('a removed chip fails its requests with HW_GONE and is usable again when it
   const again = await backend.openChip(sim.path);
   assert.equal(again.label, 'gpio-expander');
   const events: EdgeEvent[] = [];
-  const req = await again.request({
+  const req = await requestLines(again, {
     consumer: 'hil-hotplug',
     lines: [
       { offset: 1, direction: 'input', activeLow: false, edges: true },

@@ -121,8 +121,8 @@ export async function resetPulls(chip: SimChip): Promise<void> {
 }
 
 /**
- * A rig for the backend contract suite (test/unit/hw/gpio/backend.contract.ts, `GpioRig`) on a
- * kernel gpio-sim chip: every line starts free and pulled down; removeChip/restoreChip toggle
+ * A rig for the backend contract suite (test/scenarios/gpio-backend/backend.contract.ts,
+ * `BackendRig`) on a kernel gpio-sim chip: every line starts free and pulled down; removeChip/restoreChip toggle
  * `live`, and restoreChip returns the path the chip came back under.
  * Usage in a HIL file: `gpioBackendContract('cdev', () => kernelRig(createCdevBackend()), { skip })`.
  */

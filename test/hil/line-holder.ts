@@ -21,7 +21,7 @@ export async function holdLine(t: TestContext, chipPath: string, offset: number,
       '-e',
       `const { createCdevBackend } = await import(${JSON.stringify(backendUrl.href)});
        const chip = await createCdevBackend().openChip(${JSON.stringify(chipPath)});
-       await chip.request({ consumer: ${JSON.stringify(consumer)}, lines: [{ offset: ${offset}, direction: 'output', activeLow: false }] });
+       await chip.requestLine({ consumer: ${JSON.stringify(consumer)}, line: { offset: ${offset}, direction: 'output', activeLow: false } });
        console.log('held');
        process.stdin.resume();
        process.stdin.on('end', () => process.exit(0));`,

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { hilChips, simChip, skipOutsideGuest } from './gpio-sim-rig.js';
 import { hilBackend } from './hil-backend.js';
 import { holdLine } from './line-holder.js';
+import { requestLines } from '../helpers/line-set.js';
 
 const skip = skipOutsideGuest;
 const BIN = fileURLToPath(new URL('../../src/cli/gpio-main.js', import.meta.url));
@@ -70,7 +71,7 @@ test('lines held by other processes show as used, with their consumer, direction
   const sim = simChip('pinctrl-bcm2711');
   await holdLine(t, sim.path, 20, 'other-daemon');
   const chip = await hilBackend(t).openChip(sim.path);
-  const req = await chip.request({ consumer: 'hil-list', lines: [{ offset: 21, direction: 'input', activeLow: true }] });
+  const req = await requestLines(chip, { consumer: 'hil-list', lines: [{ offset: 21, direction: 'input', activeLow: true }] });
   t.after(() => req.release());
   const lines = chipsListed().find((c) => c.path === sim.path)!.line_info;
   assert.deepEqual(lines[20], { offset: 20, name: 'GPIO20', consumer: 'other-daemon', direction: 'output', used: true, active_low: false });

@@ -9,8 +9,8 @@
  */
 import { loadStateFile, StateSaver, type StateDecoder } from '../../core/persist/state-file.js';
 import type { Logger } from '../../core/log.js';
-import type { CounterRecord } from '../counting/counter-record.js';
-import { EDGE_MODES, type EdgeMode } from '../counting/edge-mode.js';
+import type { CounterRecord } from '../channels/counting/counter-record.js';
+import { EDGE_MODES, type EdgeMode } from '../channels/counting/edge-mode.js';
 
 interface StateDocument {
   version: 1;

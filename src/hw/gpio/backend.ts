@@ -1,7 +1,7 @@
 /**
  * The GPIO hardware contract, written as its documentation (each member says what every
- * implementation guarantees): a backend opens chips; a chip grants line
- * requests; a request does the I/O. Two implementations keep this contract:
+ * implementation guarantees): a backend opens chips; a chip grants line requests, one line each;
+ * a request does the line's I/O. Two implementations keep this contract:
  *   - `cdev` (hw/gpio/cdev): the Linux GPIO character device, uAPI v2, through koffi;
  *   - `sim`  (sim/gpio):  simulated chips whose control surface mirrors the kernel's gpio-sim.
  * The services hold handles only; they never touch paths, file descriptors or ioctls.
@@ -55,12 +55,12 @@ export const SILENT_LOG: HwLog = { warn: () => {}, debug: () => {} };
 export interface RequestOptions {
   /** Consumer label shown by the kernel (gpioinfo), at most 31 bytes. */
   consumer: string;
-  lines: readonly LineSettings[];
+  /** The line and how it is to be requested. */
+  line: LineSettings;
   /**
-   * Called for every edge event of a line that got edge detection, in kernel order for each line
-   * (a backend that splits lines over several kernel requests may interleave different lines out
-   * of timestamp order). Called on the main thread, never re-entrantly, never after release() was
-   * called. A handler that throws is logged (warning) and the next events are still delivered.
+   * Called for every edge event of the line when it got edge detection, in kernel order. Called
+   * on the main thread, never re-entrantly, never after release() was called. A handler that
+   * throws is logged (warning) and the next events are still delivered.
    */
   onEdge?: (event: EdgeEvent) => void;
   /**
@@ -116,32 +116,31 @@ export interface GpioChip {
   /** Information about one line; rejects with HW_IO for an offset out of range. */
   lineInfo(offset: number): Promise<LineInfo>;
   /**
-   * Requests lines. The backend groups them into as many kernel requests as it needs (at most 64
-   * lines and 10 attributes each). Inputs whose edge detection the hardware refuses are still
-   * granted, without edges: they are listed in `LineRequest.polled`, and the caller polls them.
-   * A line that cannot be requested at all (busy: HW_BUSY naming the current consumer; invalid
-   * offset or settings: HW_IO) makes the whole call reject and nothing stays requested; callers
-   * then request lines one at a time, so one bad line never takes the others down.
+   * Requests one line (one kernel request each: a line can be released or requested again while
+   * the others stay, and one bad line never takes the others down). An input whose edge
+   * detection the hardware refuses is still granted, without edges: `LineRequest.polled` says
+   * so, and the caller polls it. A line that cannot be requested (busy: HW_BUSY naming the
+   * current consumer; invalid offset or settings: HW_IO) rejects, and nothing stays requested.
    */
-  request(options: RequestOptions): Promise<LineRequest>;
+  requestLine(options: RequestOptions): Promise<LineRequest>;
   /** Closes the chip handle. Requests already granted stay valid until released. */
   close(): Promise<void>;
 }
 
 export interface LineRequest {
-  /** Offsets of this request, in the order given. */
-  readonly offsets: readonly number[];
-  /** Inputs that asked for edges but have none (no IRQ): the caller must poll them. */
-  readonly polled: ReadonlySet<number>;
-  /** Inputs whose debounce the kernel applies; for the others the caller debounces itself. */
-  readonly debounced: ReadonlySet<number>;
-  /** Logical levels of the given offsets (default: all), in that order. */
-  get(offsets?: readonly number[]): Promise<boolean[]>;
-  /** Drives outputs to logical levels. Resolves once the kernel has them. */
-  set(levels: ReadonlyMap<number, boolean>): Promise<void>;
+  /** The line's offset on the chip. */
+  readonly offset: number;
+  /** An input that asked for edges but has none (no IRQ): the caller must poll it. */
+  readonly polled: boolean;
+  /** An input whose debounce the kernel applies; otherwise the caller debounces itself. */
+  readonly debounced: boolean;
+  /** The line's logical level. */
+  get(): Promise<boolean>;
+  /** Drives an output to a logical level (HW_IO for an input). Resolves once the kernel has it. */
+  set(level: boolean): Promise<void>;
   /**
-   * Releases the lines. Pending work ends, no edge is delivered after it resolves, and the
-   * lines can be requested again at once. Idempotent.
+   * Releases the line. Pending work ends, no edge is delivered after it resolves, and the line
+   * can be requested again at once. Idempotent.
    */
   release(): Promise<void>;
 }

@@ -62,18 +62,13 @@ export class SimChip implements GpioChip {
     };
   }
 
-  async request(options: RequestOptions): Promise<LineRequest> {
+  async requestLine(options: RequestOptions): Promise<LineRequest> {
     this.assertUsable();
-    if (options.lines.length === 0) throw this.invalid('no lines requested');
-    const seen = new Set<number>();
-    const lines: PreparedLine[] = options.lines.map((settings) => {
-      if (seen.has(settings.offset)) throw this.invalid(`line ${settings.offset} is requested twice`);
-      seen.add(settings.offset);
-      this.checkSettings(settings);
-      return { settings, dir: this.lineDir(settings.offset) };
-    });
+    const settings = options.line;
+    this.checkSettings(settings);
+    const line: PreparedLine = { settings, dir: this.lineDir(settings.offset) };
     const irq = !this.noIrq && !existsSync(join(this.state.dir, 'no_irq'));
-    return new SimLineRequest(this.state, this.path, { ...options, consumer: truncateConsumer(options.consumer) }, lines, irq, this.log);
+    return new SimLineRequest(this.state, this.path, { ...options, consumer: truncateConsumer(options.consumer) }, line, irq, this.log);
   }
 
   async close(): Promise<void> {

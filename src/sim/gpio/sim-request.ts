@@ -1,7 +1,7 @@
 /**
- * A granted line request of the sim backend (the LineRequest contract in ../backend.ts).
- * Edges are queued and delivered one at a time, so a callback that drives another line (or the
- * same one) never runs nested inside a delivery; nothing is delivered once the request is
+ * A granted line request of the sim backend (the LineRequest contract in ../backend.ts): one
+ * line, an input or an output. Edges are queued and delivered one at a time, so a callback that
+ * drives the line never runs nested inside a delivery; nothing is delivered once the request is
  * released or has failed.
  */
 import { CtlError, messageOf } from '../../core/errors.js';
@@ -11,106 +11,77 @@ import { isMissing, simIoError } from './sim-files.js';
 import { SimInput } from './sim-input.js';
 import { SimOutput } from './sim-output.js';
 
-/** One line of a request, validated, with its directory. */
+/** The line of a request, validated, with its directory. */
 export interface PreparedLine {
   settings: LineSettings;
   dir: string;
 }
 
 export class SimLineRequest implements LineRequest, ClaimHolder {
-  readonly offsets: readonly number[];
-  readonly polled: ReadonlySet<number>;
-  readonly debounced: ReadonlySet<number>;
-  private readonly inputs = new Map<number, SimInput>();
-  private readonly outputs = new Map<number, SimOutput>();
+  readonly offset: number;
+  readonly polled: boolean;
+  readonly debounced: boolean;
+  private readonly input: SimInput | undefined;
+  private readonly output: SimOutput | undefined;
   private state: 'starting' | 'active' | 'released' | 'failed' = 'starting';
   private failure: CtlError | undefined;
   private readonly queue: EdgeEvent[] = [];
   private delivering = false;
 
   /**
-   * Claims the lines and sets them up (outputs get their start level, inputs are read and
-   * watched). All or nothing: on any error the lines are free again and the error is thrown.
+   * Claims the line and sets it up (an output gets its start level, an input is read and
+   * watched). On any error the line is free again and the error is thrown.
    */
   constructor(
     private readonly chip: SimChipState,
     private readonly path: string,
     private readonly options: RequestOptions,
-    lines: readonly PreparedLine[],
+    line: PreparedLine,
     irq: boolean,
     private readonly log: HwLog,
   ) {
-    this.offsets = lines.map((l) => l.settings.offset);
-    const claims = new Map(
-      lines.map(({ settings: s }) => [
-        s.offset,
-        { consumer: options.consumer, direction: s.direction, activeLow: s.activeLow },
-      ]),
-    );
-    chip.claim(this, claims, path);
-    const polled = new Set<number>();
-    const debounced = new Set<number>();
+    const { settings, dir } = line;
+    this.offset = settings.offset;
+    const claim = { consumer: options.consumer, direction: settings.direction, activeLow: settings.activeLow };
+    chip.claim(this, new Map([[settings.offset, claim]]), path);
     try {
-      for (const { settings, dir } of lines) {
-        if (settings.direction === 'output') {
-          const output = new SimOutput(dir, settings);
-          this.outputs.set(settings.offset, output);
-          output.start();
-          continue;
-        }
-        const input = new SimInput(this, dir, settings, irq);
-        this.inputs.set(settings.offset, input);
-        input.watch();
-        if (settings.edges && !irq) polled.add(settings.offset);
-        if (input.debounced) debounced.add(settings.offset);
+      if (settings.direction === 'output') {
+        this.output = new SimOutput(dir, settings);
+        this.output.start();
+      } else {
+        this.input = new SimInput(this, dir, settings, irq);
+        this.input.watch();
       }
     } catch (err) {
-      this.stopLines();
+      this.input?.stop();
       chip.unclaim(this);
-      throw this.classify(`cannot request lines ${this.offsets.join(',')} of ${path}`, err);
+      throw this.classify(`cannot request line ${this.offset} of ${path}`, err);
     }
-    this.polled = polled;
-    this.debounced = debounced;
+    this.polled = settings.direction === 'input' && settings.edges === true && !irq;
+    this.debounced = this.input?.debounced ?? false;
     this.state = 'active';
   }
 
-  async get(offsets: readonly number[] = this.offsets): Promise<boolean[]> {
+  async get(): Promise<boolean> {
     this.assertActive();
-    const levels: boolean[] = [];
-    const now = process.hrtime.bigint();
-    for (const offset of offsets) {
-      const input = this.inputs.get(offset);
-      if (input) {
-        // A change the watch has not reported yet is an edge like any other: report it first.
-        input.refresh(now);
-        this.assertActive();
-        levels.push(input.level);
-        continue;
-      }
-      const output = this.outputs.get(offset);
-      if (!output) throw this.notMine(offset);
-      levels.push(output.level);
-    }
-    return levels;
+    if (this.input === undefined) return this.output!.level;
+    // A change the watch has not reported yet is an edge like any other: report it first.
+    this.input.refresh(process.hrtime.bigint());
+    this.assertActive();
+    return this.input.level;
   }
 
-  async set(levels: ReadonlyMap<number, boolean>): Promise<void> {
+  async set(level: boolean): Promise<void> {
     this.assertActive();
-    for (const offset of levels.keys()) {
-      if (!this.outputs.has(offset)) {
-        throw this.inputs.has(offset)
-          ? new CtlError('HW_IO', `GPIO ${this.path} line ${offset} is an input; it cannot be set`, { errno: 'EPERM' })
-          : this.notMine(offset);
-      }
+    if (this.output === undefined) {
+      throw new CtlError('HW_IO', `GPIO ${this.path} line ${this.offset} is an input; it cannot be set`, { errno: 'EPERM' });
     }
-    for (const [offset, level] of levels) {
-      try {
-        this.outputs.get(offset)?.set(level);
-      } catch (err) {
-        const error = this.classify(`cannot set GPIO ${this.path} line ${offset}`, err);
-        if (error.code === 'HW_GONE') this.fail(error);
-        throw error;
-      }
+    try {
+      this.output.set(level);
+    } catch (err) {
+      const error = this.classify(`cannot set GPIO ${this.path} line ${this.offset}`, err);
+      if (error.code === 'HW_GONE') this.fail(error);
+      throw error;
     }
   }
 
@@ -118,8 +89,8 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
     if (this.state !== 'active') return;
     this.state = 'released';
     this.queue.length = 0;
-    this.stopLines();
-    for (const output of this.outputs.values()) output.release();
+    this.input?.stop();
+    this.output?.release();
     this.chip.unclaim(this);
   }
 
@@ -129,35 +100,29 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
     this.state = 'failed';
     this.failure = error;
     this.queue.length = 0;
-    this.stopLines();
+    this.input?.stop();
     this.chip.unclaim(this);
     const onFailure = this.options.onFailure;
     if (onFailure) process.nextTick(onFailure, error);
   }
 
-  /** SimBackend.drive: someone applied `high` to a line of this request. False for an output. */
+  /** SimBackend.drive: someone applied `high` to the line of this request. False for an output. */
   driven(offset: number, high: boolean, atNs: bigint, synthetic: boolean): boolean {
-    const input = this.inputs.get(offset);
-    if (!input || this.state !== 'active') return false;
-    input.observe(high, atNs, synthetic);
+    if (offset !== this.offset || this.input === undefined || this.state !== 'active') return false;
+    this.input.observe(high, atNs, synthetic);
     return true;
   }
 
-  /** The earliest pending debounce expiry of this request's inputs (ns). */
+  /** When the input's pending debounce expires (ns); undefined when nothing is pending. */
   nextExpiryNs(): bigint | undefined {
-    let next: bigint | undefined;
-    if (this.state !== 'active') return next;
-    for (const input of this.inputs.values()) {
-      const at = input.debounceExpiresAtNs;
-      if (at !== undefined && (next === undefined || at < next)) next = at;
-    }
-    return next;
+    if (this.state !== 'active') return undefined;
+    return this.input?.debounceExpiresAtNs;
   }
 
-  /** Synthetic time: settles expired debounce periods of every input. */
+  /** Synthetic time: settles the input's expired debounce period. */
   advanceTo(nowNs: bigint): void {
     if (this.state !== 'active') return;
-    for (const input of this.inputs.values()) input.advanceTo(nowNs);
+    this.input?.advanceTo(nowNs);
   }
 
   /** InputHost: queues an edge and delivers the queue unless a delivery is under way. */
@@ -202,16 +167,8 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
   private assertActive(): void {
     if (this.state === 'active') return;
     if (this.failure) throw this.failure;
-    throw new CtlError('HW_IO', `the request for GPIO ${this.path} lines ${this.offsets.join(',')} was released`, {
+    throw new CtlError('HW_IO', `the request for GPIO ${this.path} line ${this.offset} was released`, {
       errno: 'EBADF',
     });
-  }
-
-  private notMine(offset: number): CtlError {
-    return new CtlError('HW_IO', `GPIO ${this.path} line ${offset} is not part of this request`, { errno: 'EINVAL' });
-  }
-
-  private stopLines(): void {
-    for (const input of this.inputs.values()) input.stop();
   }
 }

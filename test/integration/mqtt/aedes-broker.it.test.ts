@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startAedes } from '../../helpers/aedes-broker.js';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
-import { DEVICE, makeDevice, sleep } from './device-fixture.js';
+import { DEVICE, makeDevice, sleep } from './device-rig.js';
 
 const base = `/devices/${DEVICE.id}`;
 const v311 = { protocolVersion: 4 } as const;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder } from './device-rig.js';
 
 test('a publish the client throws on is one error line, and the process goes on', { skip: skipWithoutMosquitto }, async (t) => {
   const broker = await startBroker(t);

@@ -3,7 +3,7 @@ import mqtt from 'mqtt';
 import assert from 'node:assert/strict';
 import { startAedes } from '../../helpers/aedes-broker.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-rig.js';
 
 const base = `/devices/${DEVICE.id}`;
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import type { CommandHandler } from '../../../src/mqtt/mqtt-device.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-rig.js';
 
 const base = `/devices/${DEVICE.id}`;
 

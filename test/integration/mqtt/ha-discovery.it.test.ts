@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder, threeControls } from './device-rig.js';
 
 const base = `/devices/${DEVICE.id}`;
 const LAB = { id: 'lab', source: 'environment' } as const;

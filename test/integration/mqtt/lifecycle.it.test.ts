@@ -4,14 +4,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connectTestClient, publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder, threeControls } from './device-rig.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 const base = `/devices/${DEVICE.id}`;
-const fixture = fileURLToPath(new URL('../../fixtures/mqtt/device-process.js', import.meta.url));
+const deviceProcess = fileURLToPath(new URL('./device-process.js', import.meta.url));
 
 function spawnDevice(t: TestContext, url: string, ...args: string[]): { child: ChildProcess; online: Promise<void>; exit: Promise<number | null>; stderr: () => string } {
-  const child = spawn(process.execPath, [fixture, url, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [deviceProcess, url, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -19,7 +19,7 @@ function spawnDevice(t: TestContext, url: string, ...args: string[]): { child: C
     child.stdout?.on('data', (c: Buffer) => {
       if (c.toString().includes('online')) resolve();
     });
-    void exit.then(() => reject(new Error(`fixture exited early: ${stderr}`)));
+    void exit.then(() => reject(new Error(`deviceProcess exited early: ${stderr}`)));
   });
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, startRecorder, threeControls } from './device-rig.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { TcpProxy } from './tcp-proxy.js';
 

@@ -5,7 +5,7 @@ import { Aedes } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, threeControls } from './device-fixture.js';
+import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, threeControls } from './device-rig.js';
 
 const base = `/devices/${DEVICE.id}`;
 

@@ -16,7 +16,7 @@ import Ajv from 'ajv';
 import * as adcGenerated from '../../../src/adc/config/schema-module/adc-schema.js';
 import { parseJsonc, type JsonValue } from '../../../src/core/config/jsonc.js';
 import * as gpioGenerated from '../../../src/gpio/config/schema-module/gpio-schema.js';
-import { runMain } from './cli-kit.js';
+import { runMain } from './cli-rig.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ITERATIONS = Number(process.env.CTL_FUZZ_ITERATIONS ?? 1000);

@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
-import { adcBoard, gpioBoard, loadAdc, loadGpio, tempDir, writeDir } from '../config/config-kit.js';
-import { PROBLEM_LINE, runMain } from './cli-kit.js';
+import { adcBoard, gpioBoard, loadAdc, loadGpio, tempDir, writeDir } from '../config/config-rig.js';
+import { PROBLEM_LINE, runMain } from './cli-rig.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const example = (driver: 'gpio' | 'adc') => ({

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { createFakeIioTree } from '../../../src/sim/iio/fake-tree.js';
 import { addGpioChip, cells, FLAG, setOfPhandle, str, writeDtChildren, writeDtNode } from '../../helpers/fake-device-tree.js';
-import { tempDir } from '../config/config-kit.js';
-import { runMain } from './cli-kit.js';
+import { tempDir } from '../config/config-rig.js';
+import { runMain } from './cli-rig.js';
 
 const ROOT = new URL('../../../../', import.meta.url);
 const shippedSchema = (binary: string) => JSON.parse(readFileSync(new URL(`schemas/${binary}.schema.json`, ROOT), 'utf8')) as Schema;

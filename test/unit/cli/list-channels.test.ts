@@ -4,7 +4,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempFakeIio, WB_ADC_PARENT } from '../../helpers/fake-iio.js';
-import { runMain } from './cli-kit.js';
+import { runMain } from './cli-rig.js';
 
 test('JSON: every device with its symlink target and name, every voltage channel with raw, scale in use and volts', async (t) => {
   const tree = tempFakeIio(t, [

@@ -4,8 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createSimBoard } from '../../../src/sim/gpio/sim-board.js';
-import { tempDir } from '../config/config-kit.js';
-import { runMain } from './cli-kit.js';
+import { tempDir } from '../config/config-rig.js';
+import { runMain } from './cli-rig.js';
 
 const free = (offset: number, name = '') => ({ offset, name, consumer: '', direction: 'input', used: false, active_low: false });
 

@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from '../config/config-kit.js';
-import { runMain } from './cli-kit.js';
+import { tempDir } from '../config/config-rig.js';
+import { runMain } from './cli-rig.js';
 
 const LONG = 'd'.repeat(70_000);
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { tempDir } from '../config/config-kit.js';
-import { PROBLEM_LINE, runMain } from './cli-kit.js';
+import { tempDir } from '../config/config-rig.js';
+import { PROBLEM_LINE, runMain } from './cli-rig.js';
 
 const ROOT = new URL('../../../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { version: string };

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { tempDir } from '../config/config-kit.js';
-import { runMain } from './cli-kit.js';
+import { tempDir } from '../config/config-rig.js';
+import { runMain } from './cli-rig.js';
 
 test('a world-writable state directory: exit 6, one line naming it', async (t) => {
   const dir = tempDir(t);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adcBoard, adcDoc, customAdc, loadAdc, oneProblem, tempDir, writeDir } from './config-kit.js';
+import { adcBoard, adcDoc, customAdc, loadAdc, oneProblem, tempDir, writeDir } from './config-rig.js';
 
 const accepts = (doc: unknown, board: string | null = null) => loadAdc(doc, board).model;
 const esc = (s: string) => s.replace(/[[\]().]/g, (c) => `\\${c}`);

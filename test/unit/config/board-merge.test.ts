@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAdcConfig } from '../../../src/adc/config/load-adc-config.js';
 import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
-import { adcBoard, adcDoc, gpioDoc, loadAdc, loadGpio, problemsOf, tempDir, writeDir } from './config-kit.js';
+import { adcBoard, adcDoc, gpioDoc, loadAdc, loadGpio, problemsOf, tempDir, writeDir } from './config-rig.js';
 
 const chip0 = (offset: number) => ({ chip: '/dev/gpiochip0', offset });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_DEBOUNCE_US } from '../../../src/gpio/config/gpio-config-model.js';
-import { customGpio, gpioBoard, gpioDoc, loadGpio, oneProblem, tempDir, writeDir } from './config-kit.js';
+import { customGpio, gpioBoard, gpioDoc, loadGpio, oneProblem, tempDir, writeDir } from './config-rig.js';
 
 const accepts = (doc: unknown, board: string | null = null) => loadGpio(doc, board).model;
 

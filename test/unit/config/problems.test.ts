@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatPath, formatValue, MAX_PROBLEMS } from '../../../src/core/config/problems.js';
-import { customGpio, gpioDoc, loadGpio, problemsOf } from './config-kit.js';
+import { customGpio, gpioDoc, loadGpio, problemsOf } from './config-rig.js';
 
 test('paths read like code: iio_channels[2].averaging_window, odd keys quoted, (root) for the document', () => {
   assert.equal(formatPath(['iio_channels', 2, 'averaging_window']), 'iio_channels[2].averaging_window');

@@ -17,7 +17,7 @@ import {
   problemsOf,
   tempDir,
   writeDir,
-} from './config-kit.js';
+} from './config-rig.js';
 
 const chip = (c: number, offset: number) => ({ chip: `/dev/gpiochip${c}`, offset });
 const strip = (lines: readonly string[]) => lines.map((l) => l.replace(/^[^:]+:\d+:\d+: /, ''));

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { adcConfigSpec } from '../../../src/adc/config/adc-config-spec.js';
 import { loadConfigText } from '../../../src/core/config/commands.js';
 import { gpioConfigSpec } from '../../../src/gpio/config/gpio-config-spec.js';
-import { adcDoc, customAdc, customGpio, gpioDoc, oneProblem } from './config-kit.js';
+import { adcDoc, customAdc, customGpio, gpioDoc, oneProblem } from './config-rig.js';
 
 const TOO_LONG = /is too long for MQTT: with the topic prefix and device id its longest topic would be [\d,]+ bytes of UTF-8 \(the limit is 65,535\)/;
 const gpio = (channels: unknown[], topics?: { prefix: string; deviceId: string }) => () =>

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adcDoc, gpioDoc, loadAdc, loadGpio, problemsOf } from './config-kit.js';
+import { adcDoc, gpioDoc, loadAdc, loadGpio, problemsOf } from './config-rig.js';
 
 const ITEMS = 10_000;
 const BOUND_MS = 3_000;

@@ -16,7 +16,7 @@ import {
   loadGpio,
   oneProblem,
   problemsOf,
-} from './config-kit.js';
+} from './config-rig.js';
 
 test('a custom channel using a reserved name is the system channel: the board line is used, the hardware keys ignored', (t) => {
   const board = gpioBoard(t);

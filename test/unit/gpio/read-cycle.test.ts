@@ -1,28 +1,28 @@
 /** The 500 ms read cycle and `max_unchanged_interval` on every kind of control. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { input, meter, output, startKit } from './gpio-kit.js';
+import { input, meter, output, startGpioRig } from './gpio-rig.js';
 
 const channels = () => [input('IN', 0), output('OUT', 1), meter('M', 2), input('GONE', 0, { line: { chip: '/dev/gpiochip7', offset: 0 } })];
 const ids = ['IN', 'OUT', 'M_total', 'M_current'];
 
 test('max_unchanged_interval 0: every read cycle re-publishes every control (not those with r)', async (t) => {
-  const kit = await startKit(t, { channels: channels(), maxUnchangedInterval: 0 });
-  const counts = () => ids.map((id) => kit.device.valuesOf(id).length);
+  const rig = await startGpioRig(t, { channels: channels(), maxUnchangedInterval: 0 });
+  const counts = () => ids.map((id) => rig.device.valuesOf(id).length);
   const before = counts();
-  await kit.service.readCycle();
-  await kit.service.readCycle();
+  await rig.service.readCycle();
+  await rig.service.readCycle();
   assert.deepEqual(counts(), before.map((n) => n + 2));
-  assert.deepEqual(kit.device.valuesOf('GONE'), []);
-  assert.equal(kit.device.control('GONE')?.errors, 'r', 'the cycle never clears r of a line it does not have');
-  assert.ok(kit.device.controlSpecs().every((c) => c.maxUnchangedInterval === 0));
+  assert.deepEqual(rig.device.valuesOf('GONE'), []);
+  assert.equal(rig.device.control('GONE')?.errors, 'r', 'the cycle never clears r of a line it does not have');
+  assert.ok(rig.device.controlSpecs().every((c) => c.maxUnchangedInterval === 0));
 });
 
 test('max_unchanged_interval -1: the read cycle publishes only what changed', async (t) => {
-  const kit = await startKit(t, { channels: channels() });
-  const before = kit.device.events.length;
-  await kit.service.readCycle();
-  await kit.service.readCycle();
-  assert.deepEqual(kit.device.events.slice(before), []);
-  assert.ok(kit.device.controlSpecs().every((c) => c.maxUnchangedInterval === -1));
+  const rig = await startGpioRig(t, { channels: channels() });
+  const before = rig.device.events.length;
+  await rig.service.readCycle();
+  await rig.service.readCycle();
+  assert.deepEqual(rig.device.events.slice(before), []);
+  assert.ok(rig.device.controlSpecs().every((c) => c.maxUnchangedInterval === -1));
 });

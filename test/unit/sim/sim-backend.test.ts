@@ -11,9 +11,10 @@ import { SimBackend } from '../../../src/sim/gpio/sim-backend.js';
 import { createSimBoard } from '../../../src/sim/gpio/sim-board.js';
 import { tempSimBoard } from '../../helpers/sim-board.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { fileControls, gpioBackendContract, type GpioRig } from '../hw/gpio/backend.contract.js';
+import { fileControls, gpioBackendContract, type BackendRig } from '../../scenarios/gpio-backend/backend.contract.js';
+import { requestLines } from '../../helpers/line-set.js';
 
-async function simRig(): Promise<GpioRig> {
+async function simRig(): Promise<BackendRig> {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-contract-'));
   createSimBoard(dir, { gpiochip0: { lines: 8, label: 'contract-sim' }, gpiochip1: 4 });
   const chipDir = (chip: string) => join(dir, basename(chip));
@@ -75,7 +76,7 @@ describe('sim backend: synthetic time', () => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
-    const req = await chip.request({
+    const req = await requestLines(chip, {
       consumer: 't',
       lines: [input(3, { edges: true, activeLow: true })],
       onEdge: (e) => edges.push(e),
@@ -103,7 +104,7 @@ describe('sim backend: synthetic time', () => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
-    const req = await chip.request({
+    const req = await requestLines(chip, {
       consumer: 't',
       lines: [input(1, { edges: true, debounceUs: 10_000 })],
       onEdge: (e) => edges.push(e),
@@ -138,8 +139,8 @@ describe('sim backend: synthetic time', () => {
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     const onEdge = (e: EdgeEvent) => edges.push(e);
-    await chip.request({ consumer: 'a', lines: [input(0, { edges: true, debounceUs: 50_000 })], onEdge });
-    await chip.request({ consumer: 'b', lines: [input(1, { edges: true, debounceUs: 10_000 })], onEdge });
+    await requestLines(chip, { consumer: 'a', lines: [input(0, { edges: true, debounceUs: 50_000 })], onEdge });
+    await requestLines(chip, { consumer: 'b', lines: [input(1, { edges: true, debounceUs: 10_000 })], onEdge });
     board.backend.drive('gpiochip0', 0, true, { atNs: ms(0) });
     board.backend.drive('gpiochip0', 1, true, { atNs: ms(20) });
     board.backend.advanceTo(ms(100));
@@ -152,35 +153,35 @@ describe('sim backend: synthetic time', () => {
     );
   });
 
-  test('an edge callback that drives a line gets the new edge after it returns', async (t) => {
+  test('an edge callback that drives its line gets the new edge after it returns', async (t) => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const seen: string[] = [];
     let depth = 0;
-    await chip.request({
+    await chip.requestLine({
       consumer: 't',
-      lines: [input(0, { edges: true }), input(1, { edges: true })],
+      line: input(0, { edges: true }),
       onEdge: (e) => {
         depth++;
-        seen.push(`${e.offset}:${depth}`);
-        if (e.offset === 0) board.backend.drive('gpiochip0', 1, 'pull-up', { atNs: e.timestampNs + 1n });
+        seen.push(`${e.rising ? 'rising' : 'falling'}:${depth}`);
+        if (e.rising) board.backend.drive('gpiochip0', 0, 'pull-down', { atNs: e.timestampNs + 1n });
         depth--;
       },
     });
     board.backend.drive('gpiochip0', 0, 'pull-up', { atNs: 10n });
-    assert.deepEqual(seen, ['0:1', '1:1']);
+    assert.deepEqual(seen, ['rising:1', 'falling:1']);
   });
 
   test('releasing inside an edge callback drops the edges still queued', async (t) => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const seen: number[] = [];
-    const req = await chip.request({
+    const req = await chip.requestLine({
       consumer: 't',
-      lines: [input(0, { edges: true }), input(1, { edges: true })],
+      line: input(0, { edges: true }),
       onEdge: (e) => {
         seen.push(e.offset);
-        board.backend.drive('gpiochip0', 1, 'pull-up', { atNs: e.timestampNs + 1n }); // queued
+        board.backend.drive('gpiochip0', 0, 'pull-down', { atNs: e.timestampNs + 1n }); // queued
         void req.release();
       },
     });
@@ -194,7 +195,7 @@ describe('sim backend: files and faults', () => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
-    await chip.request({ consumer: 't', lines: [input(2, { edges: true })], onEdge: (e) => edges.push(e) });
+    await requestLines(chip, { consumer: 't', lines: [input(2, { edges: true })], onEdge: (e) => edges.push(e) });
     const dir = board.lineDir('gpiochip0', 2);
     writeFileSync(join(dir, 'pull'), 'pull-up\n');
     await nextEdge(edges, 1);
@@ -227,7 +228,7 @@ describe('sim backend: files and faults', () => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
-    await chip.request({ consumer: 't', lines: [input(6, { edges: true })], onEdge: (e) => edges.push(e) });
+    await requestLines(chip, { consumer: 't', lines: [input(6, { edges: true })], onEdge: (e) => edges.push(e) });
     const pull = join(board.lineDir('gpiochip0', 6), 'pull');
     // Another process writes 40 changes, each once the sim has mirrored the last one into
     // `value` (so a loaded machine cannot merge them) and at least 3 ms later.
@@ -263,7 +264,7 @@ describe('sim backend: files and faults', () => {
     const chip = await board.backend.openChip('/dev/gpiochip0');
     board.backend.drive('gpiochip0', 4, 'pull-up');
     assert.equal(board.backend.level('gpiochip0', 4), true, 'a free line shows its pull');
-    const req = await chip.request({ consumer: 't', lines: [output(4)] });
+    const req = await requestLines(chip, { consumer: 't', lines: [output(4)] });
     assert.equal(board.backend.level('gpiochip0', 4), false);
     board.backend.drive('gpiochip0', 4, 'pull-up');
     assert.equal(board.backend.level('gpiochip0', 4), false, 'a driven output keeps its level');
@@ -283,7 +284,7 @@ describe('sim backend: files and faults', () => {
     for (const name of ['gpiochip0', 'gpiochip1']) {
       const chip = await board.backend.openChip(`/dev/${name}`);
       const edges: EdgeEvent[] = [];
-      const req = await chip.request({
+      const req = await requestLines(chip, {
         consumer: 't',
         lines: [input(0, { edges: true, debounceUs: 5000 }), input(1)],
         onEdge: (e) => edges.push(e),
@@ -305,10 +306,10 @@ describe('sim backend: files and faults', () => {
     const value3 = join(board.lineDir('gpiochip0', 3), 'value');
     unlinkSync(value3);
     mkdirSync(value3); // even root cannot write a directory
-    await assert.rejects(chip.request({ consumer: 't', lines: [output(2), output(3)] }), isCode('HW_IO'));
+    await assert.rejects(requestLines(chip, { consumer: 't', lines: [output(2), output(3)] }), isCode('HW_IO'));
     assert.equal((await chip.lineInfo(2)).used, false);
 
-    const req = await chip.request({ consumer: 't', lines: [output(2)] });
+    const req = await requestLines(chip, { consumer: 't', lines: [output(2)] });
     const value2 = join(board.lineDir('gpiochip0', 2), 'value');
     unlinkSync(value2);
     mkdirSync(value2);
@@ -320,19 +321,17 @@ describe('sim backend: files and faults', () => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const bad: LineSettings[][] = [
-      [],
       [output(1, { edges: true })],
       [output(1, { debounceUs: 100 })],
       [input(1, { drive: 'open-drain' })],
       [input(1, { debounceUs: -1 })],
-      [input(1), input(1)],
       [input(-1)],
       [input(1.5)],
     ];
     for (const lines of bad) {
-      await assert.rejects(chip.request({ consumer: 't', lines }), isCode('HW_IO'), JSON.stringify(lines));
+      await assert.rejects(requestLines(chip, { consumer: 't', lines }), isCode('HW_IO'), JSON.stringify(lines));
     }
-    const req = await chip.request({ consumer: 'x'.repeat(40) + 'é', lines: [input(1)] });
+    const req = await requestLines(chip, { consumer: 'x'.repeat(40) + 'é', lines: [input(1)] });
     assert.equal((await chip.lineInfo(1)).consumer, 'x'.repeat(31), 'consumer cut to 31 bytes');
     await assert.rejects(req.set(new Map([[1, true]])), isCode('HW_IO'));
     await assert.rejects(req.get([5]), isCode('HW_IO'));
@@ -353,7 +352,7 @@ describe('sim backend: files and faults', () => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const failures: Error[] = [];
-    const req = await chip.request({ consumer: 't', lines: [output(1)], onFailure: (e) => failures.push(e) });
+    const req = await requestLines(chip, { consumer: 't', lines: [output(1)], onFailure: (e) => failures.push(e) });
     rmSync(join(board.dir, 'gpiochip0'), { recursive: true });
     createSimBoard(board.dir, { gpiochip0: 8 });
     await assert.rejects(chip.lineInfo(1), isCode('HW_GONE'));
@@ -361,7 +360,7 @@ describe('sim backend: files and faults', () => {
     await waitUntil(() => failures.length > 0, 'the failure report');
     assert.ok(isCtlError(failures[0], 'HW_GONE'));
     const fresh = await board.backend.openChip('/dev/gpiochip0');
-    const again = await fresh.request({ consumer: 't', lines: [output(1, { initialValue: true })] });
+    const again = await requestLines(fresh, { consumer: 't', lines: [output(1, { initialValue: true })] });
     assert.equal(board.backend.level('gpiochip0', 1), true);
     await again.release();
     assert.equal(failures.length, 1, 'reported once, also after the new chip came and went');
@@ -373,7 +372,7 @@ describe('sim backend: files and faults', () => {
     const edges: EdgeEvent[] = [];
     let failed: (err: Error) => void = () => {};
     const failure = new Promise<Error>((resolve) => (failed = resolve));
-    await chip.request({
+    await requestLines(chip, {
       consumer: 't',
       lines: [input(0, { edges: true }), input(1, { edges: true })],
       onEdge: (e) => edges.push(e),
@@ -401,7 +400,7 @@ describe('sim backend: files and faults', () => {
     const board = tempSimBoard(t);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     let failure: Error | undefined;
-    const req = await chip.request({ consumer: 't', lines: [input(5, { edges: true })], onFailure: (e) => (failure = e) });
+    const req = await requestLines(chip, { consumer: 't', lines: [input(5, { edges: true })], onFailure: (e) => (failure = e) });
     rmSync(board.lineDir('gpiochip0', 5), { recursive: true });
     await assert.rejects(req.get(), isCode('HW_GONE'));
     await waitUntil(() => failure !== undefined, 'the failure report');
@@ -420,7 +419,7 @@ describe('sim backend: files and faults', () => {
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     const baseline = timers();
-    await chip.request({ consumer: 't', lines: [input(0, { edges: true, debounceUs: 2000 })], onEdge: (e) => edges.push(e) });
+    await requestLines(chip, { consumer: 't', lines: [input(0, { edges: true, debounceUs: 2000 })], onEdge: (e) => edges.push(e) });
     assert.equal(timers(), baseline, 'an idle debounced line has no timer');
     board.backend.drive('gpiochip0', 0, 'pull-up');
     assert.equal(timers(), baseline + 1, 'a pending period has one');
@@ -431,8 +430,8 @@ describe('sim backend: files and faults', () => {
   test('backends are independent: state lives in the instance', async (t) => {
     const a = tempSimBoard(t);
     const b = tempSimBoard(t);
-    const ra = await (await a.backend.openChip('/dev/gpiochip0')).request({ consumer: 'a', lines: [output(0)] });
-    const rb = await (await b.backend.openChip('/dev/gpiochip0')).request({ consumer: 'b', lines: [output(0)] });
+    const ra = await requestLines(await a.backend.openChip('/dev/gpiochip0'), { consumer: 'a', lines: [output(0)] });
+    const rb = await requestLines(await b.backend.openChip('/dev/gpiochip0'), { consumer: 'b', lines: [output(0)] });
     await ra.set(new Map([[0, true]]));
     assert.equal(a.backend.level('gpiochip0', 0), true);
     assert.equal(b.backend.level('gpiochip0', 0), false);

@@ -1,15 +1,15 @@
 /**
- * One open /dev/gpiochipN: chip and line info, and line requests with the fallbacks the kernel
- * forces on us: edge detection refused (ENXIO: no interrupt) is retried line by line and the lines
- * still refused are granted without edges (`polled`); a busy line (EBUSY) is reported with the
- * consumer that holds it.
+ * One open /dev/gpiochipN: chip and line info, and line requests (one line each) with the
+ * fallbacks the kernel forces on us: a line whose edge detection is refused (ENXIO: no interrupt)
+ * is granted without edges (`polled`); a busy line (EBUSY) is reported with the consumer that
+ * holds it.
  */
 import { CtlError } from '../../../core/errors.js';
-import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../backend.js';
+import type { GpioChip, HwLog, LineInfo, LineRequest, RequestOptions } from '../backend.js';
 import { CdevLineRequest, type KernelPart } from './cdev-request.js';
 import { toCtlError } from './errno.js';
 import type { EventWaiter } from './event-waiter.js';
-import { planLine, planRequests, type PlannedRequest } from './request-plan.js';
+import { groupIntoRequests, hasEdges, kernelLineOf, type GroupedRequest, type KernelLine } from './kernel-requests.js';
 import type { Syscalls } from './syscalls.js';
 import {
   IOCTL,
@@ -63,37 +63,20 @@ export class CdevChip implements GpioChip {
     };
   }
 
-  async request(options: RequestOptions): Promise<LineRequest> {
+  async requestLine(options: RequestOptions): Promise<LineRequest> {
     this.checkOpen();
-    if (options.lines.length === 0) throw new CtlError('HW_IO', `${this.path}: a request needs at least one line`);
-    for (const line of options.lines) this.checkOffset(line.offset);
-    const polled = new Set<number>();
-    const parts: KernelPart[] = [];
-    try {
-      const planned = options.lines.map((s) => planLine(s));
-      for (const kreq of planRequests(planned, options.consumer)) {
-        parts.push(...this.grant(kreq, options, polled));
-      }
-    } catch (err) {
-      for (const part of parts) this.closeQuietly(part.fd);
-      throw err;
-    }
-    const outputs = new Set(options.lines.filter((l) => l.direction === 'output').map((l) => l.offset));
-    const debounced = new Set(
-      options.lines
-        .filter((l) => l.direction === 'input' && l.edges && (l.debounceUs ?? 0) > 0 && !polled.has(l.offset))
-        .map((l) => l.offset),
-    );
-    for (const offset of polled) {
-      this.ctx.log.warn(`${this.path}: line ${offset} has no interrupt; it is polled instead`);
-    }
+    const { offset } = options.line;
+    this.checkOffset(offset);
+    const { part, polled } = this.grant(options);
+    const s = options.line;
+    const debounced = s.direction === 'input' && s.edges === true && (s.debounceUs ?? 0) > 0 && !polled;
+    if (polled) this.ctx.log.warn(`${this.path}: line ${offset} has no interrupt; it is polled instead`);
     const req = new CdevLineRequest(
       this.ctx.sys,
       this.ctx.waiter(),
       this.path,
-      parts,
+      part,
       options,
-      outputs,
       polled,
       debounced,
       this.ctx.log,
@@ -111,47 +94,29 @@ export class CdevChip implements GpioChip {
   }
 
   /**
-   * Grants one planned kernel request. When the kernel refuses edge detection, finds the lines
-   * without an interrupt one by one, re-plans them without edges (into `polled`) and tries again.
+   * Grants the line's kernel request. When the kernel refuses edge detection (no interrupt for the
+   * line), requests it again without edges: `polled`.
    */
-  private grant(kreq: PlannedRequest, options: RequestOptions, polled: Set<number>): KernelPart[] {
+  private grant(options: RequestOptions): { part: KernelPart; polled: boolean } {
+    const line = kernelLineOf(options.line);
     try {
-      return [this.ioctlRequest(kreq)];
+      return { part: this.ioctlRequest(this.kernelRequest(line, options.consumer)), polled: false };
     } catch (err) {
-      const error = this.requestError(err, kreq.offsets);
-      const settings = kreq.offsets.map((o) => options.lines.find((l) => l.offset === o)!);
-      const withEdges = settings.filter((s) => s.direction === 'input' && s.edges === true);
-      if (error.code !== 'HW_UNSUPPORTED' || withEdges.length === 0) throw error;
-      for (const s of withEdges) {
-        if (!this.edgesWork(s, options.consumer)) polled.add(s.offset);
-      }
-      if (!withEdges.some((s) => polled.has(s.offset))) throw error;
-      const replanned = settings.map((s) => planLine(s, !polled.has(s.offset)));
-      const parts: KernelPart[] = [];
-      try {
-        for (const next of planRequests(replanned, options.consumer)) parts.push(this.ioctlRequest(next));
-      } catch (retryErr) {
-        for (const part of parts) this.closeQuietly(part.fd);
-        throw this.requestError(retryErr, kreq.offsets);
-      }
-      return parts;
+      const error = this.requestError(err, [line.offset]);
+      if (error.code !== 'HW_UNSUPPORTED' || !hasEdges(line)) throw error;
+    }
+    try {
+      return { part: this.ioctlRequest(this.kernelRequest(kernelLineOf(options.line, false), options.consumer)), polled: true };
+    } catch (err) {
+      throw this.requestError(err, [line.offset]);
     }
   }
 
-  /** Tries edge detection on one line alone; false when the kernel refuses it (no interrupt). */
-  private edgesWork(s: LineSettings, consumer: string): boolean {
-    const single = planRequests([planLine(s)], consumer)[0]!;
-    try {
-      this.closeQuietly(this.ioctlRequest(single).fd);
-      return true;
-    } catch (err) {
-      const error = this.requestError(err, [s.offset]);
-      if (error.code === 'HW_UNSUPPORTED') return false;
-      throw error;
-    }
+  private kernelRequest(line: KernelLine, consumer: string): GroupedRequest {
+    return groupIntoRequests([line], consumer)[0]!;
   }
 
-  private ioctlRequest(kreq: PlannedRequest): KernelPart {
+  private ioctlRequest(kreq: GroupedRequest): KernelPart {
     this.checkOpen();
     const buf = encodeLineRequest(kreq);
     this.ctx.sys.ioctl(this.fd, IOCTL.V2_GET_LINE, buf);

@@ -1,7 +1,7 @@
 /**
- * A granted LineRequest over one or more kernel line requests (the backend splits big or varied
- * requests). Values go through GET/SET_VALUES with masks by request index; edge events are
- * drained from the request fds with non-blocking reads when the EventWaiter says they are ready.
+ * A granted LineRequest: one line, one kernel line request. Its value goes through
+ * GET/SET_VALUES (the line is index 0 of the kernel request); edge events are drained from the
+ * request fd with non-blocking reads when the EventWaiter says it is ready.
  */
 import { CtlError } from '../../../core/errors.js';
 import type { EdgeEvent, HwLog, LineRequest, RequestOptions } from '../backend.js';
@@ -19,13 +19,16 @@ import {
   encodeLineValues,
 } from './uapi.js';
 
-/** One granted kernel request: its fd and its lines in request-index order. */
+/** A granted kernel request: its fd and its lines in request-index order. */
 export interface KernelPart {
   fd: number;
   offsets: readonly number[];
   /** The fd delivers edge events (it is registered with the waiter). */
   edges: boolean;
 }
+
+/** The mask of the request's one line: index 0. */
+const LINE = bitOf(0);
 
 /** Events read per read(2): a full kernel FIFO of one line request in at most 16 reads. */
 const EVENTS_PER_READ = LIMITS.LINES_MAX;
@@ -35,10 +38,9 @@ const READS_PER_WAKE = 16;
 const GAP_LOG_INTERVAL_MS = 10_000;
 
 export class CdevLineRequest implements LineRequest {
-  readonly offsets: readonly number[];
-  private readonly where = new Map<number, { part: KernelPart; index: number }>();
-  private readonly outputs: ReadonlySet<number>;
-  private readonly lastSeqno = new Map<number, number>();
+  readonly offset: number;
+  private readonly output: boolean;
+  private lastSeqno: number | undefined;
   private readonly readBuf = Buffer.alloc(EVENTS_PER_READ * SIZE.LINE_EVENT);
   private failure: CtlError | null = null;
   private released = false;
@@ -49,22 +51,18 @@ export class CdevLineRequest implements LineRequest {
     private readonly sys: Syscalls,
     private readonly waiter: EventWaiter,
     private readonly chipPath: string,
-    private readonly parts: readonly KernelPart[],
+    private readonly part: KernelPart,
     options: RequestOptions,
-    outputs: ReadonlySet<number>,
-    readonly polled: ReadonlySet<number>,
-    readonly debounced: ReadonlySet<number>,
+    readonly polled: boolean,
+    readonly debounced: boolean,
     private readonly log: HwLog,
     private readonly onGone: (req: CdevLineRequest) => void,
   ) {
-    this.offsets = options.lines.map((l) => l.offset);
-    this.outputs = outputs;
+    this.offset = options.line.offset;
+    this.output = options.line.direction === 'output';
     this.onEdge = options.onEdge;
     this.onFailure = options.onFailure;
-    for (const part of parts) part.offsets.forEach((offset, index) => this.where.set(offset, { part, index }));
-    for (const part of parts) {
-      if (part.edges) this.waiter.add(part.fd, (revents) => this.ready(part, revents));
-    }
+    if (part.edges) this.waiter.add(part.fd, (revents) => this.ready(revents));
   }
 
   private readonly onEdge: RequestOptions['onEdge'];
@@ -80,44 +78,25 @@ export class CdevLineRequest implements LineRequest {
     return !this.released && this.failure === null;
   }
 
-  async get(offsets: readonly number[] = this.offsets): Promise<boolean[]> {
+  async get(): Promise<boolean> {
     this.check();
-    const byPart = this.group(offsets);
-    const bitsOf = new Map<KernelPart, bigint>();
-    for (const [part, mask] of byPart) {
-      const buf = encodeLineValues(0n, mask);
-      this.io(() => this.sys.ioctl(part.fd, IOCTL.V2_LINE_GET_VALUES, buf), 'read lines');
-      bitsOf.set(part, decodeLineValues(buf).bits);
-    }
-    return offsets.map((offset) => {
-      const { part, index } = this.where.get(offset)!;
-      return (bitsOf.get(part)! & bitOf(index)) !== 0n;
-    });
+    const buf = encodeLineValues(0n, LINE);
+    this.io(() => this.sys.ioctl(this.part.fd, IOCTL.V2_LINE_GET_VALUES, buf), `read line ${this.offset}`);
+    return (decodeLineValues(buf).bits & LINE) !== 0n;
   }
 
-  async set(levels: ReadonlyMap<number, boolean>): Promise<void> {
+  async set(level: boolean): Promise<void> {
     this.check();
-    for (const offset of levels.keys()) {
-      if (this.where.has(offset) && !this.outputs.has(offset)) {
-        throw new CtlError('HW_IO', `${this.chipPath}: line ${offset} is an input and cannot be driven`);
-      }
-    }
-    const byPart = this.group([...levels.keys()]);
-    for (const [part, mask] of byPart) {
-      let bits = 0n;
-      part.offsets.forEach((offset, index) => {
-        if (levels.get(offset) === true) bits |= bitOf(index);
-      });
-      const buf = encodeLineValues(bits, mask);
-      this.io(() => this.sys.ioctl(part.fd, IOCTL.V2_LINE_SET_VALUES, buf), 'write lines');
-    }
+    if (!this.output) throw new CtlError('HW_IO', `${this.chipPath}: line ${this.offset} is an input and cannot be driven`);
+    const buf = encodeLineValues(level ? LINE : 0n, LINE);
+    this.io(() => this.sys.ioctl(this.part.fd, IOCTL.V2_LINE_SET_VALUES, buf), `write line ${this.offset}`);
   }
 
   release(): Promise<void> {
     if (!this.releasing) {
       // Set first: no edge is delivered once release() has been called.
       this.released = true;
-      this.releasing = this.closeParts();
+      this.releasing = this.closeLine();
     }
     return this.releasing;
   }
@@ -128,11 +107,10 @@ export class CdevLineRequest implements LineRequest {
    */
   probe(): void {
     if (!this.alive) return;
-    const part = this.parts[0]!;
     try {
-      this.sys.ioctl(part.fd, IOCTL.V2_LINE_GET_VALUES, encodeLineValues(0n, bitOf(0)));
+      this.sys.ioctl(this.part.fd, IOCTL.V2_LINE_GET_VALUES, encodeLineValues(0n, LINE));
     } catch (err) {
-      this.fail(toCtlError(err, 'io', `${this.chipPath}: lines ${this.offsets.join(', ')}`));
+      this.fail(toCtlError(err, 'io', `${this.chipPath}: line ${this.offset}`));
     }
   }
 
@@ -152,22 +130,12 @@ export class CdevLineRequest implements LineRequest {
     }
   }
 
-  private group(offsets: readonly number[]): Map<KernelPart, bigint> {
-    const byPart = new Map<KernelPart, bigint>();
-    for (const offset of offsets) {
-      const at = this.where.get(offset);
-      if (!at) throw new CtlError('HW_IO', `${this.chipPath}: line ${offset} is not part of this request`);
-      byPart.set(at.part, (byPart.get(at.part) ?? 0n) | bitOf(at.index));
-    }
-    return byPart;
-  }
-
-  /** The waiter says the part's fd is ready: drain its events (or notice it is dead). */
-  private ready(part: KernelPart, revents: number): void {
+  /** The waiter says the fd is ready: drain its events (or notice it is dead). */
+  private ready(revents: number): void {
     if (!this.alive) return;
     try {
       for (let n = 0; n < READS_PER_WAKE && this.alive; n++) {
-        const got = this.sys.read(part.fd, this.readBuf);
+        const got = this.sys.read(this.part.fd, this.readBuf);
         if (got === null) break;
         if (got === 0) throw new CtlError('HW_GONE', `${this.chipPath}: the event stream ended`);
         this.dispatch(got);
@@ -184,7 +152,7 @@ export class CdevLineRequest implements LineRequest {
   private dispatch(bytes: number): void {
     for (let at = 0; at + SIZE.LINE_EVENT <= bytes && this.alive; at += SIZE.LINE_EVENT) {
       const ev = decodeLineEvent(this.readBuf, at);
-      this.noteSeqno(ev.offset, ev.lineSeqno);
+      this.noteSeqno(ev.lineSeqno);
       const event: EdgeEvent = {
         offset: ev.offset,
         rising: ev.id === EVENT_ID.RISING_EDGE,
@@ -199,18 +167,18 @@ export class CdevLineRequest implements LineRequest {
     }
   }
 
-  /** Counts events the kernel dropped (its FIFO was full) from per-line sequence gaps. */
-  private noteSeqno(offset: number, seqno: number): void {
-    const last = this.lastSeqno.get(offset);
-    this.lastSeqno.set(offset, seqno);
+  /** Counts events the kernel dropped (its FIFO was full) from gaps in the line's sequence numbers. */
+  private noteSeqno(seqno: number): void {
+    const last = this.lastSeqno;
+    this.lastSeqno = seqno;
     const lost = last === undefined ? seqno - 1 : seqno - last - 1;
     if (lost <= 0) return;
     this.gaps.lost += lost;
     const now = performance.now();
     if (now - this.gaps.loggedAt >= GAP_LOG_INTERVAL_MS) {
       this.log.warn(
-        `${this.chipPath}: the kernel dropped ${this.gaps.lost} edge event(s) (line ${offset} and others ` +
-          `since the last report): its event FIFO was full`,
+        `${this.chipPath}: the kernel dropped ${this.gaps.lost} edge event(s) of line ${this.offset} ` +
+          `since the last report: its event FIFO was full`,
       );
       this.gaps = { lost: 0, loggedAt: now };
     }
@@ -220,7 +188,7 @@ export class CdevLineRequest implements LineRequest {
   fail(error: CtlError): void {
     if (!this.alive) return;
     this.failure = error;
-    this.releasing = this.closeParts();
+    this.releasing = this.closeLine();
     this.onGone(this);
     try {
       this.onFailure?.(error);
@@ -229,14 +197,12 @@ export class CdevLineRequest implements LineRequest {
     }
   }
 
-  private async closeParts(): Promise<void> {
-    for (const part of this.parts) {
-      if (part.edges) await this.waiter.remove(part.fd);
-      try {
-        this.sys.close(part.fd);
-      } catch (err) {
-        this.log.debug(`${this.chipPath}: close failed: ${(err as Error).message}`);
-      }
+  private async closeLine(): Promise<void> {
+    if (this.part.edges) await this.waiter.remove(this.part.fd);
+    try {
+      this.sys.close(this.part.fd);
+    } catch (err) {
+      this.log.debug(`${this.chipPath}: close failed: ${(err as Error).message}`);
     }
     this.onGone(this);
   }

@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { boardFileShape, mainConfigOverBoard, SHAPE_LINES, singleConfigShape } from '../../../scenarios/gpio/board-shapes.js';
-import { tempDir } from '../../config/config-kit.js';
-import { runMain } from '../cli-kit.js';
+import { tempDir } from '../../config/config-rig.js';
+import { runMain } from '../cli-rig.js';
 
 const chipOffset = (chip: number, offset: number) => ({ chip: `/dev/gpiochip${chip}`, offset });
 const globalNumber = (chip: number, offset: number) => 100 + 32 * chip + offset;

@@ -10,11 +10,12 @@ import { describeChip } from '../../../../src/hw/gpio/chip-description.js';
 import { chipPathsIn } from '../../../../src/hw/gpio/chip-paths.js';
 import { tempSimBoard } from '../../../helpers/sim-board.js';
 import { FakeGpioKernel } from './cdev/fake-kernel.js';
+import { requestLines } from '../../../helpers/line-set.js';
 
 test('every line of the chip with its name, and the lines a request holds as used, with consumer, direction and active-low', async (t) => {
   const board = tempSimBoard(t, { gpiochip0: { lines: 3, label: 'pinctrl-sim', lineNames: ['IN1', '', 'RELAY'] } });
   const chip = await board.backend.openChip('/dev/gpiochip0');
-  const req = await chip.request({
+  const req = await requestLines(chip, {
     consumer: 'other-daemon',
     lines: [
       { offset: 0, direction: 'input', activeLow: true },
@@ -35,7 +36,7 @@ test('every line of the chip with its name, and the lines a request holds as use
   });
   // Describing requests nothing: the lines stay with their owner and the others stay free.
   assert.deepEqual(await req.get([2]), [false]);
-  const other = await chip.request({ consumer: 'me', lines: [{ offset: 1, direction: 'input', activeLow: false }] });
+  const other = await requestLines(chip, { consumer: 'me', lines: [{ offset: 1, direction: 'input', activeLow: false }] });
   await other.release();
 });
 

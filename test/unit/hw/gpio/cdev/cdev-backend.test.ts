@@ -10,6 +10,7 @@ import { LINE_FLAG } from '../../../../../src/hw/gpio/cdev/uapi.js';
 import { FakeGpioKernel, debounceAt, flagsAt } from './fake-kernel.js';
 import { waitUntil } from '../../../../helpers/wait-until.js';
 import { input, output } from './lines.js';
+import { requestLines } from '../../../../helpers/line-set.js';
 
 const CHIP = '/dev/gpiochip0';
 
@@ -49,15 +50,22 @@ test('a missing chip is HW_GONE', async (t) => {
   await assert.rejects(backend.openChip('/dev/gpiochip9'), (e: CtlError) => e.code === 'HW_GONE' && e.errno === 'ENOENT');
 });
 
+/** The kernel request that holds `offset` (one line per request). */
+function kernelRequestOf(kernel: FakeGpioKernel, offset: number) {
+  const req = kernel.granted.find((r) => r.offsets[0] === offset);
+  assert.ok(req, `line ${offset} was requested`);
+  return req;
+}
+
 test('outputs are requested with their start level in the request itself', async (t) => {
   const { kernel, backend } = rig(t);
   const chip = await backend.openChip(CHIP);
-  const req = await chip.request({
+  const req = await requestLines(chip, {
     consumer: 'ctl-mqtt-gpio',
     lines: [output(1, { initialValue: true }), output(2, { initialValue: true, activeLow: true }), output(3)],
   });
-  // The levels exist from the GET_LINE ioctl on: no SET_VALUES was needed.
-  assert.equal(kernel.granted.length, 1);
+  // The levels exist from the GET_LINE ioctl on: no SET_VALUES was needed. One kernel request per line.
+  assert.equal(kernel.granted.length, 3);
   assert.equal(kernel.line(CHIP, 1).level, true);
   assert.equal(kernel.line(CHIP, 2).level, false, 'active-low: logical 1 is physical low');
   assert.equal(kernel.line(CHIP, 3).level, false);
@@ -72,24 +80,22 @@ test('outputs are requested with their start level in the request itself', async
 test('open drain and open source reach the kernel as drive flags', async (t) => {
   const { kernel, backend } = rig(t);
   const chip = await backend.openChip(CHIP);
-  await chip.request({ consumer: 'c', lines: [output(1, { drive: 'open-drain' }), output(2, { drive: 'open-source' })] });
-  const req = kernel.granted[0]!;
-  assert.equal(flagsAt(req, req.offsets.indexOf(1)), LINE_FLAG.OUTPUT | LINE_FLAG.OPEN_DRAIN);
-  assert.equal(flagsAt(req, req.offsets.indexOf(2)), LINE_FLAG.OUTPUT | LINE_FLAG.OPEN_SOURCE);
+  await requestLines(chip, { consumer: 'c', lines: [output(1, { drive: 'open-drain' }), output(2, { drive: 'open-source' })] });
+  assert.equal(flagsAt(kernelRequestOf(kernel, 1), 0), LINE_FLAG.OUTPUT | LINE_FLAG.OPEN_DRAIN);
+  assert.equal(flagsAt(kernelRequestOf(kernel, 2), 0), LINE_FLAG.OUTPUT | LINE_FLAG.OPEN_SOURCE);
 });
 
 test('inputs get both edges and the kernel debounce; edges arrive with kernel timestamps', async (t) => {
   const { kernel, backend } = rig(t);
   const chip = await backend.openChip(CHIP);
   const events: EdgeEvent[] = [];
-  const req = await chip.request({
+  const req = await requestLines(chip, {
     consumer: 'c',
     lines: [input(5, { debounceUs: 10000 }), input(6, { activeLow: true })],
     onEdge: (e) => events.push(e),
   });
-  const k = kernel.granted[0]!;
-  assert.equal(debounceAt(k, k.offsets.indexOf(5)), 10000);
-  assert.equal(flagsAt(k, k.offsets.indexOf(6)) & LINE_FLAG.ACTIVE_LOW, LINE_FLAG.ACTIVE_LOW);
+  assert.equal(debounceAt(kernelRequestOf(kernel, 5), 0), 10000);
+  assert.equal(flagsAt(kernelRequestOf(kernel, 6), 0) & LINE_FLAG.ACTIVE_LOW, LINE_FLAG.ACTIVE_LOW);
   assert.deepEqual([...req.debounced], [5]);
   assert.deepEqual([...req.polled], []);
   kernel.drive(CHIP, 5, true, 1_000_000_001n);
@@ -108,7 +114,7 @@ test('lines without an interrupt are granted without edges and listed as polled'
   const { kernel, backend, warnings } = rig(t, 32, [7, 9]);
   const chip = await backend.openChip(CHIP);
   const events: EdgeEvent[] = [];
-  const req = await chip.request({
+  const req = await requestLines(chip, {
     consumer: 'c',
     lines: [input(7, { debounceUs: 500 }), input(8, { debounceUs: 500 }), input(9), output(10)],
     onEdge: (e) => events.push(e),
@@ -124,8 +130,8 @@ test('lines without an interrupt are granted without edges and listed as polled'
   kernel.drive(CHIP, 7, true, 6n);
   assert.deepEqual(await req.get([7, 9, 8]), [true, false, true]);
   assert.equal(events.length, 1);
-  // The probe of line 8 was released: the chip fd and the final request are all that is open.
-  assert.equal(kernel.openFds, 2);
+  // Each refused edge request was closed: the chip fd and one request per line are all that is open.
+  assert.equal(kernel.openFds, 5);
 });
 
 test('a busy line names its consumer and nothing stays requested', async (t) => {
@@ -133,7 +139,7 @@ test('a busy line names its consumer and nothing stays requested', async (t) => 
   const chip = await backend.openChip(CHIP);
   kernel.hold(CHIP, 17, 'gpioset');
   const lines = [input(0), input(1), input(17), output(20)];
-  await assert.rejects(chip.request({ consumer: 'c', lines }), (e: CtlError) => {
+  await assert.rejects(requestLines(chip, { consumer: 'c', lines }), (e: CtlError) => {
     assert.equal(e.code, 'HW_BUSY');
     assert.equal(e.errno, 'EBUSY');
     assert.match(e.message, /line 17 \(GPIO17\) is used by "gpioset"/);
@@ -143,24 +149,25 @@ test('a busy line names its consumer and nothing stays requested', async (t) => 
   assert.equal(kernel.line(CHIP, 0).consumer, '');
 });
 
-test('a busy line in a later kernel request releases the requests already granted', async (t) => {
+test('a busy line among many granted ones: the granted ones keep working', async (t) => {
   const { kernel, backend } = rig(t, 80);
   const chip = await backend.openChip(CHIP);
   kernel.hold(CHIP, 75, 'other');
-  const lines = Array.from({ length: 80 }, (_, i) => input(i));
-  await assert.rejects(chip.request({ consumer: 'c', lines }), (e: CtlError) => e.code === 'HW_BUSY' && /"other"/.test(e.message));
-  assert.equal(kernel.granted.length, 1, 'the first 64 lines were granted before the failure');
-  assert.equal(kernel.openFds, 1, 'and released again');
+  const granted = await requestLines(chip, { consumer: 'c', lines: Array.from({ length: 75 }, (_, i) => input(i)) });
+  await assert.rejects(chip.requestLine({ consumer: 'c', line: input(75) }), (e: CtlError) => e.code === 'HW_BUSY' && /"other"/.test(e.message));
+  assert.equal(kernel.granted.length, 75, 'one kernel request per granted line');
+  assert.equal(kernel.openFds, 76, 'the refused line left nothing open');
+  assert.equal((await granted.get()).length, 75);
 });
 
-test('more than 64 lines are split over kernel requests and behave as one request', async (t) => {
+test('more than 64 lines: one kernel request each, and they behave alike', async (t) => {
   const { kernel, backend } = rig(t, 80);
   const chip = await backend.openChip(CHIP);
   const events: EdgeEvent[] = [];
   const lines = Array.from({ length: 80 }, (_, i) => (i % 2 ? output(i, { initialValue: i % 4 === 1 }) : input(i)));
-  const req = await chip.request({ consumer: 'c', lines, onEdge: (e) => events.push(e) });
-  assert.equal(kernel.granted.length, 2);
-  assert.ok(kernel.granted.every((r) => r.offsets.length <= 64 && r.attrs.length <= 10));
+  const req = await requestLines(chip, { consumer: 'c', lines, onEdge: (e) => events.push(e) });
+  assert.equal(kernel.granted.length, 80);
+  assert.ok(kernel.granted.every((r) => r.offsets.length === 1 && r.attrs.length <= 10));
   assert.deepEqual(req.offsets, lines.map((l) => l.offset));
   const levels = await req.get();
   assert.deepEqual(
@@ -172,7 +179,7 @@ test('more than 64 lines are split over kernel requests and behave as one reques
   assert.equal(kernel.line(CHIP, 1).level, false);
   kernel.drive(CHIP, 0, true, 1n);
   kernel.drive(CHIP, 78, true, 2n);
-  await waitUntil(() => events.length === 2, 'edges from both kernel requests');
+  await waitUntil(() => events.length === 2, 'edges from two kernel requests');
   assert.deepEqual(events.map((e) => e.offset).sort((a, b) => a - b), [0, 78]);
 });
 
@@ -180,7 +187,7 @@ test('sequence gaps are reported as dropped events', async (t) => {
   const { kernel, backend, warnings } = rig(t);
   const chip = await backend.openChip(CHIP);
   const events: EdgeEvent[] = [];
-  await chip.request({ consumer: 'c', lines: [input(4)], onEdge: (e) => events.push(e) });
+  await requestLines(chip, { consumer: 'c', lines: [input(4)], onEdge: (e) => events.push(e) });
   kernel.drive(CHIP, 4, true, 1n);
   kernel.drive(CHIP, 4, false, 2n, 5);
   await waitUntil(() => events.length === 2, 'two edges');
@@ -188,24 +195,23 @@ test('sequence gaps are reported as dropped events', async (t) => {
   assert.equal(warnings.filter((w) => /dropped 5 edge event/.test(w)).length, 1);
 });
 
-test('writing an input or a line outside the request is refused', async (t) => {
+test('writing an input is refused', async (t) => {
   const { backend } = rig(t);
   const chip = await backend.openChip(CHIP);
-  const req = await chip.request({ consumer: 'c', lines: [input(1), output(2)] });
-  await assert.rejects(req.set(new Map([[1, true]])), (e: CtlError) => e.code === 'HW_IO' && /input/.test(e.message));
-  await assert.rejects(req.set(new Map([[3, true]])), (e: CtlError) => e.code === 'HW_IO' && /not part/.test(e.message));
+  const req = await chip.requestLine({ consumer: 'c', line: input(1) });
+  await assert.rejects(req.set(true), (e: CtlError) => e.code === 'HW_IO' && /input/.test(e.message));
 });
 
 test('a removed chip fails its requests with HW_GONE once, and methods reject after it', async (t) => {
   const { kernel, backend } = rig(t);
   const chip = await backend.openChip(CHIP);
   const failures: Error[] = [];
-  const req = await chip.request({ consumer: 'c', lines: [input(1), output(2)], onFailure: (e) => failures.push(e) });
+  const req = await chip.requestLine({ consumer: 'c', line: input(1), onFailure: (e) => failures.push(e) });
   kernel.remove(CHIP);
   await waitUntil(() => failures.length === 1, 'the failure report');
   assert.ok(isCtlError(failures[0], 'HW_GONE'));
   await assert.rejects(req.get(), (e: CtlError) => e.code === 'HW_GONE');
-  await assert.rejects(req.set(new Map([[2, true]])), (e: CtlError) => e.code === 'HW_GONE');
+  await assert.rejects(req.set(true), (e: CtlError) => e.code === 'HW_GONE');
   await req.release();
   assert.equal(kernel.openFds, 1, 'the request fd is closed');
   // An edge on another chip after it: the polls that delivered it would have reported the removed chip again.
@@ -222,7 +228,7 @@ test('an output request on a removed chip fails on its next write with HW_GONE',
   const { kernel, backend } = rig(t);
   const chip = await backend.openChip(CHIP);
   const failures: Error[] = [];
-  const req = await chip.request({ consumer: 'c', lines: [output(2)], onFailure: (e) => failures.push(e) });
+  const req = await requestLines(chip, { consumer: 'c', lines: [output(2)], onFailure: (e) => failures.push(e) });
   kernel.remove(CHIP);
   await assert.rejects(req.set(new Map([[2, true]])), (e: CtlError) => e.code === 'HW_GONE');
   assert.equal(failures.length, 1);
@@ -232,14 +238,14 @@ test('release frees the lines at once, stops edges and is idempotent', async (t)
   const { kernel, backend } = rig(t);
   const chip = await backend.openChip(CHIP);
   const events: EdgeEvent[] = [];
-  const req = await chip.request({ consumer: 'c', lines: [input(1)], onEdge: (e) => events.push(e) });
+  const req = await requestLines(chip, { consumer: 'c', lines: [input(1)], onEdge: (e) => events.push(e) });
   const releasing = req.release();
   kernel.drive(CHIP, 1, true, 1n);
   await releasing;
   await req.release();
   assert.equal(kernel.line(CHIP, 1).consumer, '');
   const againEvents: EdgeEvent[] = [];
-  const again = await chip.request({ consumer: 'd', lines: [input(1)], onEdge: (e) => againEvents.push(e) });
+  const again = await requestLines(chip, { consumer: 'd', lines: [input(1)], onEdge: (e) => againEvents.push(e) });
   assert.equal(kernel.line(CHIP, 1).consumer, 'd');
   // An edge the new request hears: the released one hears nothing, neither this nor the earlier one.
   kernel.drive(CHIP, 1, false, 2n);
@@ -252,10 +258,10 @@ test('release frees the lines at once, stops edges and is idempotent', async (t)
 test('a closed chip keeps its requests but refuses new ones; backend close releases everything', async (t) => {
   const { kernel, backend } = rig(t);
   const chip = await backend.openChip(CHIP);
-  const req = await chip.request({ consumer: 'c', lines: [output(1, { initialValue: true })] });
+  const req = await requestLines(chip, { consumer: 'c', lines: [output(1, { initialValue: true })] });
   await chip.close();
   assert.deepEqual(await req.get(), [true]);
-  await assert.rejects(chip.request({ consumer: 'c', lines: [output(2)] }), (e: CtlError) => /closed/.test(e.message));
+  await assert.rejects(requestLines(chip, { consumer: 'c', lines: [output(2)] }), (e: CtlError) => /closed/.test(e.message));
   await backend.close();
   assert.equal(kernel.openFds, 0);
 });

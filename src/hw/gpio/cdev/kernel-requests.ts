@@ -1,14 +1,16 @@
 /**
- * Turns the backend-neutral LineSettings into uAPI v2 line requests: per-line kernel flags, lines
- * grouped so that each request needs at most 10 attributes, and at most 64 lines per request.
- * Pure (no I/O), so every grouping rule is unit-tested on the host.
+ * Turns the backend-neutral LineSettings into uAPI v2 line requests: per-line kernel flags and a
+ * request's attributes. The backend asks for one line per kernel request (cdev-chip.ts);
+ * `groupIntoRequests` can also put several lines into as few requests as the kernel's limits
+ * allow (at most 10 attributes and 64 lines each), which only its tests use now.
+ * Pure (no I/O), so every rule is unit-tested on the host.
  */
 import { CtlError } from '../../../core/errors.js';
 import type { LineSettings } from '../backend.js';
 import { ATTR_ID, LIMITS, LINE_FLAG, bitOf, type ConfigAttribute, type KernelRequest } from './uapi.js';
 
 /** One line as the kernel will see it. */
-export interface PlannedLine {
+export interface KernelLine {
   offset: number;
   /** LINE_FLAG bits. */
   flags: number;
@@ -38,7 +40,7 @@ const DRIVE_FLAG = {
  * detection (and then without debounce, which needs the line's interrupt just the same).
  * Throws HW_IO for settings the kernel would refuse (drive on an input, a bad offset or period).
  */
-export function planLine(s: LineSettings, withEdges = true): PlannedLine {
+export function kernelLineOf(s: LineSettings, withEdges = true): KernelLine {
   if (!Number.isInteger(s.offset) || s.offset < 0) {
     throw new CtlError('HW_IO', `line offset must be a non-negative integer (got ${s.offset})`);
   }
@@ -64,13 +66,13 @@ export function planLine(s: LineSettings, withEdges = true): PlannedLine {
   return { offset: s.offset, flags, debounceUs };
 }
 
-/** True when the planned line asks the kernel for edge events. */
-export function hasEdges(line: PlannedLine): boolean {
+/** True when the line asks the kernel for edge events. */
+export function hasEdges(line: KernelLine): boolean {
   return (line.flags & BOTH_EDGES) !== 0;
 }
 
 /** Attributes a set of lines needs beyond the request's default flags. */
-function attributesFor(lines: readonly PlannedLine[]): { flags: number; attrs: ConfigAttribute[] } {
+function attributesFor(lines: readonly KernelLine[]): { flags: number; attrs: ConfigAttribute[] } {
   const byFlags = new Map<number, bigint>();
   const byDebounce = new Map<number, bigint>();
   let outputMask = 0n;
@@ -108,7 +110,7 @@ function popcount(mask: bigint): number {
 }
 
 /** A kernel request and whether any of its lines asks for edge events. */
-export interface PlannedRequest extends KernelRequest {
+export interface GroupedRequest extends KernelRequest {
   edges: boolean;
 }
 
@@ -117,25 +119,25 @@ export interface PlannedRequest extends KernelRequest {
  * (stable order otherwise), and a request is closed when a line would take it past 64 lines or
  * 10 attributes. Throws HW_IO for a line offset given twice.
  */
-export function planRequests(
-  lines: readonly PlannedLine[],
+export function groupIntoRequests(
+  lines: readonly KernelLine[],
   consumer: string,
   eventBufferSize: number = LIMITS.EVENT_BUFFER_MAX,
-): PlannedRequest[] {
+): GroupedRequest[] {
   const seen = new Set<number>();
   for (const line of lines) {
     if (seen.has(line.offset)) throw new CtlError('HW_IO', `line ${line.offset} is requested twice`);
     seen.add(line.offset);
   }
-  const key = (l: PlannedLine) => `${l.flags}:${l.debounceUs}`;
+  const key = (l: KernelLine) => `${l.flags}:${l.debounceUs}`;
   const firstIndex = new Map<string, number>();
   lines.forEach((l, i) => {
     if (!firstIndex.has(key(l))) firstIndex.set(key(l), i);
   });
   const ordered = [...lines].sort((a, b) => firstIndex.get(key(a))! - firstIndex.get(key(b))!);
 
-  const chunks: PlannedLine[][] = [];
-  let current: PlannedLine[] = [];
+  const chunks: KernelLine[][] = [];
+  let current: KernelLine[] = [];
   for (const line of ordered) {
     const candidate = [...current, line];
     if (candidate.length > LIMITS.LINES_MAX || attributesFor(candidate).attrs.length > LIMITS.NUM_ATTRS_MAX) {

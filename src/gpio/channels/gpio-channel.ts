@@ -2,12 +2,12 @@
  * What a chip session needs from a channel (input, output, counter) and what it hands to it: the
  * session owns the chip and the line requests, the channel owns its controls and its logic.
  */
-import type { Logger } from '../core/log.js';
-import type { ControlSpec, DeviceControl } from '../mqtt/mqtt-device.js';
-import type { EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
-import type { GpioChannelConfig } from './config/gpio-config-model.js';
-import type { GrantedInput, InputTiming } from './committed-level.js';
-import type { GpioStateStore } from './state/gpio-state.js';
+import type { Logger } from '../../core/log.js';
+import type { ControlSpec, DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { GpioChannelConfig } from '../config/gpio-config-model.js';
+import type { GrantedInput, InputTiming } from './debouncer.js';
+import type { GpioStateStore } from '../state/gpio-state.js';
 
 /** One granted line, as a channel uses it. */
 export interface LineAccess extends GrantedInput {

@@ -14,14 +14,14 @@
  * The published value is the commanded level, not the hardware read-back (an open-drain line
  * held low by someone else would otherwise flip the switch under the user's finger).
  */
-import { messageOf } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import type { CommandResult, DeviceControl } from '../mqtt/mqtt-device.js';
-import type { Drive, EdgeEvent, LineSettings } from '../hw/gpio/backend.js';
-import type { GpioChannelConfig } from './config/gpio-config-model.js';
+import { messageOf } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { Drive, EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';
 import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
-import type { GpioStateStore } from './state/gpio-state.js';
+import type { GpioStateStore } from '../state/gpio-state.js';
 
 export class SwitchOutput implements GpioChannel {
   private readonly control: DeviceControl;

@@ -4,9 +4,9 @@
  * writable `switch`, a meter input `<name>_total` (writable: set the meter reading) then
  * `<name>_current` (readonly), and no plain switch.
  */
-import type { CommandHandler, ControlSpec } from '../mqtt/mqtt-device.js';
-import { currentControlId, totalControlId } from './config/control-ids.js';
-import type { CounterConfig, CounterType } from './config/gpio-config-model.js';
+import type { CommandHandler, ControlSpec } from '../../mqtt/mqtt-device.js';
+import { currentControlId, totalControlId } from '../config/control-ids.js';
+import type { CounterConfig, CounterType } from '../config/gpio-config-model.js';
 
 interface MeterLook {
   totalType: string;

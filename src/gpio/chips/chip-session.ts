@@ -10,19 +10,19 @@
  *   gives `r` on every control of the chip; the chip is re-opened every `retryMs` and the lines
  *   requested again (outputs at their level), the inputs read again. Lines that failed on their
  *   own (busy, refused) are retried on the same schedule. No tight loop: one timer at a time.
- * - The requests it holds, and their reading (the read cycle, and sampling lines without
- *   interrupt every `pollMs`), are in granted-lines.ts; what a failed read means is decided here.
+ * - The lines it holds (one request each), and their reading (the read cycle, and sampling lines
+ *   without interrupt every `pollMs`), are in held-lines.ts; what a failure means is decided here.
  * Every operation that changes requests runs in one queue, so a failure report never races a
  * re-request or the stop. A failure is logged once per streak, and its end once.
  */
-import { CtlError, isCtlError, messageOf } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import type { GpioBackend, GpioChip, LineRequest } from '../hw/gpio/backend.js';
-import { openChipAgain, type ChipIdentity, type ChipLocator } from './chip-opener.js';
-import { FaultLog } from '../core/fault-log.js';
-import { GrantedLines, type Granted } from './granted-lines.js';
-import { channelLabel, type LineAccess, type GpioChannel } from './gpio-channel.js';
-import type { EdgeTally } from './edge-tally.js';
+import { CtlError, isCtlError, messageOf } from '../../core/errors.js';
+import type { Logger } from '../../core/log.js';
+import type { GpioBackend, GpioChip } from '../../hw/gpio/backend.js';
+import { openOrFindChip, type ChipIdentity, type ChipLocator } from './chip-finder.js';
+import { FaultLog } from '../../core/fault-log.js';
+import { HeldLines, requestLine, type HeldLine } from './held-lines.js';
+import { channelLabel, type GpioChannel } from '../channels/gpio-channel.js';
+import type { EdgeTally } from '../channels/edge-tally.js';
 
 export interface ChipSessionOptions {
   /** The configured chip path. */
@@ -53,7 +53,7 @@ export class ChipSession {
   private chip: GpioChip | undefined;
   private identity: ChipIdentity | undefined;
   private readonly channels: GpioChannel[];
-  private readonly granted: GrantedLines;
+  private readonly held: HeldLines;
   private readonly waiting = new Set<GpioChannel>();
   private queue: Promise<void> = Promise.resolve();
   private retryTimer: NodeJS.Timeout | undefined;
@@ -68,10 +68,10 @@ export class ChipSession {
     this.options = options;
     this.path = options.path;
     this.faults = new FaultLog(options.log);
-    this.granted = new GrantedLines({
+    this.held = new HeldLines({
       pollMs: options.pollMs,
       nowNs: options.nowNs,
-      onPollFailed: (req, err) => void this.enqueue(() => this.requestFailed(req, err)),
+      onPollFailed: (line, err) => void this.enqueue(() => this.lineLost(line, err)),
     });
     this.channels = [...options.channels];
     for (const channel of this.channels) this.waiting.add(channel);
@@ -100,12 +100,10 @@ export class ChipSession {
   remove(channels: readonly GpioChannel[]): Promise<void> {
     const leaving = new Set(channels);
     return this.enqueue(async () => {
-      for (const [req, g] of this.granted.entries()) {
-        if (!g.channels.some((c) => leaving.has(c))) continue;
-        this.granted.delete(req);
-        await req.release();
-        // A request holds one line; should it hold more, the others wait for the next attempt.
-        for (const channel of g.channels) if (!leaving.has(channel)) this.waiting.add(channel);
+      for (const [line, channel] of this.held.entries()) {
+        if (!leaving.has(channel)) continue;
+        this.held.delete(line);
+        await line.release();
       }
       for (const channel of leaving) {
         this.waiting.delete(channel);
@@ -114,7 +112,7 @@ export class ChipSession {
         channel.close();
       }
       this.channels.splice(0, this.channels.length, ...this.channels.filter((c) => !leaving.has(c)));
-      this.granted.pollAsNeeded();
+      this.held.pollAsNeeded();
       if (this.waiting.size > 0) this.scheduleRetry();
     });
   }
@@ -134,23 +132,23 @@ export class ChipSession {
    * failing read ends its request (a lost chip shows here).
    */
   readLines(): Promise<void> {
-    return this.enqueue(() => this.granted.readAll((req, err) => this.requestFailed(req, err)));
+    return this.enqueue(() => this.held.readAll((line, err) => this.lineLost(line, err)));
   }
 
   /** Samples the lines without interrupt once. */
   poll(): Promise<void> {
-    return this.granted.pollOnce();
+    return this.held.pollOnce();
   }
 
   /** Releases every line and closes the chip; no more retries. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearRetry();
-    this.granted.stop();
+    this.held.stop();
     await this.queue;
-    for (const [req] of this.granted.entries()) {
-      this.granted.delete(req);
-      await req.release();
+    for (const [line] of this.held.entries()) {
+      this.held.delete(line);
+      await line.release();
     }
     for (const channel of this.channels) channel.close();
     await this.closeChip();
@@ -165,7 +163,7 @@ export class ChipSession {
   private async connect(): Promise<void> {
     if (this.chip === undefined) {
       try {
-        this.chip = await openChipAgain(this.options.backend, this.path, this.identity, this.options.locator);
+        this.chip = await openOrFindChip(this.options.backend, this.path, this.identity, this.options.locator);
       } catch (err) {
         this.openFailed(toCtlError(err));
         return;
@@ -196,10 +194,9 @@ export class ChipSession {
   }
 
   /**
-   * Requests the waiting lines, one request per line, one after another; each granted line's
-   * channel attaches while the next line is requested (an output's level is written to the state
-   * file before it shows, and writes in flight together cost one). Ends requesting early if the
-   * chip is lost.
+   * Requests the waiting lines, one after another; each granted line's channel attaches while the
+   * next line is requested (an output's level is written to the state file before it shows, and
+   * writes in flight together cost one). Ends requesting early if the chip is lost.
    */
   private async requestWaiting(): Promise<void> {
     const channels = this.channels.filter((c) => this.waiting.has(c));
@@ -211,102 +208,79 @@ export class ChipSession {
     };
     for (const channel of channels) {
       if (lost !== undefined) break;
-      let granted: { req: LineRequest; g: Granted; early: { error?: Error } };
+      let granted: { line: HeldLine; early: { error?: Error } };
       try {
-        granted = await this.requestLines([channel]);
+        granted = await this.requestLine(channel);
       } catch (err) {
         failed(channel, err);
         continue;
       }
-      attaching.push(this.attachLines(granted.req, granted.g, granted.early).catch((err: unknown) => failed(channel, err)));
+      attaching.push(this.attach(granted.line, channel, granted.early).catch((err: unknown) => failed(channel, err)));
     }
     await Promise.all(attaching);
     if (lost !== undefined) return this.chipLost(lost);
   }
 
-  /** Requests lines; on failure nothing stays requested and it rejects. */
-  private async requestLines(channels: readonly GpioChannel[]): Promise<{ req: LineRequest; g: Granted; early: { error?: Error } }> {
+  /** Requests a channel's line; on failure nothing stays requested and it rejects. */
+  private async requestLine(channel: GpioChannel): Promise<{ line: HeldLine; early: { error?: Error } }> {
     const chip = this.chip;
     if (chip === undefined) throw new CtlError('HW_GONE', `GPIO chip ${this.path} is not open`);
-    const byOffset = new Map(channels.map((c) => [c.offset, c]));
-    let self: LineRequest | undefined;
+    let self: HeldLine | undefined;
     const early: { error?: Error } = {};
     const tally = this.options.edgeTally?.forRequest();
-    const req = await chip.request({
+    const line = await requestLine(chip, {
       consumer: this.options.consumer,
-      lines: channels.map((c) => c.lineSettings()),
+      settings: channel.lineSettings(),
       onEdge: (event) => {
         tally?.(event);
-        byOffset.get(event.offset)?.onEdge(event);
+        channel.onEdge(event);
       },
       onFailure: (error) => {
         if (self === undefined) early.error = error;
-        else void this.enqueue(() => this.requestFailed(self!, error));
+        else void this.enqueue(() => this.lineLost(self!, error));
       },
     });
-    self = req;
-    const polled = channels.filter((c) => req.polled.has(c.offset));
-    const g: Granted = {
-      channels,
-      offsets: channels.map((c) => c.offset),
-      polled,
-      polledOffsets: polled.map((c) => c.offset),
-    };
-    this.granted.add(req, g);
-    for (const channel of channels) this.waiting.delete(channel);
-    return { req, g, early };
+    self = line;
+    this.held.add(line, channel);
+    this.waiting.delete(channel);
+    return { line, early };
   }
 
-  /** Attaches the channels of a granted request; on failure the request is given up and it rejects. */
-  private async attachLines(req: LineRequest, g: Granted, early: { error?: Error }): Promise<void> {
-    const { channels } = g;
+  /** Attaches the channel of a held line; on failure the line is given up and it rejects. */
+  private async attach(line: HeldLine, channel: GpioChannel, early: { error?: Error }): Promise<void> {
     try {
-      for (const channel of channels) {
-        await channel.attach(this.accessOf(req, channel.offset), this.options.nowNs());
-      }
+      await channel.attach(line, this.options.nowNs());
     } catch (err) {
-      await this.giveUp(req, g);
+      await this.giveUp(line, channel);
       throw err;
     }
-    for (const channel of channels) {
-      if (req.polled.has(channel.offset) && !this.announcedPolled.has(channel)) {
-        this.announcedPolled.add(channel);
-        this.options.log.info(`${this.label(channel)}: no interrupt; polled every ${this.options.pollMs} ms`);
-      }
-      this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
+    if (line.polled && !this.announcedPolled.has(channel)) {
+      this.announcedPolled.add(channel);
+      this.options.log.info(`${this.label(channel)}: no interrupt; polled every ${this.options.pollMs} ms`);
     }
-    this.granted.pollAsNeeded();
+    this.faults.recovered(`line ${channel.offset}`, `${this.label(channel)} works again`);
+    this.held.pollAsNeeded();
     const failedEarly = early.error;
-    if (failedEarly !== undefined) void this.enqueue(() => this.requestFailed(req, failedEarly));
+    if (failedEarly !== undefined) void this.enqueue(() => this.lineLost(line, failedEarly));
   }
 
-  private accessOf(req: LineRequest, offset: number): LineAccess {
-    return {
-      polled: req.polled.has(offset),
-      kernelDebounced: req.debounced.has(offset),
-      read: async () => (await req.get([offset]))[0]!,
-      write: (level) => req.set(new Map([[offset, level]])),
-    };
+  /** Releases a line and puts its channel back to waiting, with `r`. */
+  private async giveUp(line: HeldLine, channel: GpioChannel): Promise<void> {
+    this.held.delete(line);
+    await line.release();
+    channel.detach();
+    this.waiting.add(channel);
+    this.held.pollAsNeeded();
   }
 
-  /** Releases a request and puts its channels back to waiting, with `r`. */
-  private async giveUp(req: LineRequest, g: Granted): Promise<void> {
-    this.granted.delete(req);
-    await req.release();
-    for (const channel of g.channels) {
-      channel.detach();
-      this.waiting.add(channel);
-    }
-    this.granted.pollAsNeeded();
-  }
-
-  private async requestFailed(req: LineRequest, err: unknown): Promise<void> {
-    const g = this.granted.get(req);
-    if (g === undefined) return;
-    await this.giveUp(req, g);
+  /** A held line stopped working (a failed read, or the backend's failure report). */
+  private async lineLost(line: HeldLine, err: unknown): Promise<void> {
+    const channel = this.held.get(line);
+    if (channel === undefined) return;
+    await this.giveUp(line, channel);
     const error = toCtlError(err);
     if (error.code === 'HW_GONE') return this.chipLost(error);
-    for (const channel of g.channels) this.lineFailed(channel, error);
+    this.lineFailed(channel, error);
   }
 
   private lineFailed(channel: GpioChannel, error: CtlError): void {
@@ -316,7 +290,7 @@ export class ChipSession {
   }
 
   private async chipLost(error: CtlError): Promise<void> {
-    for (const [req, g] of this.granted.entries()) await this.giveUp(req, g);
+    for (const [line, channel] of this.held.entries()) await this.giveUp(line, channel);
     for (const channel of this.waiting) channel.detach();
     await this.closeChip();
     this.openError = error;

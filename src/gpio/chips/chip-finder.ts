@@ -7,8 +7,8 @@
  * label and the same number of lines, is taken. Two candidates (identical expander modules) are
  * ambiguous: none is taken, rather than driving the wrong module.
  */
-import { isCtlError } from '../core/errors.js';
-import type { GpioBackend, GpioChip } from '../hw/gpio/backend.js';
+import { isCtlError } from '../../core/errors.js';
+import type { GpioBackend, GpioChip } from '../../hw/gpio/backend.js';
 
 /** What identifies a chip across removals. */
 export interface ChipIdentity {
@@ -28,7 +28,7 @@ export interface ChipLocator {
  * Opens `path`; when it is missing (HW_GONE) and `known` is set, looks for the chip elsewhere.
  * Rejects with the error of the configured path when nothing fits.
  */
-export async function openChipAgain(
+export async function openOrFindChip(
   backend: GpioBackend,
   path: string,
   known: ChipIdentity | undefined,

@@ -1,20 +1,27 @@
 /**
- * The committed level of one input line (the debounce): a level counts only after it held
- * for `debounce` µs, and only real changes of the committed level reach the channel. The line
- * reaches this tracker in one of three ways, decided when it is granted:
+ * The debounce of one input line: a level counts only after it held for `debounce` µs, and only
+ * real changes of the debounced level reach the channel. The channel feeds the debouncer what its
+ * line reports (edges, poll samples, the read cycle's level); the line reaches it in one of three
+ * ways, decided when it is granted:
  *   - edges the kernel already debounced (or `debounce` 0): every edge whose level differs from
- *     the committed one is a change, stamped with the kernel's timestamp;
+ *     the debounced one is a change, stamped with the kernel's timestamp;
  *   - edges the kernel did not debounce: a SettleFilter, settled by a scheduler deadline; the
  *     change is stamped with the start of the stable run;
  *   - no interrupt (polled): samples through the same SettleFilter, settled at each sample.
- * The read cycle also checks the level of edge lines: a level that differs from the committed one
+ * The read cycle also checks the level of edge lines: a level that differs from the debounced one
  * on two checks in a row with no edge between means an edge was lost (kernel FIFO overflow); the
  * level is then taken over as a resync, stamped with the time of the read. A late edge of the
  * same level that comes after it is no change.
+ *
+ * Every change goes to one callback the channel gives at construction. A return value from the
+ * feeding methods would not do: a change settled by a deadline happens when the scheduler fires,
+ * with no call of the channel on the stack, so the callback is the one way out for all three
+ * paths alike.
  */
-import type { Clock } from '../core/clock.js';
-import type { ScheduledTask, Scheduler } from '../core/scheduler.js';
-import { SettleFilter } from './settle-filter.js';
+import type { Clock } from '../../core/clock.js';
+import type { ScheduledTask, Scheduler } from '../../core/scheduler.js';
+import type { LineSettings } from '../../hw/gpio/backend.js';
+import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 
 /** Time seams shared by every input of the service. */
 export interface InputTiming {
@@ -33,10 +40,19 @@ export interface GrantedInput {
   readonly kernelDebounced: boolean;
 }
 
-/** A change of the committed level. `resync`: taken over from a read, not seen as an edge. */
+/** A change of the debounced level. `resync`: taken over from a read, not seen as an edge. */
 export type LevelChange = (level: boolean, atNs: bigint, resync: boolean) => void;
 
-export class CommittedLevel {
+/**
+ * How a debounced input asks for its line: both edges always (a returning glitch must be seen to
+ * be rejected), and the kernel's debounce when the chip has it.
+ */
+export function debouncedLineSettings(config: GpioChannelConfig, offset: number): LineSettings {
+  const { inverted, debounceUs } = config;
+  return { offset, direction: 'input', activeLow: inverted, edges: true, debounceUs };
+}
+
+export class Debouncer {
   private committed: boolean | undefined;
   private filter: SettleFilter | undefined;
   private polled = false;
@@ -49,12 +65,12 @@ export class CommittedLevel {
     private readonly onChange: LevelChange,
   ) {}
 
-  /** The committed level; undefined while the line is not granted. */
+  /** The debounced level; undefined while the line is not granted. */
   get level(): boolean | undefined {
     return this.committed;
   }
 
-  /** Starts tracking a granted line from the `level` read at `nowNs`. */
+  /** Starts debouncing a granted line from the `level` read at `nowNs`. */
   begin(level: boolean, line: GrantedInput, nowNs: bigint): void {
     this.end();
     this.committed = level;
@@ -63,7 +79,7 @@ export class CommittedLevel {
     this.filter = line.polled || userDebounce ? new SettleFilter(BigInt(this.debounceUs) * 1000n, level, nowNs) : undefined;
   }
 
-  /** Stops tracking (line lost or released); a pending settle is dropped. */
+  /** Stops (line lost or released); a pending settle is dropped. */
   end(): void {
     this.task?.cancel();
     this.task = undefined;
@@ -72,7 +88,7 @@ export class CommittedLevel {
     this.mismatchSeen = false;
   }
 
-  /** An edge event: the line's logical level is `level` since `atNs`. */
+  /** An edge: the line's logical level is `level` since `atNs`. */
   onEdge(level: boolean, atNs: bigint): void {
     if (this.committed === undefined || this.polled) return;
     this.mismatchSeen = false;
@@ -127,5 +143,64 @@ export class CommittedLevel {
       if (settled) this.commit(settled.level, settled.atNs, false);
       else this.armSettle(); // fired a little early: wait for the rest
     });
+  }
+}
+
+/** A level that held for the whole period. */
+export interface Commit {
+  level: boolean;
+  /** When the level began (the raw edge that started the stable run). */
+  atNs: bigint;
+}
+
+/**
+ * Debounce as a settle filter, where the kernel does not debounce (polled lines, chips without
+ * the attribute): a level counts only after it has held for the whole period; a spike shorter
+ * than the period never commits, and bounce at the end of a pulse adds nothing. Pure: the caller
+ * feeds raw levels with their times and asks at (or after) `deadline()`.
+ */
+export class SettleFilter {
+  private raw: boolean;
+  private rawSinceNs: bigint;
+
+  constructor(
+    private readonly periodNs: bigint,
+    private committedLevel: boolean,
+    startNs = 0n,
+  ) {
+    this.raw = committedLevel;
+    this.rawSinceNs = startNs;
+  }
+
+  get committed(): boolean {
+    return this.committedLevel;
+  }
+
+  /** A raw level seen at `atNs` (an edge event, or a poll sample). */
+  observe(level: boolean, atNs: bigint): void {
+    if (level !== this.raw) {
+      this.raw = level;
+      this.rawSinceNs = atNs;
+    }
+  }
+
+  /** When the pending level will have held long enough; null when nothing is pending. */
+  deadline(): bigint | null {
+    return this.raw === this.committedLevel ? null : this.rawSinceNs + this.periodNs;
+  }
+
+  /** Takes `level` as committed from `atNs` on, dropping anything pending (a resync). */
+  reset(level: boolean, atNs: bigint): void {
+    this.committedLevel = level;
+    this.raw = level;
+    this.rawSinceNs = atNs;
+  }
+
+  /** Commits the pending level if it has held for the period by `nowNs`. */
+  settle(nowNs: bigint): Commit | null {
+    if (this.raw === this.committedLevel) return null;
+    if (nowNs - this.rawSinceNs < this.periodNs) return null;
+    this.committedLevel = this.raw;
+    return { level: this.raw, atNs: this.rawSinceNs };
   }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PulseCounter } from '../../../../src/gpio/counting/pulse-counter.js';
+import { PulseCounter } from '../../../../../src/gpio/channels/counting/pulse-counter.js';
 
 const S = 1_000_000_000n;
 const close = (actual: number, expected: number, eps = 1e-9) =>

@@ -3,7 +3,7 @@
  * it dropped. Each event carries a per-line sequence number that starts at 1 with the request; a
  * gap between two events of a line is that many events lost (the kernel's event FIFO was full).
  */
-import type { EdgeEvent } from '../hw/gpio/backend.js';
+import type { EdgeEvent } from '../../hw/gpio/backend.js';
 
 export class EdgeTally {
   edges = 0;

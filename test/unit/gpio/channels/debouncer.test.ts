@@ -1,12 +1,12 @@
 /**
- * The input level tracker on its own, for the paths the sim backend does not take: edges the
+ * The debouncer on its own, for the paths the sim backend does not take: edges the
  * kernel did not debounce (settled here on a scheduler deadline) and the read cycle's resync after
  * a lost edge. Time is synthetic (ManualTime): the debounce deadlines are asserted to the tick.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CommittedLevel } from '../../../src/gpio/committed-level.js';
-import { ManualTime } from '../../helpers/manual-time.js';
+import { Debouncer, SettleFilter } from '../../../../src/gpio/channels/debouncer.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
 
 const MS = 1_000_000n;
 
@@ -15,7 +15,7 @@ function tracker(debounceUs: number, granted = { polled: false, kernelDebounced:
   // CLOCK_MONOTONIC ns on the same synthetic time as the scheduler's milliseconds.
   const nowNs = () => BigInt(Math.round(time.now() * 1e6));
   const changes: Array<{ level: boolean; atNs: bigint; resync: boolean }> = [];
-  const level = new CommittedLevel(debounceUs, { scheduler: time, clock: time, nowNs }, (l, atNs, resync) =>
+  const level = new Debouncer(debounceUs, { scheduler: time, clock: time, nowNs }, (l, atNs, resync) =>
     changes.push({ level: l, atNs, resync }),
   );
   level.begin(false, granted, nowNs());
@@ -83,4 +83,45 @@ test('nothing is tracked before begin or after end', () => {
   level.onRead(true, 3n);
   assert.deepEqual(changes, []);
   assert.equal(level.level, undefined);
+});
+
+// The settle filter: the debounce where the kernel does not debounce.
+
+test('a level commits only after it held for the whole period, stamped with its start', () => {
+  const f = new SettleFilter(10n * MS, false);
+  f.observe(true, 100n * MS);
+  assert.equal(f.deadline(), 110n * MS);
+  assert.equal(f.settle(109n * MS), null);
+  assert.deepEqual(f.settle(110n * MS), { level: true, atNs: 100n * MS });
+  assert.equal(f.committed, true);
+  assert.equal(f.deadline(), null);
+});
+
+test('a spike shorter than the period never commits', () => {
+  const f = new SettleFilter(10n * MS, false);
+  f.observe(true, 0n);
+  f.observe(false, 5n * MS);
+  assert.equal(f.deadline(), null);
+  assert.equal(f.settle(100n * MS), null);
+  assert.equal(f.committed, false);
+});
+
+test('bounce restarts the settle time; the level commits from the last bounce', () => {
+  const f = new SettleFilter(10n * MS, false);
+  f.observe(true, 0n);
+  f.observe(false, 2n * MS);
+  f.observe(true, 4n * MS);
+  assert.equal(f.settle(12n * MS), null);
+  assert.deepEqual(f.settle(14n * MS), { level: true, atNs: 4n * MS });
+  // bounce at the end of the pulse adds nothing
+  f.observe(false, 50n * MS);
+  f.observe(true, 51n * MS);
+  f.observe(false, 52n * MS);
+  assert.deepEqual(f.settle(62n * MS), { level: false, atNs: 52n * MS });
+});
+
+test('a zero period commits at once', () => {
+  const f = new SettleFilter(0n, true);
+  f.observe(false, 7n);
+  assert.deepEqual(f.settle(7n), { level: false, atNs: 7n });
 });

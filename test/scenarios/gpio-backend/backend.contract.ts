@@ -18,20 +18,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
+import { isCtlError, type ErrorCode } from '../../../src/core/errors.js';
 import type {
   EdgeEvent,
   GpioBackend,
   GpioChip,
-  LineRequest,
   LineSettings,
   RequestOptions,
-} from '../../../../src/hw/gpio/backend.js';
+} from '../../../src/hw/gpio/backend.js';
+import { requestLines, type LineSet } from '../../helpers/line-set.js';
 
 export type PullName = 'pull-up' | 'pull-down';
 
 /** What a backend is tested with. Every line of `chip` starts free and pulled down. */
-export interface GpioRig {
+export interface BackendRig {
   backend: GpioBackend;
   /** Path of a chip with at least 8 lines, as given to openChip. */
   chip: string;
@@ -142,12 +142,12 @@ async function rejectsWith(p: Promise<unknown>, code: ErrorCode, message?: RegEx
   });
 }
 
-export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig>, options: ContractOptions = {}): void {
+export function gpioBackendContract(name: string, makeRig: () => Promise<BackendRig>, options: ContractOptions = {}): void {
   const quietMs = options.quietMs ?? 100;
   const timeoutMs = options.timeoutMs ?? 3000;
 
   /** A fresh rig for one test, torn down after it. */
-  async function setup(t: TestContext): Promise<{ rig: GpioRig; chip: GpioChip }> {
+  async function setup(t: TestContext): Promise<{ rig: BackendRig; chip: GpioChip }> {
     const rig = await makeRig();
     t.after(async () => {
       await rig.backend.close();
@@ -156,8 +156,9 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
     return { rig, chip: await rig.backend.openChip(rig.chip) };
   }
 
-  function request(chip: GpioChip, lines: LineSettings[], extra: Partial<RequestOptions> = {}): Promise<LineRequest> {
-    return chip.request({ consumer: 'contract', lines, ...extra });
+  /** Several lines, each on its own request (test/helpers/line-set.ts). */
+  function request(chip: GpioChip, lines: LineSettings[], extra: Partial<Omit<RequestOptions, 'line'>> = {}): Promise<LineSet> {
+    return requestLines(chip, { consumer: 'contract', lines, ...extra });
   }
 
   /** A contract case, skipped where the rig says it cannot do it. */
@@ -182,7 +183,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       assert.equal(free.used, false);
       assert.equal(free.consumer, '');
       assert.equal(typeof free.name, 'string');
-      const req = await chip.request({ consumer: 'contract-info', lines: [output(3, { activeLow: true })] });
+      const req = await chip.requestLine({ consumer: 'contract-info', line: output(3, { activeLow: true }) });
       const used = await chip.lineInfo(3);
       assert.equal(used.used, true);
       assert.equal(used.consumer, 'contract-info');
@@ -193,7 +194,7 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
       await rejectsWith(chip.lineInfo(chip.lineCount), 'HW_IO');
     });
 
-    contractCase('request grants the offsets in order; release is idempotent and frees at once', async (t) => {
+    contractCase('requests grant their lines; release is idempotent and frees at once', async (t) => {
       const { chip } = await setup(t);
       const req = await request(chip, [input(2), output(0), input(1)]);
       assert.deepEqual(req.offsets, [2, 0, 1]);
@@ -372,13 +373,13 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
 
     contractCase('a line in use is HW_BUSY naming its consumer, and a failed request holds nothing', async (t) => {
       const { chip } = await setup(t);
-      const first = await chip.request({ consumer: 'contract-first', lines: [input(2)] });
-      await rejectsWith(chip.request({ consumer: 'contract-second', lines: [input(2)] }), 'HW_BUSY', /contract-first/);
-      await rejectsWith(chip.request({ consumer: 'contract-second', lines: [output(3), input(2)] }), 'HW_BUSY');
+      const first = await chip.requestLine({ consumer: 'contract-first', line: input(2) });
+      await rejectsWith(chip.requestLine({ consumer: 'contract-second', line: input(2) }), 'HW_BUSY', /contract-first/);
+      await rejectsWith(chip.requestLine({ consumer: 'contract-second', line: output(2) }), 'HW_BUSY');
+      assert.equal((await chip.lineInfo(2)).consumer, 'contract-first', 'line 2 stays with its holder');
+      await rejectsWith(chip.requestLine({ consumer: 'contract-second', line: output(chip.lineCount + 5) }), 'HW_IO');
       assert.equal((await chip.lineInfo(3)).used, false, 'line 3 was not kept');
-      await rejectsWith(chip.request({ consumer: 'contract-second', lines: [output(3), input(chip.lineCount + 5)] }), 'HW_IO');
-      assert.equal((await chip.lineInfo(3)).used, false, 'line 3 was not kept');
-      const other = await chip.request({ consumer: 'contract-second', lines: [output(3)] });
+      const other = await chip.requestLine({ consumer: 'contract-second', line: output(3) });
       await first.release();
       await other.release();
     });
@@ -460,35 +461,49 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<GpioRig
     contractCase('a removed chip fails its requests with HW_GONE and can be opened again when back', async (t) => {
       const { rig, chip } = await setup(t);
       if (!rig.removeChip || !rig.restoreChip) return t.skip('the rig cannot remove chips');
-      const failures: Error[] = [];
-      let failed: () => void = () => {};
-      const failure = new Promise<void>((resolve) => (failed = resolve));
-      const req = await request(chip, [input(0, { edges: true }), output(1)], {
-        onEdge: () => {},
-        onFailure: (err) => {
-          failures.push(err);
+      // An input with edges and an output, each on its own request, each told once.
+      const failuresOf = new Map<number, Error[]>([
+        [0, []],
+        [1, []],
+      ]);
+      const told = (offset: number) => {
+        let failed: () => void = () => {};
+        const failure = new Promise<void>((resolve) => (failed = resolve));
+        const onFailure = (err: Error) => {
+          failuresOf.get(offset)!.push(err);
           failed();
-        },
-      });
+        };
+        return { failure, onFailure };
+      };
+      const inputTold = told(0);
+      const outputTold = told(1);
+      const inputReq = await chip.requestLine({ consumer: 'contract', line: input(0, { edges: true }), onEdge: () => {}, onFailure: inputTold.onFailure });
+      const outputReq = await chip.requestLine({ consumer: 'contract', line: output(1), onFailure: outputTold.onFailure });
       await rig.removeChip(rig.chip);
-      await within(failure, timeoutMs, 'onFailure was not called');
+      await within(inputTold.failure, timeoutMs, 'onFailure was not called');
+      await within(outputTold.failure, timeoutMs, 'onFailure was not called');
+      const failures = failuresOf.get(0)!;
+      const outputFailures = failuresOf.get(1)!;
       assert.ok(isCtlError(failures[0], 'HW_GONE'), String(failures[0]));
+      assert.ok(isCtlError(outputFailures[0], 'HW_GONE'), String(outputFailures[0]));
       // After onFailure every method rejects with that same error.
-      await rejectsWith(req.get(), 'HW_GONE', failures[0]!.message);
-      await rejectsWith(req.set(new Map([[1, true]])), 'HW_GONE', failures[0]!.message);
+      await rejectsWith(inputReq.get(), 'HW_GONE', failures[0]!.message);
+      await rejectsWith(outputReq.set(true), 'HW_GONE', outputFailures[0]!.message);
       await rejectsWith(rig.backend.openChip(rig.chip), 'HW_GONE');
-      await req.release();
+      await inputReq.release();
+      await outputReq.release();
 
       const path = await rig.restoreChip(rig.chip);
       const back = await rig.backend.openChip(path);
       const marker = new EdgeLog();
-      const again = await back.request({ consumer: 'contract', lines: [input(0, { edges: true }), output(1)], onEdge: marker.onEdge });
+      const again = await request(back, [input(0, { edges: true }), output(1)], { onEdge: marker.onEdge });
       assert.deepEqual(await again.get(), [false, false]);
       // An edge on the chip that came back: the watch went on past the removal.
       await rig.setPull(path, 0, 'pull-up');
       await marker.waitFor(1, timeoutMs);
       await again.release();
       assert.equal(failures.length, 1, 'onFailure is called once');
+      assert.equal(outputFailures.length, 1, 'onFailure is called once');
     });
   });
 }

@@ -5,9 +5,9 @@
  * The read cycle and polling run only when the test calls them (timers off), so every test is
  * deterministic; fault tests give a short retry period.
  *
- *   const kit = await startKit(t, { channels: [input('IN1', 0)] });
- *   kit.drive(0, true); kit.advanceMs(20);
- *   assert.deepEqual(kit.device.valuesOf('IN1'), ['0', '1']);
+ *   const rig = await startGpioRig(t, { channels: [input('IN1', 0)] });
+ *   rig.drive(0, true); rig.advanceMs(20);
+ *   assert.deepEqual(rig.device.valuesOf('IN1'), ['0', '1']);
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import type { TestContext } from 'node:test';
 import { CtlError } from '../../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
 import type { EdgeEvent, GpioBackend, LineRequest } from '../../../src/hw/gpio/backend.js';
-import type { LegacyMapper } from '../../../src/gpio/channel-plan.js';
+import type { LegacyMapper } from '../../../src/gpio/chips/line-map.js';
 import type { GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
 import { CHIP0 } from '../../helpers/gpio-channels.js';
 import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';
@@ -28,7 +28,7 @@ export const MS = 1_000_000n;
 export const S = 1_000_000_000n;
 export { CHIP0, input, meter, output } from '../../helpers/gpio-channels.js';
 
-export interface KitOptions {
+export interface GpioRigOptions {
   channels: GpioChannelConfig[];
   maxUnchangedInterval?: number;
   layout?: SimBoardLayout;
@@ -39,13 +39,13 @@ export interface KitOptions {
   pullUp?: number[];
   /** Let the service look for renamed chips among the board's chip directories. */
   findRenamedChips?: boolean;
-  /** Wrap the backend so the test can make line reads fail (`kit.readsFail`) or lose edges (`kit.edgesLost`). */
+  /** Wrap the backend so the test can make line reads fail (`rig.readsFail`) or lose edges (`rig.edgesLost`). */
   faults?: boolean;
-  /** Reuse the board and state file of an earlier kit (a restart). */
-  after?: Kit;
+  /** Reuse the board and state file of an earlier rig (a restart). */
+  after?: GpioRig;
 }
 
-export interface Kit {
+export interface GpioRig {
   service: GpioService;
   device: RecordingDevice;
   board: TempSimBoard;
@@ -74,7 +74,7 @@ export interface Kit {
   stop(): Promise<void>;
 }
 
-export async function startKit(t: TestContext, options: KitOptions): Promise<Kit> {
+export async function startGpioRig(t: TestContext, options: GpioRigOptions): Promise<GpioRig> {
   const board = options.after?.board ?? tempSimBoard(t, options.layout ?? { gpiochip0: 8 }, options.noIrqChips ? { noIrqChips: options.noIrqChips } : {});
   for (const offset of options.pullUp ?? []) writeFileSync(join(board.lineDir(CHIP0, offset), 'pull'), 'pull-up\n');
   const statePath = options.after?.statePath ?? join(board.dir, 'state.json');
@@ -112,7 +112,7 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
   deferCleanup(t, stop);
   const report = await service.start();
   device.start();
-  const kit: Kit = {
+  const rig: GpioRig = {
     service,
     device,
     board,
@@ -144,10 +144,10 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
       board.backend.advanceTo(now);
     },
     pulse(offset, widthMs = 50, gapMs = 50) {
-      kit.drive(offset, true);
-      kit.advanceMs(widthMs);
-      kit.drive(offset, false);
-      kit.advanceMs(gapMs);
+      rig.drive(offset, true);
+      rig.advanceMs(widthMs);
+      rig.drive(offset, false);
+      rig.advanceMs(gapMs);
     },
     async settle() {
       await state.flush();
@@ -156,7 +156,7 @@ export async function startKit(t: TestContext, options: KitOptions): Promise<Kit
     },
     stop,
   };
-  return kit;
+  return rig;
 }
 
 /** The last value published for a control. */
@@ -171,11 +171,11 @@ export function lastValue(device: RecordingDevice, control: string): string | un
  */
 function withFaults(backend: GpioBackend, faults: { readsFail: boolean; edgesLost: boolean }): GpioBackend {
   const faulty = (req: LineRequest): LineRequest => ({
-    offsets: req.offsets,
+    offset: req.offset,
     polled: req.polled,
     debounced: req.debounced,
-    get: (offsets) => (faults.readsFail ? Promise.reject(new CtlError('HW_IO', 'read failed: EIO', { errno: 'EIO' })) : req.get(offsets)),
-    set: (levels) => req.set(levels),
+    get: () => (faults.readsFail ? Promise.reject(new CtlError('HW_IO', 'read failed: EIO', { errno: 'EIO' })) : req.get()),
+    set: (level) => req.set(level),
     release: () => req.release(),
   });
   return {
@@ -189,10 +189,10 @@ function withFaults(backend: GpioBackend, faults: { readsFail: boolean; edgesLos
         label: chip.label,
         lineCount: chip.lineCount,
         lineInfo: (offset) => chip.lineInfo(offset),
-        request: async (options) => {
+        requestLine: async (options) => {
           const onEdge = options.onEdge;
           const lossy = onEdge && { onEdge: (event: EdgeEvent) => faults.edgesLost || onEdge(event) };
-          return faulty(await chip.request({ ...options, ...lossy }));
+          return faulty(await chip.requestLine({ ...options, ...lossy }));
         },
         close: () => chip.close(),
       };

@@ -1,6 +1,6 @@
 /**
  * A meter input (`watt_meter`, `water_meter`): `<name>_total` and `<name>_current`, no plain
- * switch. Pulses are committed level changes of the debounced line in the
+ * switch. Pulses are changes of the debounced level of the line in the
  * configured direction (countsTransition), stamped with the kernel's time of the edge (or the
  * start of the stable run where the debounce is ours). The edge is decided once and kept with the
  * total in the state file: the configured `edge`, else the one saved, else it is autodetected
@@ -9,18 +9,18 @@
  * The total starts at the saved value (exact pulses, PulseCounter) and is saved within the save
  * interval after every pulse; `_total/on` sets the meter reading (strict number) and saves at once.
  */
-import type { Logger } from '../core/log.js';
-import type { CommandResult, DeviceControl } from '../mqtt/mqtt-device.js';
-import type { CounterConfig, GpioChannelConfig } from './config/gpio-config-model.js';
+import type { Logger } from '../../core/log.js';
+import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { CounterConfig, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
 import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edge-mode.js';
 import { IdleLevelWatch } from './counting/idle-level-watch.js';
 import { PulseCounter } from './counting/pulse-counter.js';
-import { CommittedLevel } from './committed-level.js';
-import { DebouncedInput } from './debounced-input.js';
+import { Debouncer, debouncedLineSettings } from './debouncer.js';
 import type { ChannelContext, LineAccess, GpioChannel } from './gpio-channel.js';
 import type { CounterRecord } from './counting/counter-record.js';
-import type { GpioStateStore } from './state/gpio-state.js';
+import type { GpioStateStore } from '../state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
 /** A committed level change seen before the edge was decided. */
@@ -29,11 +29,11 @@ interface EarlyChange {
   readonly atNs: bigint;
 }
 
-export class MeterInput extends DebouncedInput implements GpioChannel {
+export class MeterInput implements GpioChannel {
   private readonly total: DeviceControl;
   private readonly current: DeviceControl;
   private readonly counter: PulseCounter;
-  protected readonly level: CommittedLevel;
+  private readonly debouncer: Debouncer;
   private readonly state: GpioStateStore;
   private readonly log: Logger;
   private mode: EdgeMode | undefined;
@@ -43,11 +43,10 @@ export class MeterInput extends DebouncedInput implements GpioChannel {
   private attached = false;
 
   constructor(
-    config: GpioChannelConfig & { readonly counter: CounterConfig },
-    offset: number,
+    readonly config: GpioChannelConfig & { readonly counter: CounterConfig },
+    readonly offset: number,
     ctx: ChannelContext,
   ) {
-    super(config, offset);
     const { name, counter } = config;
     this.state = ctx.state;
     this.log = ctx.log;
@@ -63,12 +62,28 @@ export class MeterInput extends DebouncedInput implements GpioChannel {
     this.current = ctx.addControl(meterCurrentSpec(name, counter, ctx.maxUnchangedInterval));
     this.total.setNumber(this.counter.total());
     this.current.setNumber(0);
-    this.level = new CommittedLevel(config.debounceUs, ctx.timing, (level, atNs, resync) => this.changed(level, atNs, resync));
+    this.debouncer = new Debouncer(config.debounceUs, ctx.timing, (level, atNs, resync) => this.changed(level, atNs, resync));
   }
 
   /** The edge direction that counts (undefined until autodetection ran). */
   get edgeMode(): EdgeMode | undefined {
     return this.mode;
+  }
+
+  lineSettings(): LineSettings {
+    return debouncedLineSettings(this.config, this.offset);
+  }
+
+  onEdge(event: EdgeEvent): void {
+    this.debouncer.onEdge(event.rising, event.timestampNs);
+  }
+
+  onPolled(level: boolean, atNs: bigint): void {
+    this.debouncer.onPolled(level, atNs);
+  }
+
+  onRead(level: boolean, atNs: bigint): void {
+    this.debouncer.onRead(level, atNs);
   }
 
   async attach(line: LineAccess, nowNs: bigint): Promise<void> {
@@ -77,7 +92,7 @@ export class MeterInput extends DebouncedInput implements GpioChannel {
       this.watch = new IdleLevelWatch(level, nowNs);
       this.early = [];
     }
-    this.level.begin(level, line, nowNs);
+    this.debouncer.begin(level, line, nowNs);
     this.attached = true;
     this.publish(nowNs);
   }
@@ -85,7 +100,7 @@ export class MeterInput extends DebouncedInput implements GpioChannel {
   detach(): void {
     this.attached = false;
     this.watch = undefined;
-    this.level.end();
+    this.debouncer.end();
     this.total.setError('r', true);
     this.current.setError('r', true);
   }
@@ -99,9 +114,8 @@ export class MeterInput extends DebouncedInput implements GpioChannel {
 
   close(): void {
     this.attached = false;
-    this.level.end();
+    this.debouncer.end();
   }
-
 
   private changed(level: boolean, atNs: bigint, resync: boolean): void {
     // A resync (the read cycle found a level whose edge was lost, or is very late) counts like

@@ -1,0 +1,114 @@
+/**
+ * Plain inputs and debounce through the whole service (sim backend, synthetic time), and polled
+ * lines (a chip without interrupts) sampled when the test calls pollInputs().
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { input, lastValue, meter, startGpioRig } from '../gpio-rig.js';
+
+test('an input publishes the level read at start, then every committed change', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('A', 0), input('B', 1)], pullUp: [1] });
+  assert.deepEqual(rig.device.controlSpecs().map((c) => [c.id, c.type, c.readonly, c.ha?.component]), [
+    ['A', 'switch', true, 'binary_sensor'],
+    ['B', 'switch', true, 'binary_sensor'],
+  ]);
+  assert.deepEqual(rig.device.valuesOf('A'), ['0']);
+  assert.deepEqual(rig.device.valuesOf('B'), ['1']);
+  rig.drive(0, true);
+  rig.advanceMs(20);
+  rig.drive(0, false);
+  rig.advanceMs(20);
+  assert.deepEqual(rig.device.valuesOf('A'), ['0', '1', '0']);
+});
+
+test('inverted: a line pulled up reads 0, pulled down reads 1', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('N', 0, { inverted: true })], pullUp: [0] });
+  rig.drive(0, false);
+  rig.advanceMs(20);
+  assert.deepEqual(rig.device.valuesOf('N'), ['0', '1']);
+});
+
+test('debounce: a spike shorter than the period never shows, and never counts', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('IN', 0), meter('M', 1, { edge: 'both', multiplier: 100 })] });
+  for (let i = 0; i < 5; i++) {
+    for (const offset of [0, 1]) rig.drive(offset, true);
+    rig.advanceMs(9); // the rig's lines debounce 10 ms
+    for (const offset of [0, 1]) rig.drive(offset, false);
+    rig.advanceMs(30);
+  }
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0']);
+  assert.deepEqual(rig.device.valuesOf('M_total'), ['0.00']);
+});
+
+test('debounce: bounce at both ends of a held pulse counts once (rising) and shows one change each way', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('IN', 0), meter('M', 1, { edge: 'rising', multiplier: 100 })] });
+  const bounce = (level: boolean) => {
+    for (const step of [level, !level, level, !level, level]) {
+      for (const offset of [0, 1]) rig.drive(offset, step);
+      rig.advanceMs(2);
+    }
+  };
+  bounce(true);
+  rig.advanceMs(1000); // held for a second
+  bounce(false);
+  rig.advanceMs(50);
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0', '1', '0']);
+  assert.deepEqual(rig.device.valuesOf('M_total'), ['0.00', '0.01']);
+});
+
+test('debounce 0: every edge counts at once', async (t) => {
+  const rig = await startGpioRig(t, { channels: [meter('M', 0, { edge: 'rising', multiplier: 100 }, { debounceUs: 0 })] });
+  for (let i = 0; i < 3; i++) {
+    rig.drive(0, true);
+    rig.advanceMs(1);
+    rig.drive(0, false);
+    rig.advanceMs(1);
+  }
+  assert.equal(lastValue(rig.device, 'M_total'), '0.03');
+});
+
+test('polled lines (chip without interrupts) are debounced and counted from samples', async (t) => {
+  const rig = await startGpioRig(t, {
+    channels: [input('IN', 0), meter('M', 1, { edge: 'rising', type: 'water_meter', multiplier: 1 })],
+    noIrqChips: ['gpiochip0'],
+  });
+  assert.ok(rig.log.lines.some((l) => /channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled/.test(l)), rig.log.lines.join('\n'));
+  /** Holds both lines at `level` for `ms`, sampling every 5 ms. */
+  const hold = async (level: boolean, ms: number) => {
+    rig.drive(0, level);
+    rig.drive(1, level);
+    for (let at = 0; at < ms; at += 5) {
+      await rig.service.pollInputs();
+      rig.advanceMs(5);
+    }
+  };
+  await hold(true, 7); // a 7 ms spike: two samples high, not held for 10 ms
+  await hold(false, 30);
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0']);
+  assert.deepEqual(rig.device.valuesOf('M_total'), ['0.00']);
+  for (let i = 0; i < 3; i++) {
+    await hold(true, 50);
+    await hold(false, 950);
+  }
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0', '1', '0', '1', '0', '1', '0']);
+  assert.equal(lastValue(rig.device, 'M_total'), '3.00');
+  assert.equal(lastValue(rig.device, 'M_current'), '3600.00', 'one pulse per second, from sample times');
+});
+
+test('a lost edge: the read cycle takes the level over on its second look, and a counter counts it', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('IN', 0), meter('M', 1, { edge: 'rising', multiplier: 100 })], faults: true });
+  rig.edgesLost = true;
+  for (const offset of [0, 1]) rig.drive(offset, true);
+  rig.advanceMs(20);
+  rig.edgesLost = false;
+  await rig.service.readCycle();
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0'], 'one disagreeing read may be an edge on its way');
+  await rig.service.readCycle();
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0', '1']);
+  assert.equal(lastValue(rig.device, 'M_total'), '0.01', 'the pulse happened');
+  for (const offset of [0, 1]) rig.drive(offset, false);
+  rig.advanceMs(20);
+  for (const offset of [0, 1]) rig.pulse(offset);
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0', '1', '0', '1', '0']);
+  assert.equal(lastValue(rig.device, 'M_total'), '0.02', 'counting goes on from the level taken over');
+});
