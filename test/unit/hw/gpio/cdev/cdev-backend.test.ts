@@ -218,7 +218,7 @@ test('a removed chip fails its requests with HW_GONE once, and methods reject af
   kernel.addChip('/dev/gpiochip1', 'other', 4);
   const other = await backend.openChip('/dev/gpiochip1');
   const edges: EdgeEvent[] = [];
-  await other.request({ consumer: 'c', lines: [input(0)], onEdge: (e) => edges.push(e) });
+  await requestLines(other, { consumer: 'c', lines: [input(0)], onEdge: (e) => edges.push(e) });
   kernel.drive('/dev/gpiochip1', 0, true, 1n);
   await waitUntil(() => edges.length === 1, 'the edge on the other chip');
   assert.equal(failures.length, 1);
