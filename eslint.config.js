@@ -49,11 +49,6 @@ export default tseslint.config(
       'src/console/**',
       'src/demo/**',
       'src/cli/**',
-      // Being restructured on another branch; they get the rule once that is merged.
-      'src/gpio/**',
-      'src/hw/gpio/backend.ts',
-      'src/hw/gpio/cdev/cdev-request.ts',
-      'src/sim/gpio/sim-request.ts',
     ],
     rules: {
       'no-restricted-globals': [

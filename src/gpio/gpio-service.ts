@@ -12,7 +12,7 @@
  * a read error → `r`), re-evaluates the decay of `_current`, and lets the publish policy
  * re-publish (`max_unchanged_interval` 0: every control at every cycle).
  */
-import { systemClock, monotonicNs, type Clock } from '../core/clock.js';
+import { systemTime, type Time, type Timer } from '../core/time.js';
 import type { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
@@ -55,10 +55,10 @@ export interface GpioServiceOptions {
   /** Paths of the chips present (`/dev/gpiochipN`), to find a chip that came back renamed. */
   readonly listChips?: () => Promise<string[]>;
   readonly timing?: Partial<ServiceTiming>;
-  /** CLOCK_MONOTONIC ns (kernel edge timestamps' clock); tests give synthetic time. */
+  /** Clocks and timers: the read cycle, retries, polling, debounce deadlines; tests give synthetic time. */
+  readonly time?: Time;
+  /** CLOCK_MONOTONIC ns (kernel edge timestamps' clock); default `time.nowNs`. */
   readonly nowNs?: () => bigint;
-  /** Millisecond clock of the debounce deadlines. */
-  readonly clock?: Clock;
 }
 
 /** How the first attempt at each chip went. */
@@ -92,12 +92,12 @@ export class GpioService {
   private readonly timing: ServiceTiming;
   private readonly nowNs: () => bigint;
   private readonly scheduler: Scheduler;
-  private readonly clock: Clock;
+  private readonly time: Time;
   private config: GpioConfig;
   /** The running channels by name, in config order. */
   private live = new Map<string, LiveChannel>();
   private sessions: ChipSession[] = [];
-  private readTimer: NodeJS.Timeout | undefined;
+  private readTimer: Timer | undefined;
   private cycling = false;
   private stopped = false;
   /** Edge events delivered by the kernel and the ones it dropped, since the start. */
@@ -105,9 +105,10 @@ export class GpioService {
 
   constructor(private readonly options: GpioServiceOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
-    this.nowNs = options.nowNs ?? monotonicNs;
-    this.clock = options.clock ?? systemClock;
-    this.scheduler = new Scheduler(this.clock);
+    const time = options.time ?? systemTime;
+    this.time = time;
+    this.nowNs = options.nowNs ?? (() => time.nowNs());
+    this.scheduler = new Scheduler(time);
     this.config = options.config;
   }
 
@@ -135,7 +136,7 @@ export class GpioService {
     const ctx = this.context(this.config, (spec) => this.options.device.addControl(spec));
     await this.addChannels(mapped.map((p) => ({ mapped: p, channel: createChannel(p, ctx) })));
     if (this.timing.readCycleMs > 0 && !this.stopped) {
-      this.readTimer = setInterval(() => void this.readCycle(), this.timing.readCycleMs);
+      this.readTimer = this.time.every(this.timing.readCycleMs, () => void this.readCycle());
     }
     return { chips: this.sessions.map((s) => ({ path: s.path, error: s.openError })) };
   }
@@ -220,7 +221,7 @@ export class GpioService {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.readTimer !== undefined) clearInterval(this.readTimer);
+    this.readTimer?.cancel();
     this.readTimer = undefined;
     for (const session of [...this.sessions].reverse()) await session.stop();
     this.scheduler.stop();
@@ -236,7 +237,7 @@ export class GpioService {
       state: this.options.state,
       log: this.options.log,
       maxUnchangedInterval: config.maxUnchangedInterval,
-      timing: { scheduler: this.scheduler, clock: this.clock, nowNs: this.nowNs },
+      timing: { scheduler: this.scheduler, time: this.time, nowNs: this.nowNs },
     };
   }
 
@@ -266,6 +267,7 @@ export class GpioService {
       consumer: GPIO_CONSUMER,
       retryMs: this.timing.retryMs,
       pollMs: this.timing.pollMs,
+      time: this.time,
       nowNs: this.nowNs,
       edgeTally: this.edgeTally,
       ...(options.listChips !== undefined

@@ -18,7 +18,7 @@
  * with no call of the channel on the stack, so the callback is the one way out for all three
  * paths alike.
  */
-import type { Clock } from '../../core/clock.js';
+import type { Time } from '../../core/time.js';
 import type { ScheduledTask, Scheduler } from '../../core/scheduler.js';
 import type { LineSettings } from '../../hw/gpio/backend.js';
 import type { GpioChannelConfig } from '../config/gpio-config-model.js';
@@ -27,7 +27,7 @@ import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 export interface InputTiming {
   readonly scheduler: Pick<Scheduler, 'at'>;
   /** Millisecond clock of the scheduler. */
-  readonly clock: Clock;
+  readonly time: Pick<Time, 'now'>;
   /** CLOCK_MONOTONIC ns, the clock of kernel edge timestamps. */
   readonly nowNs: () => bigint;
 }
@@ -135,9 +135,9 @@ export class Debouncer {
     this.task = undefined;
     const deadline = this.filter?.deadline();
     if (deadline == null) return;
-    const { clock, nowNs, scheduler } = this.timing;
+    const { time, nowNs, scheduler } = this.timing;
     const waitMs = Number(deadline - nowNs()) / 1e6;
-    this.task = scheduler.at(clock.now() + Math.max(0, waitMs), () => {
+    this.task = scheduler.at(time.now() + Math.max(0, waitMs), () => {
       this.task = undefined;
       const settled = this.filter?.settle(nowNs());
       if (settled) this.commit(settled.level, settled.atNs, false);

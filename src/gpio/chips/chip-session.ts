@@ -20,6 +20,7 @@ import type { Logger } from '../../core/log.js';
 import type { GpioBackend, GpioChip } from '../../hw/gpio/backend.js';
 import { openOrFindChip, type ChipIdentity, type ChipLocator } from './chip-finder.js';
 import { FaultLog } from '../../core/fault-log.js';
+import { after, type Time, type Timer } from '../../core/time.js';
 import { HeldLines, requestLine, type HeldLine } from './held-lines.js';
 import { channelLabel, type GpioChannel } from '../channels/gpio-channel.js';
 import type { EdgeTally } from '../channels/edge-tally.js';
@@ -36,6 +37,8 @@ export interface ChipSessionOptions {
   readonly retryMs: number;
   /** Period of sampling lines without interrupt (ms); 0: only when `poll()` is called. */
   readonly pollMs: number;
+  /** The retry and polling timers. */
+  readonly time: Time;
   readonly nowNs: () => bigint;
   /** Where the chip may be found again under another path; no lookup without it. */
   readonly locator?: ChipLocator;
@@ -56,7 +59,7 @@ export class ChipSession {
   private readonly held: HeldLines;
   private readonly waiting = new Set<GpioChannel>();
   private queue: Promise<void> = Promise.resolve();
-  private retryTimer: NodeJS.Timeout | undefined;
+  private retryTimer: Timer | undefined;
   private stopped = false;
   private readonly faults: FaultLog;
   /** Channels whose polling was logged (once, not at every return of the chip). */
@@ -70,6 +73,7 @@ export class ChipSession {
     this.faults = new FaultLog(options.log);
     this.held = new HeldLines({
       pollMs: options.pollMs,
+      time: options.time,
       nowNs: options.nowNs,
       onPollFailed: (line, err) => void this.enqueue(() => this.lineLost(line, err)),
     });
@@ -307,14 +311,14 @@ export class ChipSession {
 
   private scheduleRetry(): void {
     if (this.stopped || this.retryTimer !== undefined) return;
-    this.retryTimer = setTimeout(() => {
+    this.retryTimer = after(this.options.time, this.options.retryMs, () => {
       this.retryTimer = undefined;
       void this.enqueue(() => this.connect());
-    }, this.options.retryMs);
+    });
   }
 
   private clearRetry(): void {
-    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
+    this.retryTimer?.cancel();
     this.retryTimer = undefined;
   }
 

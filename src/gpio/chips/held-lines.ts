@@ -6,6 +6,7 @@
  * the session, which decides what the failure means (the line or the whole chip); nothing here
  * retries or logs.
  */
+import type { Time, Timer } from '../../core/time.js';
 import type { EdgeEvent, GpioChip, LineRequest, LineSettings } from '../../hw/gpio/backend.js';
 import type { GpioChannel, LineAccess } from '../channels/gpio-channel.js';
 
@@ -47,6 +48,8 @@ export async function requestLine(chip: GpioChip, options: LineRequestOptions): 
 export interface HeldLinesOptions {
   /** Period of sampling lines without interrupt (ms); 0: only when `pollOnce()` is called. */
   readonly pollMs: number;
+  /** The polling timer. */
+  readonly time: Time;
   readonly nowNs: () => bigint;
   /** A sample of a line without interrupt failed (the session queues its handling). */
   readonly onPollFailed: (line: HeldLine, err: unknown) => void;
@@ -54,7 +57,7 @@ export interface HeldLinesOptions {
 
 export class HeldLines {
   private readonly channelOf = new Map<HeldLine, GpioChannel>();
-  private pollTimer: NodeJS.Timeout | undefined;
+  private pollTimer: Timer | undefined;
   private polling = false;
   private stopped = false;
 
@@ -129,9 +132,9 @@ export class HeldLines {
   pollAsNeeded(): void {
     const needed = !this.stopped && this.options.pollMs > 0 && [...this.channelOf.keys()].some((line) => line.polled);
     if (needed && this.pollTimer === undefined) {
-      this.pollTimer = setInterval(() => void this.pollOnce(), this.options.pollMs);
+      this.pollTimer = this.options.time.every(this.options.pollMs, () => void this.pollOnce());
     } else if (!needed && this.pollTimer !== undefined) {
-      clearInterval(this.pollTimer);
+      this.pollTimer.cancel();
       this.pollTimer = undefined;
     }
   }

@@ -10,7 +10,7 @@
  * Errors are CtlError (core/errors) with codes HW_GONE, HW_BUSY, HW_UNSUPPORTED or HW_IO; the
  * backend classifies errno once, here at the edge.
  *
- * hw imports nothing above it: only core/errors and core/clock-free types may be used here.
+ * hw imports nothing above it: only core/errors and core/time (the clock seam) may be used here.
  */
 
 export type Direction = 'input' | 'output';

@@ -49,8 +49,8 @@ export interface SimBackendOptions {
   /** Where a failing edge handler is reported (as the cdev backend does). */
   log?: HwLog;
   /**
-   * The clock of `drive`'s timestamps; default systemTime. A request's inputs take theirs from the
-   * request (InputHost.time), systemTime while it gives none.
+   * The clock of `drive`'s timestamps, of the edges the watch notices and of debounce timers;
+   * default systemTime. Every request of the backend uses it.
    */
   time?: Time;
 }
@@ -107,6 +107,7 @@ export class SimBackend implements GpioBackend {
       identity,
       noIrq: this.noIrqChips.has(state.name),
       log: this.log,
+      time: this.time,
     });
   }
 

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
+import type { Time } from '../../core/time.js';
 import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../../hw/gpio/backend.js';
 import type { ChipIdentity, SimChipState } from './sim-chip-state.js';
 import { isDirectory, lineDirOf, readOptionalText } from './sim-files.js';
@@ -22,6 +23,8 @@ export interface SimChipInit {
   /** The chip has no interrupts because the backend was told so (else a `no_irq` file says it). */
   noIrq: boolean;
   log: HwLog;
+  /** The backend's clock: its requests stamp edges and time debounce with it. */
+  time: Time;
 }
 
 export class SimChip implements GpioChip {
@@ -32,6 +35,7 @@ export class SimChip implements GpioChip {
   readonly lineCount: number;
   private readonly identity: ChipIdentity;
   private readonly noIrq: boolean;
+  private readonly time: Time;
   private closed = false;
 
   constructor(
@@ -45,6 +49,7 @@ export class SimChip implements GpioChip {
     this.lineCount = init.lineCount;
     this.identity = init.identity;
     this.noIrq = init.noIrq;
+    this.time = init.time;
   }
 
   async lineInfo(offset: number): Promise<LineInfo> {
@@ -68,7 +73,7 @@ export class SimChip implements GpioChip {
     this.checkSettings(settings);
     const line: PreparedLine = { settings, dir: this.lineDir(settings.offset) };
     const irq = !this.noIrq && !existsSync(join(this.state.dir, 'no_irq'));
-    return new SimLineRequest(this.state, this.path, { ...options, consumer: truncateConsumer(options.consumer) }, line, irq, this.log);
+    return new SimLineRequest(this.state, this.path, { ...options, consumer: truncateConsumer(options.consumer) }, line, irq, this.log, this.time);
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@
  * released or has failed.
  */
 import { CtlError, messageOf } from '../../core/errors.js';
+import type { Time } from '../../core/time.js';
 import type { EdgeEvent, HwLog, LineRequest, LineSettings, RequestOptions } from '../../hw/gpio/backend.js';
 import type { ClaimHolder, SimChipState } from './sim-chip-state.js';
 import { isMissing, simIoError } from './sim-files.js';
@@ -39,6 +40,8 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
     line: PreparedLine,
     irq: boolean,
     private readonly log: HwLog,
+    /** The clock of edge timestamps and debounce timers (InputHost.time). */
+    readonly time: Time,
   ) {
     const { settings, dir } = line;
     this.offset = settings.offset;
@@ -66,7 +69,7 @@ export class SimLineRequest implements LineRequest, ClaimHolder {
     this.assertActive();
     if (this.input === undefined) return this.output!.level;
     // A change the watch has not reported yet is an edge like any other: report it first.
-    this.input.refresh(process.hrtime.bigint());
+    this.input.refresh(this.time.nowNs());
     this.assertActive();
     return this.input.level;
   }

@@ -3,6 +3,7 @@
  * GET/SET_VALUES (the line is index 0 of the kernel request); edge events are drained from the
  * request fd with non-blocking reads when the EventWaiter says it is ready.
  */
+import { systemTime } from '../../../core/time.js';
 import { CtlError } from '../../../core/errors.js';
 import type { EdgeEvent, HwLog, LineRequest, RequestOptions } from '../backend.js';
 import { toCtlError } from './errno.js';
@@ -174,7 +175,7 @@ export class CdevLineRequest implements LineRequest {
     const lost = last === undefined ? seqno - 1 : seqno - last - 1;
     if (lost <= 0) return;
     this.gaps.lost += lost;
-    const now = performance.now();
+    const now = systemTime.now();
     if (now - this.gaps.loggedAt >= GAP_LOG_INTERVAL_MS) {
       this.log.warn(
         `${this.chipPath}: the kernel dropped ${this.gaps.lost} edge event(s) of line ${this.offset} ` +

@@ -15,7 +15,7 @@ function tracker(debounceUs: number, granted = { polled: false, kernelDebounced:
   // CLOCK_MONOTONIC ns on the same synthetic time as the scheduler's milliseconds.
   const nowNs = () => BigInt(Math.round(time.now() * 1e6));
   const changes: Array<{ level: boolean; atNs: bigint; resync: boolean }> = [];
-  const level = new Debouncer(debounceUs, { scheduler: time, clock: time, nowNs }, (l, atNs, resync) =>
+  const level = new Debouncer(debounceUs, { scheduler: time, time, nowNs }, (l, atNs, resync) =>
     changes.push({ level: l, atNs, resync }),
   );
   level.begin(false, granted, nowNs());
