@@ -2,8 +2,12 @@
 // Runs the compiled test files with Node's built-in test runner.
 // Usage: node scripts/run-tests.mjs [substring ...]  (only files whose path contains one of them)
 // HIL files (*.hil.test.js) run only inside the qemu guest (npm run test:hil).
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// The full run (no substring) measures line coverage, the services spawned by the tests
+// included, and fails when a floor of src/ is below its gate (scripts/coverage-gate.mjs).
+// CTL_TEST_COVERAGE=0 runs without it; CTL_TEST_COVERAGE=1 measures a filtered run too and
+// prints the table without gating it (a filtered run covers only part of a floor).
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const root = 'dist/test';
@@ -33,8 +37,43 @@ const concurrency = process.env.CTL_TEST_CONCURRENCY ?? '2';
 // left out rather than failing the run.
 const accepted = (flag) => spawnSync(process.execPath, [flag, '--version'], { stdio: 'ignore' }).status === 0;
 const runnerFlags = [`--test-concurrency=${concurrency}`, '--test-timeout=120000'].filter(accepted);
-const r = spawnSync(process.execPath, ['--test', ...runnerFlags, ...selected], {
+
+// Node writes the lcov report from 20.11 on; an older node (Debian 12's 18) runs without coverage.
+const [major, minor] = process.versions.node.split('.').map(Number);
+const lcovReporter = major > 20 || (major === 20 && minor >= 11);
+const wanted = process.env.CTL_TEST_COVERAGE ?? (filters.length === 0 ? '1' : '0');
+const coverage = wanted === '1' && lcovReporter;
+// The gates are set on a machine with every tool the tests use (.ci/run installs them); without
+// one, its tests skip, their code goes unrun, and the figures are shown without a gate.
+const missing = [
+  [mosquitto, 'mosquitto'],
+  [process.env.CTL_TEST_CHROMIUM ?? '/usr/bin/chromium', 'chromium'],
+  [join(process.env.CTL_TEST_RABBITMQ_BIN ?? '/usr/lib/rabbitmq/bin', 'rabbitmq-server'), 'rabbitmq-server'],
+].filter(([path]) => !existsSync(path)).map(([, name]) => name);
+if (spawnSync('dpkg-deb', ['--version'], { stdio: 'ignore' }).status !== 0) missing.push('dpkg-deb');
+const gate = coverage && filters.length === 0 && missing.length === 0;
+const ungated = coverage && filters.length === 0 && !gate ? `note: coverage is not gated: ${missing.join(', ')} missing, so their tests skip` : null;
+if (ungated) console.error(ungated);
+if (wanted === '1' && !lcovReporter) console.error(`note: no coverage on node ${process.version} (its test runner writes no lcov report)`);
+const lcov = 'dist/coverage/lcov.info';
+const coverageFlags = [];
+if (coverage) {
+  rmSync(dirname(lcov), { recursive: true, force: true });
+  mkdirSync(dirname(lcov), { recursive: true });
+  // The runner's own report (spec on a terminal, TAP otherwise, as without coverage) and the lcov file.
+  const report = process.stdout.isTTY ? 'spec' : 'tap';
+  coverageFlags.push('--experimental-test-coverage', `--test-reporter=${report}`, '--test-reporter-destination=stdout', '--test-reporter=lcov', `--test-reporter-destination=${lcov}`);
+}
+const r = spawnSync(process.execPath, ['--test', ...runnerFlags, ...coverageFlags, ...selected], {
   stdio: 'inherit',
 });
 if (noBroker) console.error(noBroker);
-process.exit(r.status ?? 1);
+let status = r.status ?? 1;
+if (coverage) {
+  // Failed tests leave code unrun: the figures are shown, the gate waits for a passing run.
+  const gated = gate && status === 0;
+  const g = spawnSync(process.execPath, [new URL('coverage-gate.mjs', import.meta.url).pathname, ...(gated ? [] : ['--no-gate']), lcov], { stdio: 'inherit' });
+  if (status === 0) status = g.status ?? 1;
+  if (ungated) console.error(ungated);
+}
+process.exit(status);

@@ -30,6 +30,7 @@ import { lineDir, puller, simChip, type SimChip } from '../../test/hil/gpio-sim-
 import { NODE_FLAGS } from '../../src/service/node-flags.js';
 import { loadAdcConfig } from '../../src/adc/config/load-adc-config.js';
 import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
+import { topicLengthCheck } from '../../src/mqtt/topic-length-limits.js';
 import { createDemoBoard } from '../../src/demo/demo-board.js';
 import { SERVICE_FILES } from '../../src/demo/demo-paths.js';
 import { demoServiceArgs } from '../../src/demo/demo-services.js';
@@ -173,8 +174,8 @@ async function stop(child: ChildProcess): Promise<void> {
  */
 async function companionsMemory(dir: string, port: number, client: mqtt.MqttClient, messages: Array<{ topic: string }>): Promise<Record<string, Memory>> {
   const adcFiles = SERVICE_FILES.adc;
-  const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir).config;
-  const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
+  const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir, topicLengthCheck()).config;
+  const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
   const board = createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig);
   const broker = `mqtt://127.0.0.1:${port}`;
   await client.subscribeAsync(`/devices/${adcFiles.deviceId}/controls/+`);

@@ -15,6 +15,7 @@ import { createDemoBoard } from '../../src/demo/demo-board.js';
 import { SERVICE_FILES, type ServiceKind } from '../../src/demo/demo-paths.js';
 import { demoServiceArgs } from '../../src/demo/demo-services.js';
 import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
+import { topicLengthCheck } from '../../src/mqtt/topic-length-limits.js';
 import { mosquittoAvailable, startMosquitto } from '../../test/helpers/mosquitto.js';
 import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, measureWindows, stopChild, watch, watchBareNode } from '../lib/process-stats.js';
@@ -40,8 +41,8 @@ const STREAMS_ONLY = `require('readable-stream'); setInterval(() => {}, 1000);`;
 
 async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioResult[]> {
   const files = SERVICE_FILES[kind];
-  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
-  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir).config;
+  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
+  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir, topicLengthCheck()).config;
   const channels = kind === 'gpio' ? gpio.channels.length : adc.channels.length;
   const dir = await mkdtemp(join(tmpdir(), `ctl-bench-idle-${kind}-`));
   const broker = await startMosquitto();

@@ -21,6 +21,7 @@ import { createDemoBoard } from '../../src/demo/demo-board.js';
 import { SERVICE_FILES, type ServiceKind } from '../../src/demo/demo-paths.js';
 import { demoServiceArgs } from '../../src/demo/demo-services.js';
 import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
+import { topicLengthCheck } from '../../src/mqtt/topic-length-limits.js';
 import { mosquittoAvailable, startMosquitto } from '../../test/helpers/mosquitto.js';
 import { MqttRecorder } from '../../test/helpers/mqtt-recorder.js';
 import { measured, stopChild } from '../lib/process-stats.js';
@@ -69,8 +70,8 @@ class Service {
 
 async function costOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioResult> {
   const files = SERVICE_FILES[kind];
-  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
-  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir).config;
+  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
+  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir, topicLengthCheck()).config;
   const dir = await mkdtemp(join(tmpdir(), `ctl-bench-reload-${kind}-`));
   const broker = await startMosquitto();
   const recorder = await MqttRecorder.start(broker.url, [`/devices/${files.deviceId}/#`]);

@@ -7,7 +7,8 @@
  */
 import { join } from 'node:path';
 import { adcConfigSpec } from '../../src/adc/config/adc-config-spec.js';
-import { storedJsonOf } from '../../src/core/config/commands.js';
+import { storedJsonOf } from '../../src/core/config/config-entry-points.js';
+import { topicLengthCheck } from '../../src/mqtt/topic-length-limits.js';
 import type { DriverConfigSpec } from '../../src/core/config/driver-config-spec.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { gpioConfigSpec } from '../../src/gpio/config/gpio-config-spec.js';
@@ -31,7 +32,7 @@ function badConfig(spec: DriverConfigSpec<unknown>, items: number): string {
 function timeOnce(spec: DriverConfigSpec<unknown>, text: string): number {
   const start = performance.now();
   try {
-    storedJsonOf(spec, text, null);
+    storedJsonOf(spec, text, null, topicLengthCheck());
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     return performance.now() - start;

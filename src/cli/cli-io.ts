@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { ConfigError, errnoOf } from '../core/errors.js';
-import { STDIN_NAME } from '../core/config/commands.js';
+import { STDIN_NAME } from '../core/config/config-entry-points.js';
 
 export interface CliIo {
   /** True when standard input is a terminal (then `-j` does not read it). */

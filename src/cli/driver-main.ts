@@ -11,13 +11,15 @@ import type { BoardGenerator } from './board/board-generator.js';
 import type { ConfigReloader } from '../service/config-reloader.js';
 import { packageVersion } from '../service/package-version.js';
 import type { CliOptions } from './cli-options.js';
-import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/commands.js';
+import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/config-entry-points.js';
 import type { DriverConfigSpec } from '../core/config/driver-config-spec.js';
 import { readConfigText } from '../core/config/file-reading.js';
 import { ConfigError, CtlError, exitCodeOf, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { TopicContext } from '../core/config/topic-length.js';
+import type { TopicLengthCheck } from '../core/config/topic-length.js';
+import { topicLengthCheck } from '../mqtt/topic-length-limits.js';
 import { parseCliArgs } from './args.js';
+import { topicBudgetOf } from './string-limits.js';
 import type { CliIo } from './cli-io.js';
 
 /**
@@ -59,9 +61,9 @@ async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: st
   return { name: cli.configFile, text: readConfigText(cli.configFile) };
 }
 
-/** The topics the command line gives the device: the configuration check needs their lengths. */
-function topicsOf(cli: CliOptions): TopicContext {
-  return { prefix: cli.topicPrefix, deviceId: cli.deviceId, haPrefix: cli.haDiscoveryPrefix };
+/** The configuration's check of channel names against the topics the command line gives the device. */
+function topicLengthOf(cli: CliOptions): TopicLengthCheck {
+  return topicLengthCheck(topicBudgetOf(cli));
 }
 
 /** `debug` of the config; a reload changes it. */
@@ -105,12 +107,12 @@ async function dispatch<Options extends CliOptions, Model>(
     }
     case 'to-json': {
       const input = await storedConfigInput(cli, io);
-      io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir, topicsOf(cli)));
+      io.stdout.write(editorJsonOf(spec, input.name, input.text, cli.systemConfigDir, topicLengthOf(cli)));
       return 0;
     }
     case 'from-json': {
       const text = await io.readStdin();
-      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir, undefined, topicsOf(cli)));
+      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir, topicLengthOf(cli)));
       return 0;
     }
     case 'list-lines':
@@ -121,13 +123,14 @@ async function dispatch<Options extends CliOptions, Model>(
       return await (await import('./ha-remove.js')).runHaRemove(cli, logger);
     }
     case 'run': {
-      const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));
+      const topicLength = topicLengthOf(cli);
+      const loaded = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicLength);
       const configDebug: ConfigDebug = { on: debugOf(loaded.model) };
       const logger = await serviceLogger(cli, configDebug, io);
       reportLoaded(loaded, logger);
       const reloader = (): Model | undefined => {
         try {
-          const next = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicsOf(cli));
+          const next = loadConfigFile(spec, cli.configFile, cli.systemConfigDir, topicLength);
           reportLoaded(next, logger);
           configDebug.on = debugOf(next.model);
           return next.model;

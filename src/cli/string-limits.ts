@@ -1,19 +1,32 @@
 /**
  * Command-line values that end up in MQTT strings, checked against MQTT's 65,535-byte limit at
  * argument parsing: too long, they would make the MQTT client throw at its first packet. The
- * prefix and device id must also leave room for the control names (checked with the config).
+ * prefix and device id must also leave room for the control names (checked with the config,
+ * which is handed the check of topicBudgetOf).
  */
 import type { CommonCliOptions } from './cli-options.js';
 import { defaultClientId } from '../mqtt/broker-options.js';
 import { withThousands as n } from '../core/thousands.js';
-import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../mqtt/topic-budget.js';
+import { haConfigTopicBytes } from '../mqtt/ha/ha-topic-length.js';
+import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../mqtt/topic-length-limits.js';
 import { usageError } from '../core/arguments.js';
 
 const LIMIT = `the limit is ${n(MQTT_MAX_STRING_BYTES)}`;
 
+/**
+ * The lengths of the topics the command line gives the device: its prefix, its id and, with
+ * discovery on, the discovery config topics.
+ * @throws CtlError USAGE when the prefix or device id cannot be used in topics at all.
+ */
+export function topicBudgetOf(cli: CommonCliOptions): TopicBudget {
+  const ha = cli.haDiscoveryPrefix;
+  const context = { prefix: cli.topicPrefix, deviceId: cli.deviceId };
+  return new TopicBudget(context, ha === null ? undefined : haConfigTopicBytes(ha, cli.topicPrefix, cli.deviceId));
+}
+
 /** @throws CtlError USAGE naming the first value that cannot fit. */
 export function checkMqttLimits(cli: CommonCliOptions): void {
-  const budget = new TopicBudget({ prefix: cli.topicPrefix, deviceId: cli.deviceId, haPrefix: cli.haDiscoveryPrefix });
+  const budget = topicBudgetOf(cli);
   const shortestControl = budget.controlTopicBytes('x');
   if (shortestControl > MQTT_MAX_STRING_BYTES) {
     const culprit = utf8Bytes(cli.topicPrefix) > utf8Bytes(cli.deviceId) ? '-T (topic prefix)' : '--device-id';

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { loadAdcConfig } from '../adc/config/load-adc-config.js';
 import { messageOf } from '../core/errors.js';
 import { loadGpioConfig } from '../gpio/config/load-gpio-config.js';
+import { topicLengthCheck } from '../mqtt/topic-length-limits.js';
 import { startAnalogDrift } from './analog-drift.js';
 import { retainedDeviceTopics, watchDevices, type DeviceWatch } from './broker-watch.js';
 import { connectionHints, outputToSwitch } from './connection-hints.js';
@@ -71,8 +72,8 @@ function exitSummary(exits: Map<string, ServiceExit>, leftovers: readonly string
 
 /** Runs the demo until `stop` aborts (or `--duration`); resolves to the exit code. */
 export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSignal): Promise<number> {
-  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
-  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir).config;
+  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
+  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir, topicLengthCheck()).config;
   const broker = await startEmbeddedBroker({ port: options.port, wsPort: options.wsPort });
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-demo-'));
   let services: DemoServices | undefined;

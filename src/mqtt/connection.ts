@@ -17,7 +17,7 @@ import type { MqttTraffic } from './mqtt-device.js';
 import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
 import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
-import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-budget.js';
+import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-length-limits.js';
 
 export interface ConnectionHandlers {
   /**

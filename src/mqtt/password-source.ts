@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError, messageOf } from '../core/errors.js';
 import { withThousands } from '../core/thousands.js';
-import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-budget.js';
+import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-length-limits.js';
 
 export const PASSWORD_ENV = 'CTL_MQTT_PASSWORD';
 /** The credential name a systemd unit passes the password under. */

@@ -6,7 +6,6 @@
 import type { DriverConfigSpec } from '../../core/config/driver-config-spec.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import type { StandaloneValidator } from '../../core/config/schema-problems.js';
-import { topicLengthCheck } from '../../mqtt/topic-budget.js';
 import type { AdcConfig } from './adc-config-model.js';
 import { buildAdcModel } from './build-adc-model.js';
 import * as generated from './schema-module/adc-schema.js';
@@ -28,7 +27,6 @@ export const adcConfigSpec: DriverConfigSpec<AdcConfig> = {
   hardwareKey: 'channel_number',
   systemStandIn: () => facts.nameEnums.system_channel[0]!,
   controlIds: (id) => [id],
-  topicLengthCheck,
   validateConfig: generated.config,
   validateBoard: generated.board,
   variants: { channelsKey: facts.channelsKey, choose: chooseAdcVariant },

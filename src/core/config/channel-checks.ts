@@ -18,7 +18,7 @@ export function topicLevelFault(name: string): string | null {
   return null;
 }
 
-/** `topicLength`: the driver's check of a channel's longest topic (driver-config-spec.ts). */
+/** `topicLength`: the check of a channel's longest topic the pipeline was handed (topic-length.ts). */
 export function channelProblems(family: ConfigFamily, source: ConfigSource, topicLength: TopicLengthCheck): Problem[] {
   const problems: Problem[] = [];
   const list = source.value[family.channelsKey];

@@ -8,7 +8,6 @@ import type { JsonObject } from './jsonc.js';
 import type { MergedConfig } from './merge-channels.js';
 import type { Problem } from './problems.js';
 import type { ChannelVariants, StandaloneValidator } from './schema-problems.js';
-import type { TopicContext, TopicLengthCheck } from './topic-length.js';
 
 /** A driver's configuration, complete: validators, semantics, model and editor stub. */
 export interface DriverConfigSpec<Model> extends ConfigFamily {
@@ -24,9 +23,4 @@ export interface DriverConfigSpec<Model> extends ConfigFamily {
   build(merged: MergedConfig): { model: Model; problems: Problem[]; warnings: Problem[] };
   /** The `-j` stub of a board channel the main config does not mention. */
   editorStub(boardChannel: JsonObject): JsonObject;
-  /**
-   * The length check of channel names for these topics (absent: the shortest any command line
-   * gives). The driver hands it in, so the configuration pipeline needs no MQTT layer.
-   */
-  topicLengthCheck(topics?: TopicContext): TopicLengthCheck;
 }

@@ -6,7 +6,7 @@
  */
 import { ConfigError } from '../errors.js';
 import type { DriverConfigSpec } from './driver-config-spec.js';
-import type { TopicContext } from './topic-length.js';
+import type { TopicLengthCheck } from './topic-length.js';
 import { listBoardFiles, readConfigText } from './file-reading.js';
 import { boardChannelsById, boardValidationView, mainValidationView } from './board-variants.js';
 import { channelProblems } from './channel-checks.js';
@@ -27,8 +27,8 @@ export interface LoadInput {
   readonly mainValue?: JsonValue;
   /** The board system channel directory; null to read none. */
   readonly boardDir: string | null;
-  /** The command line's topic prefix and device id; absent: the shortest any command line gives. */
-  readonly topics?: TopicContext;
+  /** The check of a channel's name against the length of the topics it makes. */
+  readonly topicLength: TopicLengthCheck;
 }
 
 export interface Loaded<Model> {
@@ -59,7 +59,6 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   const syntax = new Set<Problem>();
-  const topicLength = spec.topicLengthCheck(input.topics);
 
   // `schemaView`: what the schema check sees of `value` (see board-variants.ts).
   const check = (
@@ -84,7 +83,7 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
     // the schema failed: every problem is listed at once, except a second line for a value the
     // schema already flagged (an empty name).
     const flagged = new Set(found.map((p) => p.path));
-    problems.push(...channelProblems(spec, { doc, value }, topicLength).filter((p) => !flagged.has(p.path)));
+    problems.push(...channelProblems(spec, { doc, value }, input.topicLength).filter((p) => !flagged.has(p.path)));
     // Not the shape the merge relies on: this file stops here. Otherwise the merge and the
     // driver checks still run after semantic problems.
     return found.length > 0 ? undefined : { doc, value };

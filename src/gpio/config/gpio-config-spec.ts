@@ -6,7 +6,6 @@
 import type { DriverConfigSpec } from '../../core/config/driver-config-spec.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import type { StandaloneValidator } from '../../core/config/schema-problems.js';
-import { topicLengthCheck } from '../../mqtt/topic-budget.js';
 import { currentControlId, totalControlId } from './control-ids.js';
 import { buildGpioModel } from './build-gpio-model.js';
 import * as generated from './schema-module/gpio-schema.js';
@@ -40,7 +39,6 @@ export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
   systemStandIn: (board) =>
     directionOf(String(board.name), board.direction) === 'input' ? facts.nameEnums.system_input[0]! : facts.nameEnums.system_output[0]!,
   controlIds: (name) => [name, totalControlId(name), currentControlId(name)],
-  topicLengthCheck,
   validateConfig: generated.config,
   validateBoard: generated.board,
   variants: { channelsKey: facts.channelsKey, choose: chooseGpioVariant },

@@ -124,7 +124,7 @@ test('the conversion paths start lean: the bins statically import no npm package
   // parsing and in the config check. It loads no client and no npm package. So is the device
   // tree's path (the default device id depends on whether it has a node). Paths are taken
   // relative to dist/src, so a checkout under a folder named run, mqtt or hw changes nothing.
-  const naming = /^mqtt\/(topics|topic-budget|broker-options|password-source|ha\/ha-ids)\.js$|^hw\/devicetree\/dt-path\.js$/;
+  const naming = /^mqtt\/(topics|topic-length-limits|broker-options|password-source|ha\/ha-ids|ha\/ha-topic-length)\.js$|^hw\/devicetree\/dt-path\.js$/;
   const srcRoot = join(ROOT, 'dist/src');
   for (const file of seen) {
     const inSrc = relative(srcRoot, file);

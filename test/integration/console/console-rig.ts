@@ -14,6 +14,7 @@ import { startDemoConsole } from '../../../src/demo/demo-console.js';
 import { SERVICE_FILES, type ServiceKind } from '../../../src/demo/demo-paths.js';
 import { demoConfigFile, DemoServices } from '../../../src/demo/demo-services.js';
 import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
+import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
 
 export interface ConsoleRig {
@@ -34,8 +35,8 @@ export interface ConsoleRig {
 }
 
 export async function startConsoleRig(): Promise<ConsoleRig> {
-  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
-  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir).config;
+  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
+  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir, topicLengthCheck()).config;
   const dir = mkdtempSync(join(tmpdir(), 'ctl-console-rig-'));
   const broker = await startTestBroker();
   const lines: string[] = [];

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { createMemoryLogger } from '../../../src/core/log.js';
 import { AdcService } from '../../../src/adc/adc-service.js';
 import { parseAdcConfig } from '../../../src/adc/config/load-adc-config.js';
+import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 import { ManualTime } from '../../helpers/manual-time.js';
@@ -34,6 +35,7 @@ test('controls in config order after the board merge: voltage in V or current in
       ],
     }),
     boardDir,
+    topicLengthCheck(),
   );
   assert.equal(warnings.length, 1, 'A1 voltage_multiplier is protected');
   const time = new ManualTime();

@@ -82,3 +82,14 @@ test('a user name or password too long for MQTT from any source (environment, pa
     }
   }
 });
+
+test('with discovery on, its config topics count: a long discovery prefix makes a name that fits without it too long for -j', async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'gpio.conf');
+  writeFileSync(config, JSON.stringify({ device_name: 'x', channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }] }));
+  const base = ['-c', config, '--system-config-dir', join(dir, 'none'), '-j'];
+  assert.equal((await runMain('gpio', [...base, '--ha-discovery'], { tty: true })).code, 0);
+  const r = await runMain('gpio', [...base, `--ha-discovery=${'h'.repeat(60_000)}`], { tty: true });
+  assert.equal(r.code, 6, r.stderr.slice(0, 300));
+  assert.match(r.stderr, /channels\[0\]\.name: is too long for MQTT/);
+});

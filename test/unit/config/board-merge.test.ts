@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAdcConfig } from '../../../src/adc/config/load-adc-config.js';
 import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
+import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { adcBoard, adcDoc, gpioDoc, loadAdc, loadGpio, problemsOf, tempDir, writeDir } from './config-rig.js';
 
 const chip0 = (offset: number) => ({ chip: '/dev/gpiochip0', offset });
@@ -185,9 +186,9 @@ test('the services load their configuration through loadGpioConfig / loadAdcConf
   const dir = tempDir(t);
   const file = join(dir, 'gpio.conf');
   writeFileSync(file, '{"device_name": "g", "channels": [{"name": "A1_IN"}]}');
-  const g = loadGpioConfig(file, null);
+  const g = loadGpioConfig(file, null, topicLengthCheck());
   assert.deepEqual([g.config.deviceName, g.config.channels.length, g.warnings.length], ['g', 0, 1]);
-  const a = parseAdcConfig('{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}');
+  const a = parseAdcConfig('{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}', null, topicLengthCheck());
   assert.deepEqual([a.config.channels[0]!.channel, a.warnings], ['voltage1', []]);
 });
 

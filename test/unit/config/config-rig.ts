@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { adcConfigSpec } from '../../../src/adc/config/adc-config-spec.js';
 import type { AdcConfig } from '../../../src/adc/config/adc-config-model.js';
-import { loadConfigText } from '../../../src/core/config/commands.js';
+import { loadConfigText } from '../../../src/core/config/config-entry-points.js';
 import type { Loaded } from '../../../src/core/config/pipeline.js';
 import { ConfigError } from '../../../src/core/errors.js';
 import { gpioConfigSpec } from '../../../src/gpio/config/gpio-config-spec.js';
 import type { GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
+import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 
 /** A temp dir removed after the test. */
 export function tempDir(t: TestContext, prefix = 'ctl-config-'): string {
@@ -35,11 +36,11 @@ export function writeDir(root: string, name: string, files: Record<string, unkno
 const textOf = (main: unknown) => (typeof main === 'string' ? main : JSON.stringify(main, null, 2));
 
 export function loadGpio(main: unknown, boardDir: string | null = null): Loaded<GpioConfig> {
-  return loadConfigText(gpioConfigSpec, 'main.conf', textOf(main), boardDir);
+  return loadConfigText(gpioConfigSpec, 'main.conf', textOf(main), boardDir, topicLengthCheck());
 }
 
 export function loadAdc(main: unknown, boardDir: string | null = null): Loaded<AdcConfig> {
-  return loadConfigText(adcConfigSpec, 'main.conf', textOf(main), boardDir);
+  return loadConfigText(adcConfigSpec, 'main.conf', textOf(main), boardDir, topicLengthCheck());
 }
 
 /** The problem lines of a load that must fail. */

@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adcConfigSpec } from '../../../src/adc/config/adc-config-spec.js';
-import { loadConfigText } from '../../../src/core/config/commands.js';
+import { loadConfigText } from '../../../src/core/config/config-entry-points.js';
 import { gpioConfigSpec } from '../../../src/gpio/config/gpio-config-spec.js';
+import { TopicBudget, topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { adcDoc, customAdc, customGpio, gpioDoc, oneProblem } from './config-rig.js';
 
 const TOO_LONG = /is too long for MQTT: with the topic prefix and device id its longest topic would be [\d,]+ bytes of UTF-8 \(the limit is 65,535\)/;
 const gpio = (channels: unknown[], topics?: { prefix: string; deviceId: string }) => () =>
-  loadConfigText(gpioConfigSpec, 'main.conf', JSON.stringify(gpioDoc(channels)), null, topics);
+  loadConfigText(gpioConfigSpec, 'main.conf', JSON.stringify(gpioDoc(channels)), null, topicLengthCheck(topics && new TopicBudget(topics)));
 
 test('a 66,000-byte name is one problem naming the channel', () => {
   const line = oneProblem(gpio([customGpio({ name: 'ok' }, 1), customGpio({ name: 'n'.repeat(66_000) }, 2)]), TOO_LONG);
@@ -37,6 +38,6 @@ test('the prefix and device id of the command line count', () => {
 });
 
 test('ADC ids too', () => {
-  const load = () => loadConfigText(adcConfigSpec, 'main.conf', JSON.stringify(adcDoc([customAdc({ id: 'a'.repeat(65_600) })])), null);
+  const load = () => loadConfigText(adcConfigSpec, 'main.conf', JSON.stringify(adcDoc([customAdc({ id: 'a'.repeat(65_600) })])), null, topicLengthCheck());
   assert.match(oneProblem(load, TOO_LONG), /: iio_channels\[0\]\.id: /);
 });

@@ -8,13 +8,14 @@ import { createDemoBoard } from '../../../src/demo/demo-board.js';
 import { SERVICE_FILES } from '../../../src/demo/demo-paths.js';
 import { setIdleLevels } from '../../../src/demo/gpio-activity.js';
 import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
+import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { findIioDevice } from '../../../src/hw/iio/iio-scan.js';
 
 function exampleBoard(t: { after(fn: () => void): void }) {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-demo-board-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir).config;
-  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir).config;
+  const gpio = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
+  const adc = loadAdcConfig(SERVICE_FILES.adc.config, SERVICE_FILES.adc.boardDir, topicLengthCheck()).config;
   return { dir, gpio, adc, board: createDemoBoard(dir, gpio, adc) };
 }
 

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { haNodeId } from '../../../src/mqtt/ha/ha-ids.js';
+import { haConfigTopicBytes } from '../../../src/mqtt/ha/ha-topic-length.js';
 import { withThousands } from '../../../src/core/thousands.js';
-import { TopicBudget, utf8Bytes } from '../../../src/mqtt/topic-budget.js';
+import { TopicBudget, utf8Bytes } from '../../../src/mqtt/topic-length-limits.js';
 import { DeviceTopics } from '../../../src/mqtt/topics.js';
 
 test('the longest topic of a control is its legacy meta/readonly, counted in bytes of UTF-8', () => {
@@ -20,9 +21,9 @@ test('the longest topic of a control is its legacy meta/readonly, counted in byt
 
 test('with discovery, a long discovery prefix makes the config topic the longest', () => {
   const ha = 'h'.repeat(200);
-  const budget = new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: ha });
+  const budget = new TopicBudget({ prefix: '', deviceId: 'dev' }, haConfigTopicBytes(ha, '', 'dev'));
   assert.equal(budget.controlTopicBytes('A1'), utf8Bytes(`${ha}/binary_sensor/${haNodeId('c'.repeat(63), '', 'dev')}/A1/config`));
-  assert.equal(new TopicBudget({ prefix: '', deviceId: 'dev', haPrefix: null }).controlTopicBytes('A1'), utf8Bytes('/devices/dev/controls/A1/meta/readonly'));
+  assert.equal(new TopicBudget({ prefix: '', deviceId: 'dev' }).controlTopicBytes('A1'), utf8Bytes('/devices/dev/controls/A1/meta/readonly'));
 });
 
 test('byte counts in messages are grouped by thousands, as en-US writes them', () => {

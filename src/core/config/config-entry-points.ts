@@ -1,12 +1,13 @@
 /**
  * The configuration entry points a binary uses: load for running, `-j` and `-J`. Each either
- * returns its whole result or throws a ConfigError (exit 6) listing every problem.
+ * returns its whole result or throws a ConfigError (exit 6) listing every problem. The caller
+ * hands in the check of channel names against the length of the device's topics.
  */
 import type { DriverConfigSpec } from './driver-config-spec.js';
 import { removeEmptyProperties, toEditorJson, toStoredJson } from './editor-form.js';
 import { JsonDocument } from './json-document.js';
 import { loadConfig, readConfigDocument, type Loaded } from './pipeline.js';
-import type { TopicContext } from './topic-length.js';
+import type { TopicLengthCheck } from './topic-length.js';
 
 /** Name of standard input in problem lines. */
 export const STDIN_NAME = '<stdin>';
@@ -16,9 +17,9 @@ export function loadConfigFile<Model>(
   spec: DriverConfigSpec<Model>,
   file: string,
   boardDir: string | null,
-  topics?: TopicContext,
+  topicLength: TopicLengthCheck,
 ): Loaded<Model> {
-  return loadConfig(spec, { main: readConfigDocument(file), boardDir, ...(topics ? { topics } : {}) });
+  return loadConfig(spec, { main: readConfigDocument(file), boardDir, topicLength });
 }
 
 /** Loads a config given as text (`name` is used in problem lines). */
@@ -27,9 +28,9 @@ export function loadConfigText<Model>(
   name: string,
   text: string,
   boardDir: string | null,
-  topics?: TopicContext,
+  topicLength: TopicLengthCheck,
 ): Loaded<Model> {
-  return loadConfig(spec, { main: JsonDocument.parse(name, text), boardDir, ...(topics ? { topics } : {}) });
+  return loadConfig(spec, { main: JsonDocument.parse(name, text), boardDir, topicLength });
 }
 
 /** `-j`: the stored config text → the editor JSON (validated first, with the board merge). */
@@ -38,9 +39,9 @@ export function editorJsonOf<Model>(
   name: string,
   text: string,
   boardDir: string | null,
-  topics?: TopicContext,
+  topicLength: TopicLengthCheck,
 ): string {
-  return toEditorJson(spec, loadConfigText(spec, name, text, boardDir, topics));
+  return toEditorJson(spec, loadConfigText(spec, name, text, boardDir, topicLength));
 }
 
 /**
@@ -51,11 +52,11 @@ export function storedJsonOf<Model>(
   spec: DriverConfigSpec<Model>,
   text: string,
   boardDir: string | null,
+  topicLength: TopicLengthCheck,
   name = STDIN_NAME,
-  topics?: TopicContext,
 ): string {
   const main = JsonDocument.parse(name, text);
   const mainValue = main.value === undefined ? undefined : removeEmptyProperties(spec, main.value);
-  const loaded = loadConfig(spec, { main, boardDir, ...(mainValue === undefined ? {} : { mainValue }), ...(topics ? { topics } : {}) });
+  const loaded = loadConfig(spec, { main, boardDir, topicLength, ...(mainValue === undefined ? {} : { mainValue }) });
   return toStoredJson(spec, loaded);
 }

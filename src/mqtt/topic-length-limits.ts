@@ -5,10 +5,8 @@
  * device id) must leave room for controls, and the configuration check rejects a channel whose
  * longest topic would not fit.
  */
-import type { TopicContext, TopicLengthCheck } from '../core/config/topic-length.js';
+import type { TopicLengthCheck } from '../core/config/topic-length.js';
 import { withThousands } from '../core/thousands.js';
-import { CONTROLLER_ID_MAX, haNodeId, haSafeId } from './ha/ha-ids.js';
-import type { HaHint } from './mqtt-device.js';
 import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
 
 /** The longest MQTT string, in bytes of UTF-8. */
@@ -18,31 +16,37 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/** What the command line decides about a device's topics: their lengths limit the channel names. */
+export interface TopicContext {
+  /** `-T` ('' = none). */
+  readonly prefix: string;
+  readonly deviceId: string;
+}
 
-const HA_COMPONENTS: readonly HaHint['component'][] = ['binary_sensor', 'switch', 'sensor'];
+/**
+ * Bytes of the longest topic a control with this id gets besides the device's own (Home
+ * Assistant's discovery config topic: ha/ha-topic-length.ts).
+ */
+export type ExtraTopicBytes = (controlId: string) => number;
+
 const longest = <T extends string>(words: readonly T[]): T => words.reduce((a, b) => (b.length > a.length ? b : a));
 
 /** Byte lengths of a device's topics, computed once per command line. */
 export class TopicBudget {
   /** Bytes of the longest topic of a control, without the control id itself. */
   private readonly controlOverhead: number;
-  /** Bytes of the longest discovery config topic, without the object id; undefined without discovery. */
-  private readonly haOverhead: number | undefined;
 
   /** @throws CtlError USAGE when the prefix or device id cannot be used in topics at all. */
-  constructor(context: TopicContext) {
+  constructor(
+    context: TopicContext,
+    private readonly extraTopicBytes?: ExtraTopicBytes,
+  ) {
     const topics = new DeviceTopics(context.prefix, context.deviceId);
     // `.../controls/<id>/meta/readonly`: longer than the value, `/meta`, `/on` and the device's own topics.
     this.controlOverhead = utf8Bytes(topics.controlLegacyMeta('', longest(CONTROL_LEGACY_METAS)));
-    const ha = context.haPrefix;
-    // The controller's id is decided where the service runs: counted at its longest.
-    this.haOverhead =
-      ha === undefined || ha === null
-        ? undefined
-        : utf8Bytes(`${ha}/${longest(HA_COMPONENTS)}/${haNodeId('c'.repeat(CONTROLLER_ID_MAX), context.prefix, context.deviceId)}//config`);
   }
 
-  /** The shortest topics any command line gives (no prefix, a one-character device id). */
+  /** The shortest topics any command line gives (no prefix, a one-character device id, no discovery). */
   static shortest(): TopicBudget {
     return new TopicBudget({ prefix: '', deviceId: 'x' });
   }
@@ -50,17 +54,15 @@ export class TopicBudget {
   /** Bytes of UTF-8 of the longest topic of a control with this id. */
   controlTopicBytes(controlId: string): number {
     const own = this.controlOverhead + utf8Bytes(controlId);
-    return this.haOverhead === undefined ? own : Math.max(own, this.haOverhead + utf8Bytes(haSafeId(controlId)));
+    return this.extraTopicBytes === undefined ? own : Math.max(own, this.extraTopicBytes(controlId));
   }
 }
 
 /**
  * The configuration check's length check for a device's topics (absent: the shortest any command
  * line gives): a channel whose longest topic, over every control it may have, is over MQTT's limit.
- * @throws CtlError USAGE when the prefix or device id cannot be used in topics at all.
  */
-export function topicLengthCheck(topics?: TopicContext): TopicLengthCheck {
-  const budget = topics === undefined ? TopicBudget.shortest() : new TopicBudget(topics);
+export function topicLengthCheck(budget: TopicBudget = TopicBudget.shortest()): TopicLengthCheck {
   return (controlIds) => {
     const bytes = Math.max(...controlIds.map((id) => budget.controlTopicBytes(id)));
     if (bytes <= MQTT_MAX_STRING_BYTES) return null;

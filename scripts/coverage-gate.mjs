@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Sums the line coverage of the compiled sources per floor (dist/src/<floor>/) from the lcov file
+// the full test run writes (scripts/run-tests.mjs), prints it, and fails when a floor is below its
+// gate in scripts/coverage-gates.json.
+// Usage: node scripts/coverage-gate.mjs [LCOV]   (default dist/coverage/lcov.info)
+//        node scripts/coverage-gate.mjs --no-gate [LCOV]   (the table only)
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const gated = !args.includes('--no-gate');
+const lcovFile = args.find((a) => a !== '--no-gate') ?? 'dist/coverage/lcov.info';
+const gatesFile = new URL('coverage-gates.json', import.meta.url);
+const { floors: gates } = JSON.parse(readFileSync(gatesFile, 'utf8'));
+
+if (!existsSync(lcovFile)) {
+  console.error(`coverage: ${lcovFile} does not exist (the full run, node scripts/run-tests.mjs without a filter, writes it)`);
+  process.exit(1);
+}
+
+// Not counted: the validators the build generates from the schemas, and the console's browser
+// scripts (copied, never run by node; the browser tests drive them).
+const NOT_COUNTED = /^(?:[^/]+\/config\/schema-module|console\/web)\//;
+const SRC = 'dist/src';
+const found = new Map(Object.keys(gates).map((floor) => [floor, { hit: 0, lines: 0 }]));
+// Only what the sources compile to: a file an older build left in dist/ is not counted.
+const counted = (rel) => rel.endsWith('.js') && !NOT_COUNTED.test(rel) && existsSync(join('src', rel.replace(/\.js$/, '.ts')));
+const floorOf = (rel) => {
+  const floor = rel.slice(0, rel.indexOf('/'));
+  if (!found.has(floor)) found.set(floor, { hit: 0, lines: 0 });
+  return floor;
+};
+const reported = new Set();
+let floor = null;
+for (const line of readFileSync(lcovFile, 'utf8').split('\n')) {
+  if (line.startsWith('SF:')) {
+    const at = line.indexOf(`${SRC}/`);
+    const rel = at < 0 ? null : line.slice(at + SRC.length + 1);
+    floor = rel !== null && counted(rel) ? floorOf(rel) : null;
+    if (floor !== null) reported.add(rel);
+  } else if (floor !== null && line.startsWith('LF:')) {
+    found.get(floor).lines += Number(line.slice(3));
+  } else if (floor !== null && line.startsWith('LH:')) {
+    found.get(floor).hit += Number(line.slice(3));
+  }
+}
+
+// A file no process loaded is in no report: all its lines count as missed (node counts every line).
+(function walk(dir) {
+  for (const name of readdirSync(join(SRC, dir))) {
+    const rel = dir === '' ? name : `${dir}/${name}`;
+    if (statSync(join(SRC, rel)).isDirectory()) walk(rel);
+    else if (rel.includes('/') && counted(rel) && !reported.has(rel)) {
+      const text = readFileSync(join(SRC, rel), 'utf8');
+      // What a module of types alone compiles to: nothing to run.
+      if (text.trim() === 'export {};') continue;
+      found.get(floorOf(rel)).lines += text.replace(/\n$/, '').split('\n').length;
+    }
+  }
+})('');
+
+const percent = ({ hit, lines }) => (lines === 0 ? 0 : (100 * hit) / lines);
+const rows = [];
+const failures = [];
+const total = { hit: 0, lines: 0 };
+for (const [floor, counts] of found) {
+  total.hit += counts.hit;
+  total.lines += counts.lines;
+  const gate = gates[floor];
+  const p = percent(counts);
+  const below = gate === undefined ? 'no gate in coverage-gates.json' : p < gate ? `below its gate of ${gate} %` : '';
+  if (below) failures.push(`src/${floor}: ${p.toFixed(1)} % of lines, ${below}`);
+  rows.push([`src/${floor}`, `${counts.hit} / ${counts.lines}`, p.toFixed(1), gate === undefined ? '-' : String(gate)]);
+}
+rows.push(['total', `${total.hit} / ${total.lines}`, percent(total).toFixed(1), '']);
+
+const head = ['floor', 'lines hit / found', 'line %', 'gate %'];
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const print = (cells) => console.log(cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+console.log(`\nline coverage of dist/src per floor (${lcovFile}):`);
+print(head);
+for (const row of rows) print(row);
+
+if (gated && failures.length > 0) {
+  for (const f of failures) console.error(`coverage: ${f}`);
+  process.exit(1);
+}
