@@ -4,7 +4,7 @@
  * time, and the read cycle runs when the test says so.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { lastValue, meter, MS, S, startGpioRig, type GpioRig } from '../gpio-rig.js';
 
@@ -258,8 +258,14 @@ test('_total/on takes a plain non-negative decimal number only', async (t) => {
 });
 
 test('pulses are saved within the save interval (no write per pulse)', async (t) => {
-  const rig = await startGpioRig(t, { channels: [meter('M', 0)] });
-  for (let i = 0; i < 5; i++) await rig.pulse(0);
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the rig's save interval is 50 ms
+  const rig = await startGpioRig(t, { channels: [meter('M', 0)], saveIntervalMs: 1000 });
+  const savedPulses = () => (existsSync(rig.statePath) ? counters(rig).M?.pulses : undefined);
+  const before = savedPulses();
+  await rig.pulse(0); // rises at +10 ms (debounce): the save is due at +1010 ms
+  for (let i = 0; i < 4; i++) await rig.pulse(0);
+  assert.equal(savedPulses(), before, 'nothing written per pulse');
+  await rig.advanceMs(1009 - 500);
+  assert.equal(savedPulses(), before, 'not before the save interval is over');
+  await rig.advanceMs(1);
   assert.equal(JSON.parse(readFileSync(rig.statePath, 'utf8')).counters.M.pulses, 5);
 });

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { input, lastValue, meter, startGpioRig } from '../gpio-rig.js';
+import { input, lastValue, meter, output, startGpioRig } from '../gpio-rig.js';
 
 test('an input publishes the level read at start, then every committed change', async (t) => {
   const rig = await startGpioRig(t, { channels: [input('A', 0), input('B', 1)], pullUp: [1] });
@@ -71,18 +71,16 @@ test('polled lines (chip without interrupts) are debounced and counted from samp
   const rig = await startGpioRig(t, {
     channels: [input('IN', 0), meter('M', 1, { edge: 'rising', type: 'water_meter', multiplier: 1 })],
     noIrqChips: ['gpiochip0'],
+    timing: { pollMs: 5 },
   });
-  assert.ok(rig.log.lines.some((l) => /channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled/.test(l)), rig.log.lines.join('\n'));
-  /** Holds both lines at `level` for `ms`, sampling every 5 ms. */
+  assert.ok(rig.log.lines.some((l) => /channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled every 5 ms/.test(l)), rig.log.lines.join('\n'));
+  /** Holds both lines at `level` for `ms` while the service samples them every 5 ms. */
   const hold = async (level: boolean, ms: number) => {
     rig.drive(0, level);
     rig.drive(1, level);
-    for (let at = 0; at < ms; at += 5) {
-      await rig.service.pollInputs();
-      await rig.advanceMs(5);
-    }
+    await rig.advanceMs(ms);
   };
-  await hold(true, 7); // a 7 ms spike: two samples high, not held for 10 ms
+  await hold(true, 7); // a 7 ms spike: sampled high, not held for 10 ms
   await hold(false, 30);
   assert.deepEqual(rig.device.valuesOf('IN'), ['0']);
   assert.deepEqual(rig.device.valuesOf('M_total'), ['0.00']);
@@ -93,6 +91,44 @@ test('polled lines (chip without interrupts) are debounced and counted from samp
   assert.deepEqual(rig.device.valuesOf('IN'), ['0', '1', '0', '1', '0', '1', '0']);
   assert.equal(lastValue(rig.device, 'M_total'), '3.00');
   assert.equal(lastValue(rig.device, 'M_current'), '3600.00', 'one pulse per second, from sample times');
+});
+
+test('a line without interrupt is sampled once per pollMs; lines with interrupt and outputs never are', async (t) => {
+  const rig = await startGpioRig(t, {
+    channels: [input('POLLED', 0), output('OUT', 1), input('IRQ', 2, { line: { chip: '/dev/gpiochip1', offset: 2 } })],
+    layout: { gpiochip0: 4, gpiochip1: 4 },
+    noIrqChips: ['gpiochip0'],
+    timing: { pollMs: 10 },
+  });
+  const reads = () => [rig.reads(0), rig.reads(1), rig.reads(2, '/dev/gpiochip1')];
+  const [polled, out, irq] = reads();
+  await rig.advanceMs(10 * 10 - 1);
+  assert.deepEqual(reads(), [polled! + 9, out, irq]);
+  await rig.advanceMs(1);
+  assert.deepEqual(reads(), [polled! + 10, out, irq], 'ten periods: ten samples of the polled line, none of the others');
+  rig.drive(0, true);
+  await rig.advanceMs(30);
+  assert.deepEqual(rig.device.valuesOf('POLLED'), ['0', '1'], 'a change is seen through the samples');
+  await rig.stop();
+  assert.equal(rig.time.pending, 0, 'no sampling after the stop');
+});
+
+test('a chip with interrupts is never polled: no timer runs while its lines are quiet', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('IN', 0), meter('M', 1)], timing: { pollMs: 10 } });
+  const reads = [rig.reads(0), rig.reads(1)];
+  assert.equal(rig.time.pending, 0);
+  await rig.advanceMs(1000);
+  assert.deepEqual([rig.reads(0), rig.reads(1)], reads);
+});
+
+test('debounce: a change commits exactly one period (10 ms) after it, and leaves no timer behind', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('IN', 0)] });
+  rig.drive(0, true);
+  await rig.advanceMs(9.999);
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0']);
+  await rig.advanceMs(0.001);
+  assert.deepEqual(rig.device.valuesOf('IN'), ['0', '1']);
+  assert.equal(rig.time.pending, 0);
 });
 
 test('a lost edge: the read cycle takes the level over on its second look, and a counter counts it', async (t) => {
