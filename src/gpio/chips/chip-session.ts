@@ -70,7 +70,7 @@ export class ChipSession {
   constructor(options: ChipSessionOptions) {
     this.options = options;
     this.path = options.path;
-    this.faults = new FaultLog(options.log);
+    this.faults = new FaultLog(options.log, { time: options.time });
     this.held = new HeldLines({
       pollMs: options.pollMs,
       time: options.time,

@@ -7,7 +7,7 @@
  * written before it was kept have none: the counter then decides once more).
  * Outputs are saved at once on every change; counters at most every save interval and on stop.
  */
-import { loadStateFile, StateSaver, type StateDecoder } from '../../core/persist/state-file.js';
+import { loadStateFile, StateSaver, type SaveTimers, type StateDecoder } from '../../core/persist/state-file.js';
 import type { Logger } from '../../core/log.js';
 import type { CounterRecord } from '../channels/counting/counter-record.js';
 import { EDGE_MODES, type EdgeMode } from '../channels/counting/edge-mode.js';
@@ -24,6 +24,8 @@ export interface GpioStateOptions {
   log: Logger;
   /** Saves started failing (true) or work again (false). */
   onSaveFailing?: (failing: boolean) => void;
+  /** The clock and timers of the save interval; the real ones by default (tests pass synthetic time). */
+  time?: SaveTimers;
 }
 
 export class GpioStateStore {
@@ -40,6 +42,7 @@ export class GpioStateStore {
       intervalMs: options.saveIntervalMs,
       log: options.log,
       ...(options.onSaveFailing ? { onFailingChange: options.onSaveFailing } : {}),
+      ...(options.time ? { time: options.time } : {}),
       serialize: () => JSON.stringify(doc, null, 1) + '\n',
     });
     return new GpioStateStore(doc, saver);
@@ -74,6 +77,11 @@ export class GpioStateStore {
   async setCounterNow(name: string, record: CounterRecord): Promise<void> {
     this.doc.counters[name] = copyRecord(record);
     await this.saver.saveNow();
+  }
+
+  /** True while a write is in flight or asked for. */
+  get busy(): boolean {
+    return this.saver.busy;
   }
 
   /** Saves that failed since the start. */

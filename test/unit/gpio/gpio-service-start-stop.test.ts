@@ -10,13 +10,15 @@ import type { LegacyMapping } from '../../../src/hw/gpio/legacy-number.js';
 import { GpioService } from '../../../src/gpio/gpio-service.js';
 import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
 import { input } from '../../helpers/gpio-channels.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 import { tempSimBoard } from '../../helpers/sim-board.js';
 
 test('stop() while start() is still mapping deprecated GPIO numbers: no line stays requested', async (t) => {
-  const board = tempSimBoard(t, { gpiochip0: 4 });
+  const time = new ManualTime();
+  const board = tempSimBoard(t, { gpiochip0: 4 }, { time });
   const log = createMemoryLogger('ctl:gpio', true);
-  const state = await GpioStateStore.open({ path: join(board.dir, 'state.json'), saveIntervalMs: 50, log });
+  const state = await GpioStateStore.open({ path: join(board.dir, 'state.json'), saveIntervalMs: 50, log, time });
   t.after(() => state.close());
   let mapped: (m: LegacyMapping) => void = () => {};
   const service = new GpioService({
@@ -30,6 +32,7 @@ test('stop() while start() is still mapping deprecated GPIO numbers: no line sta
     device: new RecordingDevice(),
     state,
     log,
+    time,
     timing: { readCycleMs: 500, pollMs: 0, retryMs: 20 },
     // Reading /sys/class/gpio takes a while; the signal comes meanwhile.
     mapLegacyNumber: () => new Promise((resolve) => (mapped = resolve)),
@@ -39,6 +42,7 @@ test('stop() while start() is still mapping deprecated GPIO numbers: no line sta
   await service.stop();
   mapped({ ok: true, chip: '/dev/gpiochip0', offset: 3 });
   await starting;
+  assert.equal(time.pending, 0, 'no read cycle, no retry armed');
   const chip = await board.backend.openChip('/dev/gpiochip0');
   t.after(() => chip.close());
   for (const offset of [1, 3]) {

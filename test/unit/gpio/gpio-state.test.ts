@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
 import { createMemoryLogger } from '../../../src/core/log.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-gpio-state-'));
@@ -33,6 +35,26 @@ test('counters keep exact pulse counts and are written by flush', async (t) => {
   const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
   assert.deepEqual(again.counter('meter'), { pulses: 12345, base: 0.1, multiplier: 3200 });
   assert.equal(again.counter('toString'), undefined);
+});
+
+test('counters are written once the save interval is over, one write for every change made meanwhile', async (t) => {
+  const path = join(await tempDir(t), 'state.json');
+  const time = new ManualTime();
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 5000, log: createMemoryLogger(), time });
+  /** What a save timer started is done (the write is on disk). */
+  const settle = async () => {
+    while (store.busy) await new Promise((resolve) => setImmediate(resolve));
+  };
+  store.setCounter('meter', { pulses: 1, base: 0, multiplier: 10 });
+  await time.advance(3000, settle);
+  store.setCounter('meter', { pulses: 2, base: 0, multiplier: 10 });
+  await time.advance(1999, settle);
+  assert.equal(existsSync(path), false, 'nothing before the interval is over');
+  await time.advance(1, settle);
+  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')).counters.meter, { pulses: 2, base: 0, multiplier: 10 });
+  assert.deepEqual(time.ran, [5000], 'one write');
+  assert.equal(time.pending, 0);
+  await store.close();
 });
 
 test('a state file with a bad counter is set aside and the store starts empty', async (t) => {
