@@ -23,7 +23,8 @@ module.exports = {
     {
       name: 'no-folder-cycle',
       severity: 'error',
-      comment: 'Folders that import each other (core/config <-> mqtt, gpio/state <-> gpio/channels/counting): a loop the file rule cannot see.',
+      comment:
+        'Folders that import each other (core/config <-> mqtt, gpio/state <-> gpio/channels/counting): a loop the file rule cannot see.',
       scope: 'folder',
       from: { path: '^src/' },
       to: { circular: true },
@@ -38,7 +39,8 @@ module.exports = {
     {
       name: 'config-imports-no-mqtt',
       severity: 'error',
-      comment: "The configuration (the pipeline and each driver's part) is handed its topic-length check where a program is put together (core/config/topic-length.ts): it never imports the MQTT layer.",
+      comment:
+        "The configuration (the pipeline and each driver's part) is handed its topic-length check where a program is put together (core/config/topic-length.ts): it never imports the MQTT layer.",
       from: { path: '^src/(core|gpio|adc)/config/' },
       to: { path: '^src/mqtt/' },
     },
@@ -59,7 +61,8 @@ module.exports = {
     {
       name: 'hw-imports-only-core-errors',
       severity: 'error',
-      comment: 'src/hw knows no driver, MQTT, configuration or simulator; of src it uses only the error type (its failures carry the same codes) and the time seam (its timers run on the Time it is given).',
+      comment:
+        'src/hw knows no driver, MQTT, configuration or simulator; of src it uses only the error type (its failures carry the same codes) and the time seam (its timers run on the Time it is given).',
       from: { path: '^src/hw/' },
       to: { path: '^src/', pathNot: '^src/(hw/|core/errors\\.ts$|core/time\\.ts$)' },
     },
@@ -80,7 +83,8 @@ module.exports = {
     {
       name: 'only-cli-and-demo-import-sim',
       severity: 'error',
-      comment: 'The simulator is loaded only where a program is put together (src/cli, the demo) and by tests and the bench: never by a service.',
+      comment:
+        'The simulator is loaded only where a program is put together (src/cli, the demo) and by tests and the bench: never by a service.',
       from: { path: '^src/', pathNot: '^src/(cli|demo|sim)/' },
       to: { path: '^src/sim/' },
     },
@@ -129,7 +133,8 @@ module.exports = {
     {
       name: 'demo-runs-no-driver-runtime',
       severity: 'error',
-      comment: "The demo runs the services as child processes: of the drivers it imports only their configuration (and the GPIO service's options).",
+      comment:
+        "The demo runs the services as child processes: of the drivers it imports only their configuration (and the GPIO service's options).",
       from: { path: '^src/demo/' },
       to: { path: '^src/(gpio|adc)/', pathNot: '^src/(gpio|adc)/config/|^src/gpio/gpio-options\\.ts$' },
     },

@@ -6,11 +6,39 @@ import tseslint from 'typescript-eslint';
 /** What the console's pages use of the browser (they run there, as plain modules without a bundler). */
 const BROWSER_GLOBALS = Object.fromEntries(
   [
-    'window', 'document', 'fetch', 'location', 'history', 'navigator', 'EventSource', 'setTimeout',
-    'clearTimeout', 'setInterval', 'clearInterval', 'console', 'URL', 'URLSearchParams', 'FormData',
-    'sessionStorage', 'localStorage', 'HTMLElement', 'Event', 'CustomEvent', 'requestAnimationFrame',
-    'Intl', 'KeyboardEvent', 'getComputedStyle', 'confirm', 'alert', 'AbortController', 'performance',
-    'CSS', 'Node', 'Element', 'queueMicrotask', 'structuredClone',
+    'window',
+    'document',
+    'fetch',
+    'location',
+    'history',
+    'navigator',
+    'EventSource',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'console',
+    'URL',
+    'URLSearchParams',
+    'FormData',
+    'sessionStorage',
+    'localStorage',
+    'HTMLElement',
+    'Event',
+    'CustomEvent',
+    'requestAnimationFrame',
+    'Intl',
+    'KeyboardEvent',
+    'getComputedStyle',
+    'confirm',
+    'alert',
+    'AbortController',
+    'performance',
+    'CSS',
+    'Node',
+    'Element',
+    'queueMicrotask',
+    'structuredClone',
   ].map((name) => [name, 'readonly']),
 );
 
@@ -29,9 +57,7 @@ export default tseslint.config(
         'error',
         {
           // node:test's describe/test/it return promises the runner itself awaits.
-          allowForKnownSafeCalls: [
-            { from: 'package', package: 'node:test', name: ['describe', 'suite', 'test', 'it'] },
-          ],
+          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'suite', 'test', 'it'] }],
         },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
@@ -44,12 +70,7 @@ export default tseslint.config(
   // command lines, which are not services.
   {
     files: ['src/**/*.ts'],
-    ignores: [
-      'src/core/time.ts',
-      'src/console/**',
-      'src/demo/**',
-      'src/cli/**',
-    ],
+    ignores: ['src/core/time.ts', 'src/console/**', 'src/demo/**', 'src/cli/**'],
     rules: {
       'no-restricted-globals': [
         'error',
@@ -67,7 +88,12 @@ export default tseslint.config(
       ],
       'no-restricted-imports': [
         'error',
-        { paths: ['node:timers', 'node:timers/promises', 'timers', 'timers/promises'].map((name) => ({ name, message: 'arm timers through the injected Time (src/core/time.ts)' })) },
+        {
+          paths: ['node:timers', 'node:timers/promises', 'timers', 'timers/promises'].map((name) => ({
+            name,
+            message: 'arm timers through the injected Time (src/core/time.ts)',
+          })),
+        },
       ],
     },
   },

@@ -143,7 +143,9 @@ const workerThread = async (fd: number, got: (v: bigint) => void) => {
 };
 
 const results = [await measure('async-poll', asyncPoll), await measure('worker', workerThread)];
-console.log(`${EVENTS} events every ${INTERVAL_MS} ms from another process; idle window ${IDLE_MS} ms; node ${process.version} ${process.arch}`);
+console.log(
+  `${EVENTS} events every ${INTERVAL_MS} ms from another process; idle window ${IDLE_MS} ms; node ${process.version} ${process.arch}`,
+);
 console.log('waiter      p50 µs  p99 µs  max µs  merged  CPU ms (run)  CPU ms (idle)  RSS +MB');
 for (const r of results) {
   const l = r.latenciesUs;

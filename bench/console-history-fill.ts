@@ -33,4 +33,7 @@ for (let t = start; t < start + DAY_MS; t += STEP_MS) {
 const fillMs = performance.now() - began;
 const after = collect();
 const doc = history.document('bench', 'c0', 'power_consumption')!;
-process.stdout.write(JSON.stringify({ before, after, fillMs, values: (DAY_MS / STEP_MS) * CONTROLS, minutes: doc.minutes.length, hours: doc.hours.length }) + '\n');
+process.stdout.write(
+  JSON.stringify({ before, after, fillMs, values: (DAY_MS / STEP_MS) * CONTROLS, minutes: doc.minutes.length, hours: doc.hours.length }) +
+    '\n',
+);

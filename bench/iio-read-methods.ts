@@ -44,10 +44,7 @@ const readers: Reader[] = [
     sync: false,
     setup: async (p) => {
       keptFd = fs.openSync(p, 'r');
-      return () =>
-        new Promise<number>((resolve, reject) =>
-          fs.read(keptFd, buf, 0, buf.length, 0, (e, n) => (e ? reject(e) : resolve(n))),
-        );
+      return () => new Promise<number>((resolve, reject) => fs.read(keptFd, buf, 0, buf.length, 0, (e, n) => (e ? reject(e) : resolve(n))));
     },
     teardown: async () => fs.closeSync(keptFd),
   },

@@ -53,7 +53,14 @@ async function main(): Promise<number> {
       console.error(`   failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  await writeReports(root, describeMachine(), results, selected.length !== scenarios.length, notMeasured, selected.map((s) => s.name));
+  await writeReports(
+    root,
+    describeMachine(),
+    results,
+    selected.length !== scenarios.length,
+    notMeasured,
+    selected.map((s) => s.name),
+  );
   console.log(`wrote BENCHMARKS.md and bench/results/latest.json (${results.length} results)`);
   return failed ? 1 : 0;
 }

@@ -27,7 +27,21 @@
 //   /var/lib/ctl-mqtt-{gpio,adc}/conf.d/         where a board file is installed
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, relative } from 'node:path';
@@ -70,7 +84,7 @@ function parseArgs(argv) {
 export function productionClosure(lock, exclude = new Set()) {
   const packages = lock.packages;
   const resolve = (from, name) => {
-    for (let base = from; ; ) {
+    for (let base = from; ;) {
       const candidate = `${base === '' ? '' : base + '/'}node_modules/${name}`;
       if (packages[candidate]) return candidate;
       if (base === '') return undefined;
@@ -109,7 +123,11 @@ function copyModules(stageLib) {
     const from = join(repo, path);
     if (!existsSync(from)) fail(`${path} is missing: run npm ci first`);
     // Nested node_modules are copied as packages of their own, only when needed.
-    cpSync(from, join(stageLib, path), { recursive: true, dereference: true, filter: (src) => relative(from, src).split('/')[0] !== 'node_modules' });
+    cpSync(from, join(stageLib, path), {
+      recursive: true,
+      dereference: true,
+      filter: (src) => relative(from, src).split('/')[0] !== 'node_modules',
+    });
   }
   const koffi = join(stageLib, 'node_modules', 'koffi');
   for (const dir of KOFFI_DROP) rmSync(join(koffi, dir), { recursive: true, force: true });
@@ -174,7 +192,7 @@ function controlFile(pkg, installedKiB) {
     'Section: misc',
     'Priority: optional',
     'Description: controller I/O on MQTT (GPIO, pulse counters, IIO ADC)',
-    ' Two services that publish a Linux controller\'s I/O on MQTT with the Wiren Board',
+    " Two services that publish a Linux controller's I/O on MQTT with the Wiren Board",
     ' conventions, drop-in replacements for wb-mqtt-gpio and wb-mqtt-adc:',
     '  ctl-mqtt-gpio: discrete inputs and outputs (GPIO character device) with',
     '                 electricity and water meter pulse counters;',
@@ -222,11 +240,19 @@ function maintainerOf() {
 
 function stage(root, pkg) {
   const lib = join(root, 'usr/lib/ctl-mqtt');
-  for (const binary of COMMANDS) if (!existsSync(join(repo, 'dist/bin', `${binary}.js`))) fail(`dist/bin/${binary}.js is missing: run npm run build first`);
+  for (const binary of COMMANDS)
+    if (!existsSync(join(repo, 'dist/bin', `${binary}.js`))) fail(`dist/bin/${binary}.js is missing: run npm run build first`);
   // The commands and the chunks they share (the build empties dist/bin first: nothing stale).
   cpSync(join(repo, 'dist/bin'), join(lib, 'dist/bin'), { recursive: true });
   cpSync(join(repo, 'dist/src/console/web'), join(lib, 'dist/src/console/web'), { recursive: true });
-  const shipped = { name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, type: pkg.type, engines: pkg.engines };
+  const shipped = {
+    name: pkg.name,
+    version: pkg.version,
+    description: pkg.description,
+    license: pkg.license,
+    type: pkg.type,
+    engines: pkg.engines,
+  };
   writeFileSync(join(lib, 'package.json'), JSON.stringify(shipped, null, 2) + '\n');
   copyModules(lib);
   for (const svc of SERVICES) {
@@ -252,15 +278,25 @@ function stage(root, pkg) {
   for (const name of readdirSync(join(repo, 'docs'))) install(join(repo, 'docs', name), join(root, 'usr/share/doc/ctl-mqtt/docs', name));
   install(join(here, 'debian/copyright'), join(root, 'usr/share/doc/ctl-mqtt/copyright'));
   // gzip -9n: zlib writes no name and a zero time, so the same version gives the same bytes.
-  writeFileSync(join(root, 'usr/share/doc/ctl-mqtt/changelog.gz'), gzipSync(debianChangelog(pkg, maintainerOf(), buildDate()), { level: 9 }));
+  writeFileSync(
+    join(root, 'usr/share/doc/ctl-mqtt/changelog.gz'),
+    gzipSync(debianChangelog(pkg, maintainerOf(), buildDate()), { level: 9 }),
+  );
   normalizeModes(root);
 
   const control = join(root, 'DEBIAN');
   mkdirSync(control);
   for (const script of ['postinst', 'prerm', 'postrm']) install(join(here, 'debian', script), join(control, script), 0o755);
   install(join(here, 'debian/conffiles'), join(control, 'conffiles'));
-  const files = filesUnder(root).filter((f) => !f.startsWith('DEBIAN/') && !f.startsWith('etc/')).sort();
-  const md5 = files.map((f) => `${createHash('md5').update(readFileSync(join(root, f))).digest('hex')}  ${f}`);
+  const files = filesUnder(root)
+    .filter((f) => !f.startsWith('DEBIAN/') && !f.startsWith('etc/'))
+    .sort();
+  const md5 = files.map(
+    (f) =>
+      `${createHash('md5')
+        .update(readFileSync(join(root, f)))
+        .digest('hex')}  ${f}`,
+  );
   writeFileSync(join(control, 'md5sums'), md5.join('\n') + '\n');
   writeFileSync(join(control, 'control'), controlFile(pkg, duKiB(root)));
 }

@@ -22,7 +22,8 @@ const OUT = 'dist/bin';
 
 // The CommonJS dependencies (mqtt.js and what it uses) call require() for Node's builtins; an ES
 // module has no require of its own.
-const REQUIRE_SHIM = "import { createRequire as __ctlCreateRequire } from 'node:module'; const require = __ctlCreateRequire(import.meta.url);";
+const REQUIRE_SHIM =
+  "import { createRequire as __ctlCreateRequire } from 'node:module'; const require = __ctlCreateRequire(import.meta.url);";
 
 rmSync(OUT, { recursive: true, force: true }); // no chunk of an older build is left to ship
 await build({

@@ -39,10 +39,17 @@ const code = (text) => '`' + text + '`';
 const json = (value) => code(JSON.stringify(value));
 
 /** One table cell: no line breaks, no bare pipes. */
-const cell = (text) => String(text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+const cell = (text) =>
+  String(text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|');
 
 /** Schema prose in Markdown: `<N>` is text, not an HTML tag. */
-const prose = (text) => String(text ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const prose = (text) =>
+  String(text ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 
 function typeOf(schema, node) {
   const n = resolve(schema, node);
@@ -107,9 +114,7 @@ function fieldTable(schema, properties, required, { editorColumn }) {
   const head = ['key', 'type', 'default', 'bounds / values', 'required', 'title', 'description'];
   if (editorColumn) head.push('in the editor');
   const rows = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
-  const entries = Object.entries(properties).sort(
-    ([, a], [, b]) => (a.propertyOrder ?? Infinity) - (b.propertyOrder ?? Infinity),
-  );
+  const entries = Object.entries(properties).sort(([, a], [, b]) => (a.propertyOrder ?? Infinity) - (b.propertyOrder ?? Infinity));
   for (const [key, node] of entries) {
     const n = resolve(schema, node);
     const row = [
@@ -182,9 +187,7 @@ function serviceSection(spec) {
   const items = schema.properties[spec.channelsKey].items;
   const variants = (items.oneOf ?? []).map((ref) => ({ ref: ref.$ref.replace(/^#\/definitions\//, ''), node: resolve(schema, ref) }));
   out.push(`### Channels (\`${spec.channelsKey}[]\`)\n`);
-  out.push(
-    `Each item is exactly one of these variants: ${variants.map((v) => `${v.node.title} (\`${v.ref}\`)`).join(', ')}.\n`,
-  );
+  out.push(`Each item is exactly one of these variants: ${variants.map((v) => `${v.node.title} (\`${v.ref}\`)`).join(', ')}.\n`);
   for (const { ref, node } of variants) {
     out.push(`#### ${node.title} (\`${ref}\`)\n`);
     const notes = [prose(node.description)];
@@ -211,9 +214,9 @@ export function renderConfigurationDoc() {
     'out: GPIO `debounce` (µs, an integer from 0 to 4294967295, default 10000; 0 = none), described in',
     '[gpio.md](gpio.md).',
     '',
-    'Columns: *default* is the schema\'s `default` (what the service uses when the key is absent, except',
+    "Columns: *default* is the schema's `default` (what the service uses when the key is absent, except",
     'where [configuring.md](configuring.md#defaults) says otherwise, e.g. an unset `edge` autodetects);',
-    '*required* is the schema\'s `required` of that object; *in the editor* is what the config editor',
+    "*required* is the schema's `required` of that object; *in the editor* is what the config editor",
     'makes of the field (hidden, shown only with another value).',
     '',
   ].join('\n');
@@ -235,7 +238,7 @@ const WEB_UI_SECTION = [
   '  so the custom variant comes first (`gpio_channel`, `custom_channel`). It starts with its required',
   '  fields and the ones that have a default; optional ADC fields without a default (`match_iio`,',
   '  `max_voltage`, `mqtt_type`) are added with "Properties", `readings_number` is not offered.',
-  '- **Deleting is offered on custom channels only.** The web UI puts a row\'s delete button among the',
+  "- **Deleting is offered on custom channels only.** The web UI puts a row's delete button among the",
   '  controls of the variant the row was first built with (the custom one, `options.wb.controls_on_top`);',
   '  a row that is a system channel does not show it. The list has no reorder, delete-all or',
   '  delete-last buttons (`disable_array_reorder`, `disable_array_delete_all_rows`,',
@@ -243,7 +246,7 @@ const WEB_UI_SECTION = [
   '- **System channels.** Their name or id is hidden (`options.hidden`); the channel is shown under it.',
   '  Only the fields a user may set are built (`defaultProperties`), with their defaults filled in and',
   '  left out again on save (`_format: merge-default`, repeated on the `oneOf` entry because the form',
-  '  library lets the list item\'s `_format` win over the variant\'s). A system output shows',
+  "  library lets the list item's `_format` win over the variant's). A system output shows",
   '  `initial_state` and `load_previous_state` as checkboxes with their defaults.',
   '- **ADC channels are tabs** (`_format: tabs`).',
   '',

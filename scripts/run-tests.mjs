@@ -49,10 +49,13 @@ const missing = [
   [mosquitto, 'mosquitto'],
   [process.env.CTL_TEST_CHROMIUM ?? '/usr/bin/chromium', 'chromium'],
   [join(process.env.CTL_TEST_RABBITMQ_BIN ?? '/usr/lib/rabbitmq/bin', 'rabbitmq-server'), 'rabbitmq-server'],
-].filter(([path]) => !existsSync(path)).map(([, name]) => name);
+]
+  .filter(([path]) => !existsSync(path))
+  .map(([, name]) => name);
 if (spawnSync('dpkg-deb', ['--version'], { stdio: 'ignore' }).status !== 0) missing.push('dpkg-deb');
 const gate = coverage && filters.length === 0 && missing.length === 0;
-const ungated = coverage && filters.length === 0 && !gate ? `note: coverage is not gated: ${missing.join(', ')} missing, so their tests skip` : null;
+const ungated =
+  coverage && filters.length === 0 && !gate ? `note: coverage is not gated: ${missing.join(', ')} missing, so their tests skip` : null;
 if (ungated) console.error(ungated);
 if (wanted === '1' && !lcovReporter) console.error(`note: no coverage on node ${process.version} (its test runner writes no lcov report)`);
 const lcov = 'dist/coverage/lcov.info';
@@ -62,7 +65,13 @@ if (coverage) {
   mkdirSync(dirname(lcov), { recursive: true });
   // The runner's own report (spec on a terminal, TAP otherwise, as without coverage) and the lcov file.
   const report = process.stdout.isTTY ? 'spec' : 'tap';
-  coverageFlags.push('--experimental-test-coverage', `--test-reporter=${report}`, '--test-reporter-destination=stdout', '--test-reporter=lcov', `--test-reporter-destination=${lcov}`);
+  coverageFlags.push(
+    '--experimental-test-coverage',
+    `--test-reporter=${report}`,
+    '--test-reporter-destination=stdout',
+    '--test-reporter=lcov',
+    `--test-reporter-destination=${lcov}`,
+  );
 }
 const r = spawnSync(process.execPath, ['--test', ...runnerFlags, ...coverageFlags, ...selected], {
   stdio: 'inherit',
@@ -72,7 +81,9 @@ let status = r.status ?? 1;
 if (coverage) {
   // Failed tests leave code unrun: the figures are shown, the gate waits for a passing run.
   const gated = gate && status === 0;
-  const g = spawnSync(process.execPath, [new URL('coverage-gate.mjs', import.meta.url).pathname, ...(gated ? [] : ['--no-gate']), lcov], { stdio: 'inherit' });
+  const g = spawnSync(process.execPath, [new URL('coverage-gate.mjs', import.meta.url).pathname, ...(gated ? [] : ['--no-gate']), lcov], {
+    stdio: 'inherit',
+  });
   if (status === 0) status = g.status ?? 1;
   if (ungated) console.error(ungated);
 }

@@ -10,7 +10,12 @@ import { visit } from 'jsonc-parser';
 
 type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 
-export function visitConfig(text: string): { value: Value | undefined; offsets: Map<string, number>; duplicates: string[]; errors: number } {
+export function visitConfig(text: string): {
+  value: Value | undefined;
+  offsets: Map<string, number>;
+  duplicates: string[];
+  errors: number;
+} {
   const offsets = new Map<string, number>();
   const duplicates: string[] = [];
   const stack: { container: Value[] | { [key: string]: Value }; pointer: string; key?: string; seen?: Set<string> }[] = [];

@@ -83,4 +83,9 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export const measured = (label: string, unit: string, samples: number[]): Measured => ({ label, unit, samples, summary: summarize(samples) });
+export const measured = (label: string, unit: string, samples: number[]): Measured => ({
+  label,
+  unit,
+  samples,
+  summary: summarize(samples),
+});

@@ -67,7 +67,11 @@ function markdown(machine: MachineInfo, results: ScenarioResult[], notMeasured: 
   if (notes.length) {
     lines.push('', '## Notes', '');
     for (const r of notes) {
-      const extra = r.extra ? Object.entries(r.extra).map(([k, v]) => `${k} = ${typeof v === 'number' ? fmt(v) : v}`).join(', ') : '';
+      const extra = r.extra
+        ? Object.entries(r.extra)
+            .map(([k, v]) => `${k} = ${typeof v === 'number' ? fmt(v) : v}`)
+            .join(', ')
+        : '';
       lines.push(`- **${r.title}**: ${[r.note, extra].filter(Boolean).join(' ')}`);
     }
   }

@@ -85,8 +85,19 @@ function ctlProgram(meter: boolean): Program {
       writeFileSync(config, JSON.stringify({ device_name: 'Peer bench', channels }));
       const args = [
         ...NODE_FLAGS,
-        join(root, 'dist/bin/ctl-mqtt-gpio.js'), '-c', config, '--system-config-dir', dir, '--gpio-backend', 'cdev',
-        '--state-file', join(dir, `${id}.state.json`), '--broker', `mqtt://127.0.0.1:${port}`, '--device-id', id,
+        join(root, 'dist/bin/ctl-mqtt-gpio.js'),
+        '-c',
+        config,
+        '--system-config-dir',
+        dir,
+        '--gpio-backend',
+        'cdev',
+        '--state-file',
+        join(dir, `${id}.state.json`),
+        '--broker',
+        `mqtt://127.0.0.1:${port}`,
+        '--device-id',
+        id,
       ];
       return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     },
@@ -172,31 +183,56 @@ async function stop(child: ChildProcess): Promise<void> {
  * broker, beside the running GPIO service: their memory once the ADC's values are out and the
  * console answers.
  */
-async function companionsMemory(dir: string, port: number, client: mqtt.MqttClient, messages: Array<{ topic: string }>): Promise<Record<string, Memory>> {
+async function companionsMemory(
+  dir: string,
+  port: number,
+  client: mqtt.MqttClient,
+  messages: Array<{ topic: string }>,
+): Promise<Record<string, Memory>> {
   const adcFiles = SERVICE_FILES.adc;
   const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir, topicLengthCheck()).config;
   const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
   const board = createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig);
   const broker = `mqtt://127.0.0.1:${port}`;
   await client.subscribeAsync(`/devices/${adcFiles.deviceId}/controls/+`);
-  const adc = spawn(process.execPath, [...NODE_FLAGS, adcFiles.entry, ...demoServiceArgs('adc', board, broker, dir)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const adc = spawn(process.execPath, [...NODE_FLAGS, adcFiles.entry, ...demoServiceArgs('adc', board, broker, dir)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const httpPort = await freePort();
   const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(root, `schemas/ctl-mqtt-${k}.schema.json`)]);
   const console_ = spawn(
     process.execPath,
-    [...NODE_FLAGS, join(root, 'dist/bin/ctl-mqtt-console.js'), '--port', String(httpPort), '--broker', broker, '--password-file', join(dir, 'no-password'), ...schemas],
+    [
+      ...NODE_FLAGS,
+      join(root, 'dist/bin/ctl-mqtt-console.js'),
+      '--port',
+      String(httpPort),
+      '--broker',
+      broker,
+      '--password-file',
+      join(dir, 'no-password'),
+      ...schemas,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   try {
     const until = performance.now() + START_DEADLINE_MS;
-    const adcTopics = (): number => new Set(messages.filter((m) => m.topic.startsWith(`/devices/${adcFiles.deviceId}/`)).map((m) => m.topic)).size;
+    const adcTopics = (): number =>
+      new Set(messages.filter((m) => m.topic.startsWith(`/devices/${adcFiles.deviceId}/`)).map((m) => m.topic)).size;
     while (adcTopics() < adcConfig.channels.length) {
       if (adc.exitCode !== null || performance.now() > until) throw new Error(`ctl-mqtt-adc: no values within ${START_DEADLINE_MS} ms`);
       await sleep(20);
     }
     for (;;) {
-      if (console_.exitCode !== null || performance.now() > until) throw new Error(`ctl-mqtt-console: no answer within ${START_DEADLINE_MS} ms`);
-      if (await fetch(`http://127.0.0.1:${httpPort}/`).then((r) => r.ok || r.status < 500, () => false)) break;
+      if (console_.exitCode !== null || performance.now() > until)
+        throw new Error(`ctl-mqtt-console: no answer within ${START_DEADLINE_MS} ms`);
+      if (
+        await fetch(`http://127.0.0.1:${httpPort}/`).then(
+          (r) => r.ok || r.status < 500,
+          () => false,
+        )
+      )
+        break;
       await sleep(100);
     }
     await sleep(5000);
@@ -233,9 +269,19 @@ class Bench {
   async launch(program: Program): Promise<Running> {
     const line = puller(this.chip, program.inOffset);
     line.set(false);
-    await this.client.subscribeAsync([...new Set([program.inputTopic, program.ready.topic, ...(program.counter ? [program.counter.topic] : [])])]);
+    await this.client.subscribeAsync([
+      ...new Set([program.inputTopic, program.ready.topic, ...(program.counter ? [program.counter.topic] : [])]),
+    ]);
     const dir = mkdtempSync(join(tmpdir(), 'peer-'));
-    const r: Running = { program, child: program.start(dir, this.chip, this.port), line, high: false, dir, startedAt: performance.now(), stderr: '' };
+    const r: Running = {
+      program,
+      child: program.start(dir, this.chip, this.port),
+      line,
+      high: false,
+      dir,
+      startedAt: performance.now(),
+      stderr: '',
+    };
     r.child.stderr!.on('data', (d: Buffer) => (r.stderr = (r.stderr + d.toString()).slice(-4000)));
     return r;
   }
@@ -252,7 +298,12 @@ class Bench {
   /** Seconds from the start to the program's ready message. */
   async ready(r: Running): Promise<number> {
     const { what, topic, payload } = r.program.ready;
-    await this.waitFor(r, what, () => this.messages.some((m) => m.topic === topic && (payload === undefined || m.payload === payload)), START_DEADLINE_MS);
+    await this.waitFor(
+      r,
+      what,
+      () => this.messages.some((m) => m.topic === topic && (payload === undefined || m.payload === payload)),
+      START_DEADLINE_MS,
+    );
     const s = (performance.now() - r.startedAt) / 1000;
     console.log(`peer bench: ${r.program.label} ready after ${s.toFixed(1)} s`);
     return s;
@@ -265,7 +316,8 @@ class Bench {
     const want = r.program.payload(r.high);
     const t0 = performance.now();
     r.line.set(r.high);
-    const arrived = (): Message | undefined => this.messages.slice(from).find((m) => m.topic === r.program.inputTopic && m.payload === want);
+    const arrived = (): Message | undefined =>
+      this.messages.slice(from).find((m) => m.topic === r.program.inputTopic && m.payload === want);
     await this.waitFor(r, 'edge value', () => arrived() !== undefined, 5000);
     return arrived()!.at - t0;
   }
@@ -286,7 +338,10 @@ class Bench {
   }
 
   private inputPayloads(r: Running, from: number): string[] {
-    return this.messages.slice(from).filter((m) => m.topic === r.program.inputTopic).map((m) => m.payload);
+    return this.messages
+      .slice(from)
+      .filter((m) => m.topic === r.program.inputTopic)
+      .map((m) => m.payload);
   }
 
   private lastCount(r: Running): number {
@@ -313,7 +368,9 @@ class Bench {
       r.high = false;
       edges += 2 * PULSES;
       await sleep(2000);
-      const published = r.program.counter ? this.lastCount(r) - countBefore : risesIn(this.inputPayloads(r, from), r.program.payload(true), before);
+      const published = r.program.counter
+        ? this.lastCount(r) - countBefore
+        : risesIn(this.inputPayloads(r, from), r.program.payload(true), before);
       console.log(`peer bench: ${r.program.label}, ${spacingMs} ms: ${published} of ${PULSES}`);
       trains.push({ spacingMs, driven: PULSES, published });
     }
@@ -360,7 +417,15 @@ async function measureAll(programs: Program[], port: number): Promise<ProgramRes
       const { trains, cpuMsPerEdge } = await bench.trains(r);
       await sleep(2000);
       const memory = memoryOf(r.child.pid!);
-      results.push({ label: r.program.label, startS: startS[i]!, latencyMs: latencyMs[i]!, trains, cpuMsPerEdge, memory, roundTripMs: roundTripMs[i]! });
+      results.push({
+        label: r.program.label,
+        startS: startS[i]!,
+        latencyMs: latencyMs[i]!,
+        trains,
+        cpuMsPerEdge,
+        memory,
+        roundTripMs: roundTripMs[i]!,
+      });
     }
     const beside = running.findIndex((r) => r.program.companions);
     if (beside >= 0) results[beside]!.companions = await companionsMemory(running[beside]!.dir, port, client, bench.messages);

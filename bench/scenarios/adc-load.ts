@@ -26,13 +26,26 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-bench-adc-load-'));
   const broker = await startMosquitto();
   try {
-    const channels = Object.fromEntries(Array.from({ length: CHANNELS }, (_, i) => [`voltage${i}`, { raw: 1000 + i, scale: '0.805664062' }]));
+    const channels = Object.fromEntries(
+      Array.from({ length: CHANNELS }, (_, i) => [`voltage${i}`, { raw: 1000 + i, scale: '0.805664062' }]),
+    );
     const tree = createFakeIioTree(join(dir, 'root'), [{ parent: 'platform/soc/2100000.bus/2198000.adc', channels }]);
     const conf = join(dir, 'ctl-mqtt-adc.conf');
     const iio = Array.from({ length: CHANNELS }, (_, i) => ({ id: `ch${i}`, channel_number: `voltage${i}`, voltage_multiplier: 2 }));
     await writeFile(conf, JSON.stringify({ device_name: 'bench', iio_channels: iio }));
     const bin = join(ctx.root, 'dist', 'src', 'cli', 'adc-main.js');
-    const args = [...NODE_FLAGS, bin, '--sysfs-root', tree.root, '-c', conf, '--system-config-dir', join(dir, 'none'), '-p', String(broker.port)];
+    const args = [
+      ...NODE_FLAGS,
+      bin,
+      '--sysfs-root',
+      tree.root,
+      '-c',
+      conf,
+      '--system-config-dir',
+      join(dir, 'none'),
+      '-p',
+      String(broker.port),
+    ];
     const windows = Math.max(4, Math.round(ctx.runs / 3));
 
     // Both variants and the baseline run side by side over the same windows: a busy machine

@@ -67,7 +67,9 @@ async function nodeRound(channel: IioChannel, mode: ReadMode, n: number): Promis
 }
 
 function cRound(binary: string, file: string): number {
-  const out = execFileSync(binary, [file, String(C_READS)], { encoding: 'utf8' }).trim().split(' ');
+  const out = execFileSync(binary, [file, String(C_READS)], { encoding: 'utf8' })
+    .trim()
+    .split(' ');
   if (Number(out[1]) !== 2048 * C_READS) throw new Error(`C program read wrong values: ${out.join(' ')}`);
   return Number(out[0]);
 }
@@ -75,7 +77,9 @@ function cRound(binary: string, file: string): number {
 async function run(ctx: BenchContext): Promise<ScenarioResult> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-bench-adc-'));
   try {
-    const tree = createFakeIioTree(join(dir, 'root'), [{ parent: 'platform/soc/2198000.adc', channels: { voltage1: { raw: 2048, scale: '0.805664062' } } }]);
+    const tree = createFakeIioTree(join(dir, 'root'), [
+      { parent: 'platform/soc/2198000.adc', channels: { voltage1: { raw: 2048, scale: '0.805664062' } } },
+    ]);
     const rawFile = join(tree.device(0).dir, 'in_voltage1_raw');
     const source = join(dir, 'orc.c');
     const binary = join(dir, 'orc');

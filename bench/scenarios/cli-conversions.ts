@@ -28,21 +28,36 @@ const drivers: Driver[] = [
     exampleConfig: 'examples/ctl-mqtt-gpio.conf',
     boardDir: 'examples/board/ctl-mqtt-gpio/conf.d',
     listKey: 'channels',
-    custom: (i) => ({ name: `bench_in_${i}`, gpio: { chip: '/dev/gpiochip1', offset: i }, direction: 'input', type: i % 4 === 0 ? 'watt_meter' : '', multiplier: 1000 }),
+    custom: (i) => ({
+      name: `bench_in_${i}`,
+      gpio: { chip: '/dev/gpiochip1', offset: i },
+      direction: 'input',
+      type: i % 4 === 0 ? 'watt_meter' : '',
+      multiplier: 1000,
+    }),
   },
   {
     bin: 'ctl-mqtt-adc',
     exampleConfig: 'examples/ctl-mqtt-adc.conf',
     boardDir: 'examples/board/ctl-mqtt-adc/conf.d',
     listKey: 'iio_channels',
-    custom: (i) => ({ id: `bench_adc_${i}`, channel_number: `voltage${i}`, voltage_multiplier: 2.5, match_iio: 'ext-adc', decimal_places: 2 }),
+    custom: (i) => ({
+      id: `bench_adc_${i}`,
+      channel_number: `voltage${i}`,
+      voltage_multiplier: 2.5,
+      match_iio: 'ext-adc',
+      decimal_places: 2,
+    }),
   },
 ];
 
 async function runDriver(ctx: BenchContext, d: Driver): Promise<ScenarioResult[]> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-bench-cli-'));
   try {
-    const base = parseJsonc(await readFile(join(ctx.root, d.exampleConfig), 'utf8'), [], { allowTrailingComma: true }) as Record<string, unknown>;
+    const base = parseJsonc(await readFile(join(ctx.root, d.exampleConfig), 'utf8'), [], { allowTrailingComma: true }) as Record<
+      string,
+      unknown
+    >;
     const list = (base[d.listKey] as unknown[]) ?? [];
     for (let i = 0; i < 32; i++) list.push(d.custom(i));
     base[d.listKey] = list;
@@ -53,7 +68,10 @@ async function runDriver(ctx: BenchContext, d: Driver): Promise<ScenarioResult[]
     const editorJson = execFileSync(process.execPath, [bin, '-j', '-c', conf, ...common], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
     const baseline = { label: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] };
     const results: ScenarioResult[] = [];
-    for (const [flag, stdin] of [['-j', undefined], ['-J', editorJson]] as const) {
+    for (const [flag, stdin] of [
+      ['-j', undefined],
+      ['-J', editorJson],
+    ] as const) {
       const subject = { label: `${d.bin} ${flag}`, cmd: process.execPath, args: [...NODE_FLAGS, bin, flag, '-c', conf, ...common], stdin };
       const m = await timeAgainst(subject, baseline, ctx.runs, ctx.warmup);
       const ratio = m.subject.summary.median / m.baseline.summary.median;

@@ -37,7 +37,13 @@ export const configParser: Scenario = {
       const base = parseJsonc(await readFile(join(ctx.root, 'examples/ctl-mqtt-gpio.conf'), 'utf8')).value as Record<string, unknown>;
       const list = (base.channels as unknown[]) ?? [];
       for (let i = 0; i < 32; i++) {
-        list.push({ name: `bench_in_${i}`, gpio: { chip: '/dev/gpiochip1', offset: i }, direction: 'input', type: i % 4 === 0 ? 'watt_meter' : '', multiplier: 1000 });
+        list.push({
+          name: `bench_in_${i}`,
+          gpio: { chip: '/dev/gpiochip1', offset: i },
+          direction: 'input',
+          type: i % 4 === 0 ? 'watt_meter' : '',
+          multiplier: 1000,
+        });
       }
       base.channels = list;
       const conf = join(dir, 'ctl-mqtt-gpio.conf');
@@ -47,7 +53,12 @@ export const configParser: Scenario = {
       const args = [bin, '-j', '-c', conf, '--system-config-dir', join(ctx.root, 'examples/board/ctl-mqtt-gpio/conf.d')];
       const preload = pathToFileURL(join(ctx.root, 'dist', 'bench', 'lib', 'jsonc-parser-visit.js')).href;
       const m = await timeAgainst(
-        { label: '-j, ours + jsonc-parser', cmd: process.execPath, args: ['--import', preload, ...args], env: { ...process.env, CTL_BENCH_PARSE_FILE: conf } },
+        {
+          label: '-j, ours + jsonc-parser',
+          cmd: process.execPath,
+          args: ['--import', preload, ...args],
+          env: { ...process.env, CTL_BENCH_PARSE_FILE: conf },
+        },
         { label: '-j, ours (as shipped)', cmd: process.execPath, args },
         ctx.runs,
         ctx.warmup,
@@ -62,7 +73,11 @@ export const configParser: Scenario = {
         ratio: m.subject.summary.median / m.baseline.summary.median,
         met: null,
         note: `jsonc-parser adds ${extraMs.toFixed(1)} ms (median) to -j; a parse takes ${oursUs.toFixed(0)} µs with ours, ${theirsUs.toFixed(0)} µs with jsonc-parser's visit`,
-        extra: { extraMs: Number(extraMs.toFixed(2)), oursParseUs: Number(oursUs.toFixed(1)), jsoncParserParseUs: Number(theirsUs.toFixed(1)) },
+        extra: {
+          extraMs: Number(extraMs.toFixed(2)),
+          oursParseUs: Number(oursUs.toFixed(1)),
+          jsoncParserParseUs: Number(theirsUs.toFixed(1)),
+        },
       };
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -22,13 +22,33 @@ interface FillResult {
 async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const results: FillResult[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const out = execFileSync(process.execPath, ['--expose-gc', join(ctx.root, 'dist/bench/console-history-fill.js'), String(CONTROLS), '2000'], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', join(ctx.root, 'dist/bench/console-history-fill.js'), String(CONTROLS), '2000'],
+      { encoding: 'utf8' },
+    );
     results.push(JSON.parse(out) as FillResult);
   }
-  const heap = measured(`${CONTROLS} controls, 24 h of history: heap and array buffers`, 'MiB', results.map((r) => r.after.heapMiB));
-  const heapBase = measured('the same process before the fill: heap and array buffers', 'MiB', results.map((r) => r.before.heapMiB));
-  const rss = measured(`${CONTROLS} controls, 24 h of history: RSS`, 'MiB', results.map((r) => r.after.rssMiB));
-  const rssBase = measured('the same process before the fill: RSS', 'MiB', results.map((r) => r.before.rssMiB));
+  const heap = measured(
+    `${CONTROLS} controls, 24 h of history: heap and array buffers`,
+    'MiB',
+    results.map((r) => r.after.heapMiB),
+  );
+  const heapBase = measured(
+    'the same process before the fill: heap and array buffers',
+    'MiB',
+    results.map((r) => r.before.heapMiB),
+  );
+  const rss = measured(
+    `${CONTROLS} controls, 24 h of history: RSS`,
+    'MiB',
+    results.map((r) => r.after.rssMiB),
+  );
+  const rssBase = measured(
+    'the same process before the fill: RSS',
+    'MiB',
+    results.map((r) => r.before.rssMiB),
+  );
   const perControlKiB = ((heap.summary.median - heapBase.summary.median) * 1024) / CONTROLS;
   return [
     {

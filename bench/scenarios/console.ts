@@ -79,7 +79,13 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     const consoleProcess = watch('ctl-mqtt-console, no page open', process.execPath, [
       ...NODE_FLAGS,
       join(ctx.root, 'dist/bin/ctl-mqtt-console.js'),
-      '--port', String(port), '--broker', rig.broker.url, '--password-file', join(rig.dir, 'no-password'), ...schemas,
+      '--port',
+      String(port),
+      '--broker',
+      rig.broker.url,
+      '--password-file',
+      join(rig.dir, 'no-password'),
+      ...schemas,
     ]);
     const baseline = watchBareNode();
     try {

@@ -81,7 +81,10 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
   createSimBoard(simDir, { gpiochip0: 2 });
   mkdirSync(join(dir, 'board'));
   const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'Bench', channels: [{ name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'output' }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ device_name: 'Bench', channels: [{ name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'output' }] }),
+  );
   const broker = await startMosquitto();
   const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
   let service: ChildProcess | undefined;
@@ -93,8 +96,24 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     await client.subscribeAsync(valueTopic, { qos: 1 });
     service = spawn(
       process.execPath,
-      [...NODE_FLAGS, join(ctx.root, 'dist/bin/ctl-mqtt-gpio.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
-        '--broker', broker.url, '--device-id', DEVICE, '--gpio-sim', simDir, '-d', '-1'],
+      [
+        ...NODE_FLAGS,
+        join(ctx.root, 'dist/bin/ctl-mqtt-gpio.js'),
+        '-c',
+        config,
+        '--system-config-dir',
+        join(dir, 'board'),
+        '--state-file',
+        join(dir, 'state.json'),
+        '--broker',
+        broker.url,
+        '--device-id',
+        DEVICE,
+        '--gpio-sim',
+        simDir,
+        '-d',
+        '-1',
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     await firstValue;

@@ -47,7 +47,11 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
   const quiet = createLogger({ namespace: 'bench', write: () => {} });
   const clock = { ns: 1_000_000n * MS };
   const broker = await startMosquitto();
-  const device = createMqttDevice({ device: { id: 'bench', driver: 'ctl-mqtt-gpio', title: 'Bench' }, broker: { url: broker.url }, log: quiet });
+  const device = createMqttDevice({
+    device: { id: 'bench', driver: 'ctl-mqtt-gpio', title: 'Bench' },
+    broker: { url: broker.url },
+    log: quiet,
+  });
   const state = await GpioStateStore.open({ path: join(dir, 'state.json'), saveIntervalMs: 5000, log: quiet });
   const service = new GpioService({
     config: { deviceName: 'Bench', debug: false, maxUnchangedInterval: -1, channels: [meterChannel] },

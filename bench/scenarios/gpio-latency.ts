@@ -61,7 +61,13 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
   createSimBoard(simDir, { gpiochip0: 2 });
   mkdirSync(join(dir, 'board'));
   const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'Bench', channels: [{ name: 'IN', gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input', debounce: 0 }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      device_name: 'Bench',
+      channels: [{ name: 'IN', gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input', debounce: 0 }],
+    }),
+  );
   const broker = await startMosquitto();
   const children: ChildProcess[] = [];
   const client = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
@@ -77,15 +83,35 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     const firstValue = valueOn(serviceTopic, '0');
     const service = spawn(
       process.execPath,
-      [...NODE_FLAGS, join(ctx.root, 'dist/bin/ctl-mqtt-gpio.js'), '-c', config, '--system-config-dir', join(dir, 'board'), '--state-file', join(dir, 'state.json'),
-        '--broker', broker.url, '--device-id', DEVICE, '--gpio-sim', simDir, '-d', '-1'],
+      [
+        ...NODE_FLAGS,
+        join(ctx.root, 'dist/bin/ctl-mqtt-gpio.js'),
+        '-c',
+        config,
+        '--system-config-dir',
+        join(dir, 'board'),
+        '--state-file',
+        join(dir, 'state.json'),
+        '--broker',
+        broker.url,
+        '--device-id',
+        DEVICE,
+        '--gpio-sim',
+        simDir,
+        '-d',
+        '-1',
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     children.push(service);
-    const bare = spawn(process.execPath, ['--input-type=module', '-e', BARE_WATCHER, broker.url, join(simDir, 'gpiochip0', 'sim_gpio1'), bareTopic], {
-      cwd: ctx.root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const bare = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', BARE_WATCHER, broker.url, join(simDir, 'gpiochip0', 'sim_gpio1'), bareTopic],
+      {
+        cwd: ctx.root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     children.push(bare);
     await Promise.all([firstValue, waitForLine(bare, 'ready')]);
 
@@ -95,7 +121,10 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     const baseline: number[] = [];
     for (let i = 0; i < warmup + edgesEach; i++) {
       const level = i % 2 === 0 ? '1' : '0';
-      for (const [offset, topic, into] of [[0, serviceTopic, subject], [1, bareTopic, baseline]] as const) {
+      for (const [offset, topic, into] of [
+        [0, serviceTopic, subject],
+        [1, bareTopic, baseline],
+      ] as const) {
         const seen = valueOn(topic, level);
         const t0 = performance.now();
         await writeFile(join(simDir, 'gpiochip0', `sim_gpio${offset}`, 'pull'), level === '1' ? 'pull-up' : 'pull-down');
@@ -122,7 +151,13 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
       ratio,
       goal: GOAL,
       met: judge(GOAL, ratio, s.median),
-      extra: { 'subject p50 ms': s.p50, 'subject p99 ms': s.p99, 'baseline p50 ms': b.p50, 'baseline p99 ms': b.p99, edges: subject.length },
+      extra: {
+        'subject p50 ms': s.p50,
+        'subject p99 ms': s.p99,
+        'baseline p50 ms': b.p50,
+        'baseline p99 ms': b.p99,
+        edges: subject.length,
+      },
       plots: ['gpio-latency.svg'],
     };
   } finally {

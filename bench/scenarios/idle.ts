@@ -53,7 +53,12 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
     const service = watch(label, process.execPath, [...NODE_FLAGS, files.entry, ...demoServiceArgs(kind, board, broker.url, dir)]);
     const baseline = watchBareNode();
     // Run from the repository root: `import 'mqtt'` of an -e script resolves from the cwd.
-    const mqttOnly = watch('node with mqtt.js connected', process.execPath, [...NODE_FLAGS, '--input-type=module', '-e', MQTT_ONLY, broker.url], { cwd: ctx.root });
+    const mqttOnly = watch(
+      'node with mqtt.js connected',
+      process.execPath,
+      [...NODE_FLAGS, '--input-type=module', '-e', MQTT_ONLY, broker.url],
+      { cwd: ctx.root },
+    );
     const streamsOnly = watch('node with readable-stream loaded', process.execPath, ['-e', STREAMS_ONLY], { cwd: ctx.root });
     try {
       await recorder.waitFor(() => new Set(recorder.messages.filter((m) => m.payload !== '').map((m) => m.topic)).size >= channels, {
@@ -123,7 +128,7 @@ async function idleOf(kind: ServiceKind, ctx: BenchContext): Promise<ScenarioRes
           (judge(RSS_GOAL, rssRatio, rss.summary.median)
             ? ''
             : ' Not met because of the MQTT client the project uses: mqtt.js loads ~100 CommonJS modules (the services ' +
-              "already turn off its 65,536-buffer number cache, writeCache: false, which saved 8 - 10 MiB). Of what mqtt.js adds, " +
+              'already turn off its 65,536-buffer number cache, writeCache: false, which saved 8 - 10 MiB). Of what mqtt.js adds, ' +
               `readable-stream alone (npm's copy of Node's streams, 28 modules, loaded by mqtt.js and by mqtt-packet's bl) ` +
               `is ${(rssStreams - rssBase.summary.median).toFixed(1)} MiB (Node with it loaded: ${rssStreams.toFixed(1)} MiB, ` +
               `${(rssStreams / rssBase.summary.median).toFixed(2)}x). What would fix it is an MQTT client on Node's own ` +

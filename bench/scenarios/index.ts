@@ -15,4 +15,19 @@ import { peerMqttIo } from './peer-mqtt-io.js';
 import { startup } from './startup.js';
 import { validationScaling } from './validation-scaling.js';
 
-export const scenarios: Scenario[] = [cliConversions, configParser, startup, idle, gpioLatency, gpioEvents, gpioCommands, adcSampleCpu, adcLoad, validationScaling, consoleScenario, consoleHistory, reload, peerMqttIo];
+export const scenarios: Scenario[] = [
+  cliConversions,
+  configParser,
+  startup,
+  idle,
+  gpioLatency,
+  gpioEvents,
+  gpioCommands,
+  adcSampleCpu,
+  adcLoad,
+  validationScaling,
+  consoleScenario,
+  consoleHistory,
+  reload,
+  peerMqttIo,
+];

@@ -24,7 +24,9 @@ const cacheHome = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
 /** As bench/peer/setup-mqtt-io.sh: where the HIL guest sees it (its /root is a tmpfs). */
 const VENV =
   process.env.CTL_PEER_VENV ??
-  (process.getuid?.() === 0 ? `/var/cache/ctl-mqtt/peer/mqtt-io-${MQTT_IO_VERSION}` : join(cacheHome, 'ctl-mqtt', 'peer', `mqtt-io-${MQTT_IO_VERSION}`));
+  (process.getuid?.() === 0
+    ? `/var/cache/ctl-mqtt/peer/mqtt-io-${MQTT_IO_VERSION}`
+    : join(cacheHome, 'ctl-mqtt', 'peer', `mqtt-io-${MQTT_IO_VERSION}`));
 const HIL_CACHE = process.env.CTL_HIL_CACHE ?? join(cacheHome, 'ctl-mqtt', 'hil');
 
 const HEADING = 'Peer: mqtt-io';
@@ -32,11 +34,11 @@ const WHAT = [
   `What the scenario measures (\`npm run bench -- peer\`, in the HIL guest): mqtt-io ${MQTT_IO_VERSION} (its \`gpiod\` ` +
     `module, over the pure-Python \`gpiod\` ${GPIOD_VERSION} package whose API that module calls) and ctl-mqtt-gpio on ` +
     'input and output lines of one gpio-sim chip, running at the same time, publishing to one mosquitto in the guest ' +
-    '(latency edges and output commands go to each in turn, so that a change of the host\'s load falls on both): the pulses a ' +
+    "(latency edges and output commands go to each in turn, so that a change of the host's load falls on both): the pulses a " +
     'subscriber can rebuild (OFF→ON rises) against pulses driven in open-loop trains at edge spacings of 20, 10, 5, 2 and ' +
     '1 ms (ours both as a plain input and as a `watt_meter` count), edge to MQTT latency p50/p99 from the gpio-sim write ' +
     'to the message at a subscriber, CPU per edge and RSS of each process, the RSS of a whole controller (ctl-mqtt-gpio, ' +
-    '-adc and -console) beside mqtt-io\'s one process, and the output command round trip (`/on`, or mqtt-io\'s `set` ' +
+    "-adc and -console) beside mqtt-io's one process, and the output command round trip (`/on`, or mqtt-io's `set` " +
     'topic, to the gpio-sim value). Where mqtt-io has no counterpart (a pulse counter, a persisted total, the output ' +
     'level restored after a restart) the table says so.',
   'To run it:',
@@ -56,14 +58,22 @@ function notMeasured(reason: string): NotMeasured {
 const measuredOf = (label: string, unit: string, samples: number[]): Measured => ({ label, unit, samples, summary: summarize(samples) });
 
 /** Host load averages (1, 5, 15 min), as uptime prints them. */
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 function setUpPeer(ctx: BenchContext): void {
   ctx.log('   the peer: bench/peer/setup-mqtt-io.sh');
-  const setup = spawnSync('bash', [join(ctx.root, 'bench/peer/setup-mqtt-io.sh')], { encoding: 'utf8', env: { ...process.env, CTL_PEER_VENV: VENV } });
+  const setup = spawnSync('bash', [join(ctx.root, 'bench/peer/setup-mqtt-io.sh')], {
+    encoding: 'utf8',
+    env: { ...process.env, CTL_PEER_VENV: VENV },
+  });
   const said = (setup.stderr ?? '').split('\n').filter((l) => l.startsWith('peer: '));
   if (setup.status !== 0) {
-    throw notMeasured(`${said.at(-1)?.slice('peer: '.length) ?? `bench/peer/setup-mqtt-io.sh exited ${setup.status}`}. No peer figure is written: none was measured.`);
+    throw notMeasured(
+      `${said.at(-1)?.slice('peer: '.length) ?? `bench/peer/setup-mqtt-io.sh exited ${setup.status}`}. No peer figure is written: none was measured.`,
+    );
   }
 }
 
@@ -86,7 +96,9 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   for (const l of (guest.stdout ?? '').split('\n')) if (l.startsWith('peer bench: ')) ctx.log(`   ${l}`);
   const line = (guest.stdout ?? '').split('\n').find((l) => l.startsWith('peer-result: '));
   if (guest.status !== 0 || line === undefined) {
-    throw new Error(`the guest run failed (exit ${guest.status}): ${(guest.stderr ?? '').slice(-2000)}${(guest.stdout ?? '').slice(-2000)}`);
+    throw new Error(
+      `the guest run failed (exit ${guest.status}): ${(guest.stderr ?? '').slice(-2000)}${(guest.stdout ?? '').slice(-2000)}`,
+    );
   }
   const [ours, meter, theirs] = JSON.parse(line.slice('peer-result: '.length)) as ProgramResult[];
   if (ours === undefined || meter === undefined || theirs === undefined) throw new Error('the guest returned fewer than three programs');
@@ -94,15 +106,32 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const versions = `ctl-mqtt ${pkg.version} (debounce ${CTL_DEBOUNCE_MS}) vs mqtt-io ${MQTT_IO_VERSION} with gpiod ${GPIOD_VERSION} (bouncetime ${MQTT_IO_BOUNCETIME_MS} ms)`;
   const where = `HIL guest under qemu TCG; host load average ${loadBefore} before the guest run, ${loadAfter} after`;
   const rises =
-    'Pulses a subscriber can rebuild: OFF→ON rises in the input\'s payload stream (mqtt-io publishes the level read after ' +
+    "Pulses a subscriber can rebuild: OFF→ON rises in the input's payload stream (mqtt-io publishes the level read after " +
     'each edge, not the edge, so under fast edges it repeats ON and its ON messages can exceed the pulses driven). mqtt-io ' +
     'has no pulse counter and no persisted total.';
 
   const results: ScenarioResult[] = [];
-  const pair = (name: string, title: string, unit: string, a: { label: string; samples: number[] }, b: { label: string; samples: number[] }, note?: string, extra?: Record<string, number | string>): void => {
+  const pair = (
+    name: string,
+    title: string,
+    unit: string,
+    a: { label: string; samples: number[] },
+    b: { label: string; samples: number[] },
+    note?: string,
+    extra?: Record<string, number | string>,
+  ): void => {
     const subject = measuredOf(a.label, unit, a.samples);
     const baseline = measuredOf(b.label, unit, b.samples);
-    results.push({ name, title, subject, baseline, ratio: subject.summary.median / baseline.summary.median, met: null, ...(note ? { note } : {}), ...(extra ? { extra } : {}) });
+    results.push({
+      name,
+      title,
+      subject,
+      baseline,
+      ratio: subject.summary.median / baseline.summary.median,
+      met: null,
+      ...(note ? { note } : {}),
+      ...(extra ? { extra } : {}),
+    });
   };
   pair(
     'peer-latency',
@@ -116,7 +145,14 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const ourP99 = percentile(ours.latencyMs, 0.99);
   const theirP99 = percentile(theirs.latencyMs, 0.99);
   if (ourP99 !== undefined && theirP99 !== undefined) {
-    pair('peer-latency-p99', 'Peer: edge to MQTT latency, p99', 'ms', { label: ours.label, samples: [ourP99] }, { label: theirs.label, samples: [theirP99] }, `Of ${ours.latencyMs.length} and ${theirs.latencyMs.length} edges (a p99 needs ${samplesFor(0.99)}).`);
+    pair(
+      'peer-latency-p99',
+      'Peer: edge to MQTT latency, p99',
+      'ms',
+      { label: ours.label, samples: [ourP99] },
+      { label: theirs.label, samples: [theirP99] },
+      `Of ${ours.latencyMs.length} and ${theirs.latencyMs.length} edges (a p99 needs ${samplesFor(0.99)}).`,
+    );
   }
   for (const t of theirs.trains) {
     const o = ours.trains.find((x) => x.spacingMs === t.spacingMs);
@@ -132,18 +168,34 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       { 'ctl-mqtt-gpio watt_meter counted': m.published },
     );
   }
-  pair('peer-cpu', 'Peer: CPU per edge driven (utime + stime over the trains)', 'ms', { label: ours.label, samples: [ours.cpuMsPerEdge] }, { label: theirs.label, samples: [theirs.cpuMsPerEdge] }, undefined, {
-    'ctl-mqtt-gpio watt_meter ms per edge': meter.cpuMsPerEdge,
-  });
+  pair(
+    'peer-cpu',
+    'Peer: CPU per edge driven (utime + stime over the trains)',
+    'ms',
+    { label: ours.label, samples: [ours.cpuMsPerEdge] },
+    { label: theirs.label, samples: [theirs.cpuMsPerEdge] },
+    undefined,
+    {
+      'ctl-mqtt-gpio watt_meter ms per edge': meter.cpuMsPerEdge,
+    },
+  );
   const sharedNote =
-    'Shared: pages another process maps too; node\'s binary is mapped by the other node processes of the guest (the bench ' +
+    "Shared: pages another process maps too; node's binary is mapped by the other node processes of the guest (the bench " +
     'itself among them), while mqtt-io is the only Python process, so its interpreter counts as private.';
-  pair('peer-rss', 'Peer: RSS after the trains', 'MiB', { label: ours.label, samples: [ours.memory.rss] }, { label: theirs.label, samples: [theirs.memory.rss] }, sharedNote, {
-    'ours private MiB': ours.memory.private,
-    'ours shared MiB': ours.memory.shared,
-    'mqtt-io private MiB': theirs.memory.private,
-    'mqtt-io shared MiB': theirs.memory.shared,
-  });
+  pair(
+    'peer-rss',
+    'Peer: RSS after the trains',
+    'MiB',
+    { label: ours.label, samples: [ours.memory.rss] },
+    { label: theirs.label, samples: [theirs.memory.rss] },
+    sharedNote,
+    {
+      'ours private MiB': ours.memory.private,
+      'ours shared MiB': ours.memory.shared,
+      'mqtt-io private MiB': theirs.memory.private,
+      'mqtt-io shared MiB': theirs.memory.shared,
+    },
+  );
   if (ours.companions) {
     const parts = { 'ctl-mqtt-gpio': ours.memory, ...ours.companions };
     const all = Object.values(parts);
@@ -151,16 +203,30 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
     // The shared pages are mostly node's binary, the same file in every service: counted once.
     const once = all.reduce((a, m) => a + m.private, 0) + Math.max(...all.map((m) => m.shared));
     const controller = 'ctl-mqtt-gpio + ctl-mqtt-adc + ctl-mqtt-console';
-    const setting = 'The ADC runs the example config (10 channels) on a simulated IIO tree, the console with no page open; mqtt-io has no web console and reads no ADC here.';
-    const each = Object.fromEntries(Object.entries(parts).flatMap(([k, m]) => [[`${k} RSS MiB`, m.rss], [`${k} private MiB`, m.private]]));
-    pair('peer-rss-controller', 'Peer: RSS of a whole controller (GPIO, ADC and web console, RSS added up) against mqtt-io on the same GPIO lines', 'MiB', { label: controller, samples: [rssSum] }, { label: theirs.label, samples: [theirs.memory.rss] }, setting, each);
+    const setting =
+      'The ADC runs the example config (10 channels) on a simulated IIO tree, the console with no page open; mqtt-io has no web console and reads no ADC here.';
+    const each = Object.fromEntries(
+      Object.entries(parts).flatMap(([k, m]) => [
+        [`${k} RSS MiB`, m.rss],
+        [`${k} private MiB`, m.private],
+      ]),
+    );
+    pair(
+      'peer-rss-controller',
+      'Peer: RSS of a whole controller (GPIO, ADC and web console, RSS added up) against mqtt-io on the same GPIO lines',
+      'MiB',
+      { label: controller, samples: [rssSum] },
+      { label: theirs.label, samples: [theirs.memory.rss] },
+      setting,
+      each,
+    );
     pair(
       'peer-memory-controller',
-      'Peer: memory of a whole controller, shared pages (node\'s binary) counted once, against mqtt-io on the same GPIO lines',
+      "Peer: memory of a whole controller, shared pages (node's binary) counted once, against mqtt-io on the same GPIO lines",
       'MiB',
       { label: controller, samples: [once] },
       { label: theirs.label, samples: [theirs.memory.rss] },
-      'The private pages of the three services added up, plus the largest of their shared parts (the pages of node\'s binary and libraries they all map); mqtt-io: its RSS.',
+      "The private pages of the three services added up, plus the largest of their shared parts (the pages of node's binary and libraries they all map); mqtt-io: its RSS.",
     );
   }
   pair(
@@ -174,9 +240,22 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
   const ourOutP99 = percentile(ours.roundTripMs, 0.99);
   const theirOutP99 = percentile(theirs.roundTripMs, 0.99);
   if (ourOutP99 !== undefined && theirOutP99 !== undefined) {
-    pair('peer-output-p99', 'Peer: output command round trip, p99', 'ms', { label: ours.label, samples: [ourOutP99] }, { label: theirs.label, samples: [theirOutP99] }, `Of ${ours.roundTripMs.length} and ${theirs.roundTripMs.length} commands (a p99 needs ${samplesFor(0.99)}).`);
+    pair(
+      'peer-output-p99',
+      'Peer: output command round trip, p99',
+      'ms',
+      { label: ours.label, samples: [ourOutP99] },
+      { label: theirs.label, samples: [theirOutP99] },
+      `Of ${ours.roundTripMs.length} and ${theirs.roundTripMs.length} commands (a p99 needs ${samplesFor(0.99)}).`,
+    );
   }
-  pair('peer-start', 'Peer: start to ready in the guest (first value; mqtt-io: status running)', 's', { label: ours.label, samples: [ours.startS] }, { label: theirs.label, samples: [theirs.startS] });
+  pair(
+    'peer-start',
+    'Peer: start to ready in the guest (first value; mqtt-io: status running)',
+    's',
+    { label: ours.label, samples: [ours.startS] },
+    { label: theirs.label, samples: [theirs.startS] },
+  );
   const bars = theirs.trains.flatMap((t) => {
     const o = ours.trains.find((x) => x.spacingMs === t.spacingMs);
     const m = meter.trains.find((x) => x.spacingMs === t.spacingMs);
@@ -186,7 +265,10 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       ...(m ? [{ label: `ours, meter ${t.spacingMs} ms`, value: m.driven - m.published }] : []),
     ];
   });
-  writeFileSync(join(ctx.resultsDir, 'peer-lost-pulses.svg'), barChart('Pulses lost (not rebuildable) vs edge spacing (gpio-sim, HIL guest)', 'pulses', bars));
+  writeFileSync(
+    join(ctx.resultsDir, 'peer-lost-pulses.svg'),
+    barChart('Pulses lost (not rebuildable) vs edge spacing (gpio-sim, HIL guest)', 'pulses', bars),
+  );
   results[0]!.plots = ['peer-lost-pulses.svg'];
   ctx.log(`   p99 ours ${fmt(ourP99 ?? NaN)} ms, mqtt-io ${fmt(theirP99 ?? NaN)} ms; host load ${loadBefore} -> ${loadAfter}`);
   return results;

@@ -63,7 +63,8 @@ class Service {
 
   async waitLog(pattern: RegExp, count: number, timeoutMs = 20_000): Promise<void> {
     for (const until = performance.now() + timeoutMs; (this.stderr.match(pattern) ?? []).length < count; await sleep(2)) {
-      if (performance.now() > until) throw new Error(`no "${pattern.source}" (x${count}) within ${timeoutMs} ms:\n${this.stderr.slice(-1500)}`);
+      if (performance.now() > until)
+        throw new Error(`no "${pattern.source}" (x${count}) within ${timeoutMs} ms:\n${this.stderr.slice(-1500)}`);
     }
   }
 }

@@ -70,8 +70,18 @@ function gpioService(root: string, dir: string, brokerUrl: string): Service {
   writeFileSync(full, JSON.stringify({ device_name: 'Bench', channels }));
   writeFileSync(empty, JSON.stringify({ device_name: 'Bench', channels: [] }));
   const args = (config: string, id: string) => [
-    '-c', config, '--system-config-dir', join(dir, 'board'), '--gpio-sim', simDir,
-    '--state-file', join(dir, `${id}.state.json`), '--broker', brokerUrl, '--device-id', id,
+    '-c',
+    config,
+    '--system-config-dir',
+    join(dir, 'board'),
+    '--gpio-sim',
+    simDir,
+    '--state-file',
+    join(dir, `${id}.state.json`),
+    '--broker',
+    brokerUrl,
+    '--device-id',
+    id,
   ];
   return {
     kind: 'gpio',
@@ -93,7 +103,16 @@ function adcService(root: string, dir: string, brokerUrl: string): Service {
   writeFileSync(empty, JSON.stringify({ device_name: 'Bench', iio_channels: [] }));
   writeFileSync(single, JSON.stringify({ device_name: 'Bench', iio_channels: iio.map((c) => ({ ...c, averaging_window: 1 })) }));
   const args = (config: string, id: string) => [
-    '-c', config, '--system-config-dir', join(dir, 'adc-board'), '--sysfs-root', tree.root, '--broker', brokerUrl, '--device-id', id,
+    '-c',
+    config,
+    '--system-config-dir',
+    join(dir, 'adc-board'),
+    '--sysfs-root',
+    tree.root,
+    '--broker',
+    brokerUrl,
+    '--device-id',
+    id,
   ];
   return {
     kind: 'adc',
@@ -155,7 +174,9 @@ async function startOnce(service: Service, variant: Variant, values: FirstValues
   const child = spawn(process.execPath, [...NODE_FLAGS, service.entry, ...variant.args(deviceId)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${variant.label} exited ${code}: ${stderr}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${variant.label} exited ${code}: ${stderr}`))),
+  );
   try {
     await Promise.race([values.all(deviceId, variant.expected, 30_000), exited]);
     return performance.now() - t0;

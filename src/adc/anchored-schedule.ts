@@ -43,7 +43,6 @@ export function samplingTimingOf(c: {
   };
 }
 
-
 /** Anchors are put on this grid, so channels with round intervals share timer wake-ups. */
 export const ANCHOR_GRID_MS = 10;
 

@@ -116,7 +116,12 @@ export class ChannelSampler {
   private lookUp(): void {
     this.task = undefined;
     if (this.stopped) return;
-    this.track(this.options.resolve().then((found) => this.onFound(found), (err: unknown) => this.onLookUpFailed(err)));
+    this.track(
+      this.options.resolve().then(
+        (found) => this.onFound(found),
+        (err: unknown) => this.onLookUpFailed(err),
+      ),
+    );
   }
 
   private onFound(found: ResolvedChannel): void {
@@ -178,7 +183,13 @@ export class ChannelSampler {
       return;
     }
     if (typeof result === 'number') this.onSample(result);
-    else this.track(result.then((raw) => this.onSample(raw), (err: unknown) => this.onReadFailed(err)));
+    else
+      this.track(
+        result.then(
+          (raw) => this.onSample(raw),
+          (err: unknown) => this.onReadFailed(err),
+        ),
+      );
   }
 
   private onSample(raw: number): void {

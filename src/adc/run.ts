@@ -42,11 +42,16 @@ export async function run(cli: ServiceOptions, config: AdcConfig, logger: Logger
     log: logger,
     ...(readMode !== undefined ? { readMode } : {}),
   });
-  const health = healthReportOf(cli, device, {
-    kind: 'adc',
-    channels: () => service.channelHealth(),
-    counters: () => ({ samples: service.readTally.samples, read_errors: service.readTally.readErrors }),
-  }, logger);
+  const health = healthReportOf(
+    cli,
+    device,
+    {
+      kind: 'adc',
+      channels: () => service.channelHealth(),
+      counters: () => ({ samples: service.readTally.samples, read_errors: service.readTally.readErrors }),
+    },
+    logger,
+  );
   return runService({
     device,
     log: logger,

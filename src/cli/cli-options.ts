@@ -13,16 +13,7 @@ export type DriverKind = 'gpio' | 'adc';
  * the service could use, so a person or the console picks a line instead of typing numbers.
  */
 export type CliMode =
-  | 'run'
-  | 'to-json'
-  | 'from-json'
-  | 'print-schema'
-  | 'generate-board'
-  | 'ha-remove'
-  | 'list-lines'
-  | 'list-channels'
-  | 'help'
-  | 'version';
+  'run' | 'to-json' | 'from-json' | 'print-schema' | 'generate-board' | 'ha-remove' | 'list-lines' | 'list-channels' | 'help' | 'version';
 
 /** How `--list-lines` / `--list-channels` print: one JSON document, or a table for people (`--human`). */
 export type ListFormat = 'json' | 'human';

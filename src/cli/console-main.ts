@@ -81,7 +81,11 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
       host: args.listen,
       port: args.port,
       passwordHash: await readPasswordHash(args.passwordFile),
-      broker: { url: args.brokerUrl, ...(args.username !== null && { username: args.username }), ...(args.password !== null && { password: args.password }) },
+      broker: {
+        url: args.brokerUrl,
+        ...(args.username !== null && { username: args.username }),
+        ...(args.password !== null && { password: args.password }),
+      },
       topicPrefix: args.topicPrefix,
       services,
       log,

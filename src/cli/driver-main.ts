@@ -85,11 +85,7 @@ async function serviceLogger<Options extends CliOptions>(cli: Options, debugInCo
   });
 }
 
-async function dispatch<Options extends CliOptions, Model>(
-  entry: DriverEntry<Options, Model>,
-  cli: Options,
-  io: CliIo,
-): Promise<number> {
+async function dispatch<Options extends CliOptions, Model>(entry: DriverEntry<Options, Model>, cli: Options, io: CliIo): Promise<number> {
   const { spec } = entry;
   switch (cli.mode) {
     case 'help':
@@ -117,7 +113,9 @@ async function dispatch<Options extends CliOptions, Model>(
     }
     case 'list-lines':
     case 'list-channels':
-      return await (await entry.loadHardwareListing())(cli, io);
+      return await (
+        await entry.loadHardwareListing()
+      )(cli, io);
     case 'ha-remove': {
       const logger = await serviceLogger(cli, { on: false }, io);
       return await (await import('./ha-remove.js')).runHaRemove(cli, logger);

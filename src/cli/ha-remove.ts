@@ -57,9 +57,13 @@ export async function removeHaDiscovery(options: HaRemoveOptions): Promise<strin
       throw new CtlError('RUNTIME', `no connection to ${broker.display} within ${options.connectTimeoutS} s (CTL_MQTT_STARTUP_TIMEOUT)`);
     }
     const own = haOwnTopics(options.haPrefix, options.controller.id, topics);
-    scan = new StaleTopicScan(haTopicSelection(own, () => false), scanMarkerTopic(topics, 'ha-remove'));
+    scan = new StaleTopicScan(
+      haTopicSelection(own, () => false),
+      scanMarkerTopic(topics, 'ha-remove'),
+    );
     const found = await runStaleScan(connection, scan);
-    const acked = found === undefined ? [false] : await Promise.all([...found, `${topics.base}/availability`].map((t) => connection.publish(t, '')));
+    const acked =
+      found === undefined ? [false] : await Promise.all([...found, `${topics.base}/availability`].map((t) => connection.publish(t, '')));
     if (found === undefined || acked.includes(false)) {
       throw new CtlError('RUNTIME', `the connection to ${broker.display} dropped before the configs were removed; run it again`);
     }

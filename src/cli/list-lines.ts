@@ -90,7 +90,8 @@ export async function linesDocument(backend: GpioBackend, chipsDir: string): Pro
   }
   let nothingListed: string | undefined;
   if (chips.length === 0) nothingListed = `no GPIO chips in ${chipsDir}`;
-  else if (chips.every((c) => c.error !== undefined)) nothingListed = `none of the ${chips.length} GPIO chip(s) could be read: ${chips[0]!.error}`;
+  else if (chips.every((c) => c.error !== undefined))
+    nothingListed = `none of the ${chips.length} GPIO chip(s) could be read: ${chips[0]!.error}`;
   return { document: { chips }, nothingListed };
 }
 

@@ -38,5 +38,12 @@ export function table(rows: readonly (readonly string[])[], indent = '  '): stri
   for (const row of rows) {
     if (row.length === full) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   }
-  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+  );
 }

@@ -138,7 +138,8 @@ function parseHaPrefix(d: ArgsDraft, v: string | undefined, as: string): void {
 }
 
 function parseHaStatusTopic(d: ArgsDraft, v: string | undefined, as: string): void {
-  if (v === undefined || /[+#\u0000]|^$/.test(v)) throw usageError(`invalid status topic '${v ?? ''}' for ${as}: a topic without '+', '#' or NUL`);
+  if (v === undefined || /[+#\u0000]|^$/.test(v))
+    throw usageError(`invalid status topic '${v ?? ''}' for ${as}: a topic without '+', '#' or NUL`);
   d.haStatusTopic = v;
 }
 
@@ -155,7 +156,8 @@ function parseSaveInterval(d: ArgsDraft, v: string | undefined, as: string): voi
 
 function parseHealthInterval(d: ArgsDraft, v: string | undefined, as: string): void {
   const n = /^[0-9]+(\.[0-9]+)?$/.test(v ?? '') ? Number(v) : NaN;
-  if (!(n === 0 || (n >= 1 && n <= 86400))) throw usageError(`invalid health interval '${v}' for ${as}: expected seconds, 0 (off) or 1 to 86400`);
+  if (!(n === 0 || (n >= 1 && n <= 86400)))
+    throw usageError(`invalid health interval '${v}' for ${as}: expected seconds, 0 (off) or 1 to 86400`);
   d.healthIntervalS = n;
 }
 
@@ -253,7 +255,7 @@ export const OPTIONS: readonly OptionDef[] = [
   action('--ha-remove', "remove this device's Home Assistant discovery configs from the broker and exit", 'ha-remove'),
   action(
     '--list-lines',
-    "print the GPIO chips and their lines (name, consumer, direction, in use) as JSON, and exit",
+    'print the GPIO chips and their lines (name, consumer, direction, in use) as JSON, and exit',
     'list-lines',
     'gpio',
   ),
@@ -278,13 +280,9 @@ export const OPTIONS: readonly OptionDef[] = [
     apply: parseBackend,
   },
   text(['--gpio-sim'], 'DIR', 'directory of the simulated chips (implies --gpio-backend sim)', 'gpioSimDir', { only: 'gpio' }),
-  text(
-    ['--state-file'],
-    'FILE',
-    'output states and counter totals (default /var/lib/ctl-mqtt-gpio/state.json)',
-    'stateFile',
-    { only: 'gpio' },
-  ),
+  text(['--state-file'], 'FILE', 'output states and counter totals (default /var/lib/ctl-mqtt-gpio/state.json)', 'stateFile', {
+    only: 'gpio',
+  }),
   {
     names: ['--save-interval'],
     value: 'required',

@@ -30,7 +30,9 @@ export function checkMqttLimits(cli: CommonCliOptions): void {
   const shortestControl = budget.controlTopicBytes('x');
   if (shortestControl > MQTT_MAX_STRING_BYTES) {
     const culprit = utf8Bytes(cli.topicPrefix) > utf8Bytes(cli.deviceId) ? '-T (topic prefix)' : '--device-id';
-    throw usageError(`${culprit} is too long for MQTT: the device's topics would be at least ${n(shortestControl)} bytes of UTF-8 (${LIMIT})`);
+    throw usageError(
+      `${culprit} is too long for MQTT: the device's topics would be at least ${n(shortestControl)} bytes of UTF-8 (${LIMIT})`,
+    );
   }
   const clientId = cli.clientId ?? defaultClientId(cli.deviceId, cli.topicPrefix);
   const strings: [string, string | null][] = [

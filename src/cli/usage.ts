@@ -22,7 +22,8 @@ export function usageText(driver: DriverKind): string {
       .join(', ');
     const help = o.help
       .replace(/BINARY/g, binary)
-      .replace(/LIST_MODE/g, LIST_MODE[driver]).replace(/DEVICE_ID/g, `${DEFAULT_DEVICE_ID[driver]}; ${WIREN_BOARD_DEVICE_ID[driver]} on a Wiren Board`);
+      .replace(/LIST_MODE/g, LIST_MODE[driver])
+      .replace(/DEVICE_ID/g, `${DEFAULT_DEVICE_ID[driver]}; ${WIREN_BOARD_DEVICE_ID[driver]} on a Wiren Board`);
     return [spelled, help] as const;
   });
   const width = Math.max(...rows.map(([s]) => s.length)) + 2;

@@ -10,7 +10,10 @@ import type { IncomingMessage } from 'node:http';
 
 /** `::ffff:10.0.0.1` → `10.0.0.1`: one spelling per address. */
 export function normalizeAddress(address: string): string {
-  const bare = address.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const bare = address
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   return mapped === null ? bare : mapped[1]!;
 }
@@ -24,7 +27,7 @@ export function clientAddress(req: IncomingMessage, trustedProxies: ReadonlySet<
   const peer = normalizeAddress(req.socket.remoteAddress ?? '?');
   if (!trustedProxies.has(peer)) return peer;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map(normalizeAddress);
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map(normalizeAddress);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!;
     if (isIP(hop) === 0) return peer; // garbage from before the trusted proxies: not an address to key on

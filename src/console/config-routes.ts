@@ -29,7 +29,8 @@ function sendSave(res: ServerResponse, result: SaveResult): void {
 
 /** Which file the edit was made on: without it a save could overwrite another's. */
 function versionOf(body: Record<string, unknown>): string {
-  if (typeof body['version'] !== 'string') throw new HttpError(400, 'version: expected the version of the file the form was loaded from (reload the page)');
+  if (typeof body['version'] !== 'string')
+    throw new HttpError(400, 'version: expected the version of the file the form was loaded from (reload the page)');
   return body['version'];
 }
 

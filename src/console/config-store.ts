@@ -177,7 +177,10 @@ export class ConfigStore {
     if (converted.code !== 0) {
       if (converted.failure !== undefined) throw new HttpError(500, `cannot check the configuration: ${converted.failure}`);
       const problems = problemLines(converted.stderr);
-      return { saved: false, problems: problems.length > 0 ? problems : [`${service.fromJSON.join(' ')} refused it (exit code ${converted.code})`] };
+      return {
+        saved: false,
+        problems: problems.length > 0 ? problems : [`${service.fromJSON.join(' ')} refused it (exit code ${converted.code})`],
+      };
     }
     if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);
     const hardware = await listHardware(service.listHardware);
@@ -201,7 +204,9 @@ export class ConfigStore {
     this.log.info(`${file} saved (the last versions are kept in ${join(this.stateDir, 'versions', service.id)})`);
     const saved = fileVersion(text);
     const applyError = await this.applyNow(service);
-    return applyError === undefined ? { saved: true, applied: true, version: saved, ...unchecked } : { saved: true, applied: false, applyError, version: saved, ...unchecked };
+    return applyError === undefined
+      ? { saved: true, applied: true, version: saved, ...unchecked }
+      : { saved: true, applied: false, applyError, version: saved, ...unchecked };
   }
 
   /** Runs the service's apply action; the error line, or undefined when it worked. */

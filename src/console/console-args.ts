@@ -60,7 +60,11 @@ function parsePort(text: string): number {
   return n;
 }
 
-type Draft = { -readonly [K in keyof ConsoleArgs]: ConsoleArgs[K] } & { apply: Map<string, readonly string[]>; schemas: string[]; trustedProxies: string[] };
+type Draft = { -readonly [K in keyof ConsoleArgs]: ConsoleArgs[K] } & {
+  apply: Map<string, readonly string[]>;
+  schemas: string[];
+  trustedProxies: string[];
+};
 
 const FLAGS: Readonly<Record<string, ConsoleArgs['mode']>> = { '--help': 'help', '--version': 'version', '--set-password': 'set-password' };
 
@@ -90,7 +94,13 @@ const VALUED: Readonly<Record<string, (d: Draft, value: string, as: string) => v
   },
   '--apply': (d, v) => {
     const eq = v.indexOf('=');
-    const command = eq > 0 ? v.slice(eq + 1).split(' ').filter((w) => w !== '') : [];
+    const command =
+      eq > 0
+        ? v
+            .slice(eq + 1)
+            .split(' ')
+            .filter((w) => w !== '')
+        : [];
     if (eq <= 0 || command.length === 0) throw usageError(`--apply takes SERVICE=COMMAND (got '${v}')`);
     d.apply.set(v.slice(0, eq), command);
   },

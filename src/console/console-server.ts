@@ -52,7 +52,12 @@ export interface ConnectionLimits {
 }
 
 /** 32 live pages, a few requests each, and room to spare; a slow-loris script gets no more. */
-const DEFAULT_LIMITS: ConnectionLimits = { maxConnections: 128, headersTimeoutMs: 15_000, requestTimeoutMs: 60_000, checkIntervalMs: 5_000 };
+const DEFAULT_LIMITS: ConnectionLimits = {
+  maxConnections: 128,
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 60_000,
+  checkIntervalMs: 5_000,
+};
 /** A malformed or unfinished request gets this, and its connection is closed. */
 const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
@@ -286,7 +291,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   server.on('clientError', (_err, socket: Socket) => closeWith(socket, BAD_REQUEST));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'EADDRINUSE' ? 'the port is taken' : err.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : err.message;
+      const why =
+        err.code === 'EADDRINUSE' ? 'the port is taken' : err.code === 'EADDRNOTAVAIL' ? 'no such address on this machine' : err.message;
       reject(new CtlError('RUNTIME', `cannot listen on ${options.host}:${options.port}: ${why}`));
     });
     server.listen(options.port, options.host, () => resolve());

@@ -141,7 +141,8 @@ class SeriesHistory {
     }
     const minutes: Array<[number, number, number, number]> = [];
     for (const [n, s] of this.minuteRing.slots(Math.floor(now / MINUTE_MS))) {
-      if (n * MINUTE_MS >= minutesSince) minutes.push([n * MINUTE_MS, single(this.minMin[s]!), this.minSum[s]! / this.minCount[s]!, single(this.minMax[s]!)]);
+      if (n * MINUTE_MS >= minutesSince)
+        minutes.push([n * MINUTE_MS, single(this.minMin[s]!), this.minSum[s]! / this.minCount[s]!, single(this.minMax[s]!)]);
     }
     const hours: Array<[number, number]> = [];
     if (meter && this.hourRing !== undefined) {
@@ -204,7 +205,12 @@ export class ControlHistory {
  * [time, value] points between `from` and `to` as at most `buckets` [bucket start, min, mean, max]
  * points, one per equal slice of the time span that holds a value.
  */
-export function downsample(points: ReadonlyArray<readonly [number, number]>, from: number, to: number, buckets: number): Array<[number, number, number, number]> {
+export function downsample(
+  points: ReadonlyArray<readonly [number, number]>,
+  from: number,
+  to: number,
+  buckets: number,
+): Array<[number, number, number, number]> {
   const width = Math.max(1, (to - from) / buckets);
   const out: Array<[number, number, number, number]> = [];
   let index = -1;

@@ -49,7 +49,14 @@ function snapshotOf(device: DeviceView): DeviceSnapshot {
     id: device.id,
     title: device.title,
     error: device.error,
-    controls: DeviceViewModel.controlsOf(device).map((c) => ({ name: c.name, value: c.value, type: c.type, units: c.units, readonly: c.readonly, error: c.error })),
+    controls: DeviceViewModel.controlsOf(device).map((c) => ({
+      name: c.name,
+      value: c.value,
+      type: c.type,
+      units: c.units,
+      readonly: c.readonly,
+      error: c.error,
+    })),
   };
 }
 
@@ -110,8 +117,14 @@ export class DeviceFeed {
    */
   historyOf(deviceId: string, controlName: string, last: 'all' | 'hour'): ControlHistoryView {
     const control = this.model.devices.get(deviceId)?.controls.get(controlName);
-    if (control === undefined || !this.model.has(deviceId, controlName)) throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
-    const doc = this.history.document(deviceId, controlName, control.type, last) ?? { meter: METER_TYPES.has(control.type), recent: [], minutes: [], hours: [] };
+    if (control === undefined || !this.model.has(deviceId, controlName))
+      throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
+    const doc = this.history.document(deviceId, controlName, control.type, last) ?? {
+      meter: METER_TYPES.has(control.type),
+      recent: [],
+      minutes: [],
+      hours: [],
+    };
     return { device: deviceId, control: controlName, type: control.type, units: control.units, ...doc };
   }
 
@@ -122,13 +135,15 @@ export class DeviceFeed {
    */
   async command(deviceId: string, controlName: string, value: string): Promise<void> {
     const control = this.model.devices.get(deviceId)?.controls.get(controlName);
-    if (control === undefined || (control.value === null && control.type === '')) throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
+    if (control === undefined || (control.value === null && control.type === ''))
+      throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
     const problem = commandProblem(control, value);
     if (problem !== undefined) throw new HttpError(400, `${controlName}: ${problem}`);
     const topic = `${this.options.topicPrefix}/devices/${deviceId}/controls/${controlName}/on`;
     // A meter total set by hand is not consumption: its chart must not count the jump.
     if (METER_TYPES.has(control.type)) this.history.expectSet(deviceId, controlName);
-    if (!(await this.connection.publish(topic, value, false))) throw new HttpError(503, 'the broker did not take the command (no connection)');
+    if (!(await this.connection.publish(topic, value, false)))
+      throw new HttpError(503, 'the broker did not take the command (no connection)');
     this.options.log.info(`command ${topic} = ${JSON.stringify(value)}`);
   }
 
@@ -137,7 +152,13 @@ export class DeviceFeed {
     this.model = new DeviceViewModel(this.options.topicPrefix);
     this.notify();
     const base = `${this.options.topicPrefix}/devices/+`;
-    const filters = [`${base}/meta`, `${base}/meta/error`, `${base}/controls/+`, `${base}/controls/+/meta`, `${base}/controls/+/meta/error`];
+    const filters = [
+      `${base}/meta`,
+      `${base}/meta/error`,
+      `${base}/controls/+`,
+      `${base}/controls/+/meta`,
+      `${base}/controls/+/meta/error`,
+    ];
     await this.connection.subscribe(Object.fromEntries(filters.map((f) => [f, { qos: 1 as const }])));
   }
 

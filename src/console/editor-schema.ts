@@ -103,7 +103,8 @@ class SchemaReader {
     for (const part of ref.slice(2).split('/')) target = isObject(target) ? target[part] : undefined;
     const { $ref: _ref, ...own } = schema;
     const base = this.resolve(target);
-    const options = isObject(base['options']) || isObject(own['options']) ? { ...(base['options'] as Schema), ...(own['options'] as Schema) } : undefined;
+    const options =
+      isObject(base['options']) || isObject(own['options']) ? { ...(base['options'] as Schema), ...(own['options'] as Schema) } : undefined;
     return { ...base, ...own, ...(options === undefined ? {} : { options }) };
   }
 
@@ -122,7 +123,11 @@ class SchemaReader {
     };
     const wb = isObject(options['wb']) ? options['wb'] : {};
     const unset = typeof wb['disabledEditorText'] === 'string' ? { unsetText: this.text(wb['disabledEditorText']) } : {};
-    if (Array.isArray(schema['oneOf'])) return this.alternatives(common, schema['oneOf'].map((s) => this.resolve(s)));
+    if (Array.isArray(schema['oneOf']))
+      return this.alternatives(
+        common,
+        schema['oneOf'].map((s) => this.resolve(s)),
+      );
     if (Array.isArray(schema['enum'])) {
       const titles = Array.isArray(options['enum_titles']) ? options['enum_titles'] : [];
       const choices = schema['enum'].map((value, i) => ({ value: String(value), title: this.text(titles[i]) || String(value) }));
@@ -138,9 +143,21 @@ class SchemaReader {
     const lineForm = forms.find((f) => isObject(f['properties']) && 'chip' in f['properties']);
     if (lineForm !== undefined) {
       const props = lineForm['properties'] as Schema;
-      const part = (s: unknown): { title: string; description: string } => ({ title: this.text(this.resolve(s)['title']), description: this.text(this.resolve(s)['description']) });
+      const part = (s: unknown): { title: string; description: string } => ({
+        title: this.text(this.resolve(s)['title']),
+        description: this.text(this.resolve(s)['description']),
+      });
       const legacy = forms.find((f) => f['type'] === 'integer');
-      return { ...common, kind: 'gpio', parts: { form: { title: this.text(lineForm['title']), description: '' }, chip: part(props['chip']), offset: part(props['offset']), number: part(legacy ?? {}) } };
+      return {
+        ...common,
+        kind: 'gpio',
+        parts: {
+          form: { title: this.text(lineForm['title']), description: '' },
+          chip: part(props['chip']),
+          offset: part(props['offset']),
+          number: part(legacy ?? {}),
+        },
+      };
     }
     return { ...common, kind: 'adc-channel' };
   }
@@ -167,7 +184,14 @@ class SchemaReader {
       if (key === idKey) start[key] = '';
       else start[key] = startValue(this.resolve(props[key]));
     }
-    return { id: ref.split('/').pop() ?? 'channel', title: this.text(schema['title']), description: this.text(schema['description']), names, fields: this.fields(schema), start };
+    return {
+      id: ref.split('/').pop() ?? 'channel',
+      title: this.text(schema['title']),
+      description: this.text(schema['description']),
+      names,
+      fields: this.fields(schema),
+      start,
+    };
   }
 }
 
@@ -203,6 +227,12 @@ export function formModel(schema: Record<string, unknown>, language: Language): 
     title: reader.text(schema['title']),
     description: reader.text(schema['description']),
     settings,
-    list: { key: listKey, title: reader.text(list['title']), description: reader.text(list['description']), idKey, variants: variantsRaw.map((v) => reader.variant(v, idKey)) },
+    list: {
+      key: listKey,
+      title: reader.text(list['title']),
+      description: reader.text(list['description']),
+      idKey,
+      variants: variantsRaw.map((v) => reader.variant(v, idKey)),
+    },
   };
 }

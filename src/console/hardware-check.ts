@@ -37,7 +37,8 @@ export interface IioDeviceInfo {
 
 export type HardwareList = { readonly chips: readonly GpioChipInfo[] } | { readonly devices: readonly IioDeviceInfo[] };
 
-export type HardwareAnswer = { readonly available: true; readonly list: HardwareList } | { readonly available: false; readonly why: string };
+export type HardwareAnswer =
+  { readonly available: true; readonly list: HardwareList } | { readonly available: false; readonly why: string };
 
 /** The consumer name the GPIO service requests its lines under: its own lines are not "held". */
 export const OWN_CONSUMER = 'ctl-mqtt-gpio';
@@ -47,10 +48,15 @@ export async function listHardware(argv: readonly string[] | undefined): Promise
   if (argv === undefined || argv.length === 0) return { available: false, why: 'no listing command for this service' };
   const result = await runCommand(argv, '', 15_000);
   if (result.code === 2) return { available: false, why: 'this version of the service cannot list its hardware' };
-  if (result.code !== 0) return { available: false, why: result.failure ?? (result.stderr.trim().split('\n')[0] || `exit code ${String(result.code)}`) };
+  if (result.code !== 0)
+    return { available: false, why: result.failure ?? (result.stderr.trim().split('\n')[0] || `exit code ${String(result.code)}`) };
   try {
     const list = JSON.parse(result.stdout) as unknown;
-    if (list !== null && typeof list === 'object' && (Array.isArray((list as { chips?: unknown }).chips) || Array.isArray((list as { devices?: unknown }).devices))) {
+    if (
+      list !== null &&
+      typeof list === 'object' &&
+      (Array.isArray((list as { chips?: unknown }).chips) || Array.isArray((list as { devices?: unknown }).devices))
+    ) {
       return { available: true, list: list as HardwareList };
     }
   } catch {
@@ -80,7 +86,9 @@ export function gpioProblems(config: unknown, chips: readonly GpioChipInfo[]): s
     const chip = chipOf(chips, gpio['chip']);
     if (chip === undefined) {
       const known = chips.map((c) => c.path).join(', ');
-      problems.push(`${at}.chip: there is no GPIO chip ${gpio['chip']} on this controller (${known === '' ? 'it has none' : `it has ${known}`})`);
+      problems.push(
+        `${at}.chip: there is no GPIO chip ${gpio['chip']} on this controller (${known === '' ? 'it has none' : `it has ${known}`})`,
+      );
       return;
     }
     const offset = gpio['offset'];
@@ -91,7 +99,9 @@ export function gpioProblems(config: unknown, chips: readonly GpioChipInfo[]): s
     }
     const line = chip.line_info?.find((l) => l.offset === offset);
     if (line?.used === true && line.consumer !== OWN_CONSUMER) {
-      problems.push(`${at}.offset: line ${offset} of ${chip.path} is held by another program (${line.consumer === '' ? 'unnamed' : `"${line.consumer}"`})`);
+      problems.push(
+        `${at}.offset: line ${offset} of ${chip.path} is held by another program (${line.consumer === '' ? 'unnamed' : `"${line.consumer}"`})`,
+      );
     }
   });
   return problems;
@@ -108,7 +118,10 @@ function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 1);
       if (end < 0) out += '\\[';
       else {
-        out += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        out += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
@@ -131,7 +144,9 @@ export function adcProblems(config: unknown, devices: readonly IioDeviceInfo[]):
     }
     if (candidates.length > 0 && !candidates.some((d) => d.channels?.some((c) => c.channel === wanted))) {
       const known = [...new Set(candidates.flatMap((d) => d.channels?.map((c) => c.channel) ?? []))].join(', ');
-      problems.push(`iio_channels[${i}].channel_number: there is no IIO channel ${wanted} (${known === '' ? 'none is listed' : `there are ${known}`})`);
+      problems.push(
+        `iio_channels[${i}].channel_number: there is no IIO channel ${wanted} (${known === '' ? 'none is listed' : `there are ${known}`})`,
+      );
     }
   });
   return problems;

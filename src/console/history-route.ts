@@ -19,7 +19,8 @@ export function historyRoute<C extends RouteContext>(feed: DeviceFeed, requireAu
     handle: (ctx: C, match: RegExpExecArray): void => {
       requireAuth(ctx);
       const last = new URL(ctx.req.url ?? '/', 'http://console').searchParams.get('last') ?? 'all';
-      if (last !== 'all' && last !== 'hour') throw new HttpError(400, `last: expected hour or all, not ${JSON.stringify(last.slice(0, 20))}`);
+      if (last !== 'all' && last !== 'hour')
+        throw new HttpError(400, `last: expected hour or all, not ${JSON.stringify(last.slice(0, 20))}`);
       sendJson(ctx.res, 200, feed.historyOf(decodePathPart(match[1]!), decodePathPart(match[2]!), last));
     },
   };

@@ -68,13 +68,19 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
   } catch {
     throw new HttpError(400, 'the request body is not valid JSON');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HttpError(400, 'the request body must be a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HttpError(400, 'the request body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
   res.end(body);
 }
 

@@ -64,7 +64,12 @@ export class LiveStream {
   /** Starts a stream on `res`; false when too many are open. */
   open(res: ServerResponse): boolean {
     if (this.clients.size >= MAX_STREAMS) return false;
-    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+    });
     const client: StreamClient = { res, blocked: false, behind: false, blockedTicks: 0 };
     this.clients.add(client);
     res.on('close', () => {

@@ -33,7 +33,11 @@ function readHidden(prompt: string, out: { write(text: string): unknown }): Prom
   });
 }
 
-export async function promptNewPassword(isTTY: boolean, readStdin: () => Promise<string>, out: { write(text: string): unknown }): Promise<string> {
+export async function promptNewPassword(
+  isTTY: boolean,
+  readStdin: () => Promise<string>,
+  out: { write(text: string): unknown },
+): Promise<string> {
   if (!isTTY) {
     const first = (await readStdin()).split('\n')[0]!.replace(/\r$/, '');
     if (first === '') throw new CtlError('USAGE', 'no password on stdin (give it as the first line)');

@@ -20,18 +20,23 @@ export function runCommand(argv: readonly string[], input: string, timeoutMs = 3
   const [file, ...args] = argv;
   if (file === undefined) return Promise.resolve({ code: null, stdout: '', stderr: '', failure: 'empty command' });
   return new Promise((resolve) => {
-    const child = execFile(file, args, { shell: false, timeout: timeoutMs, maxBuffer: MAX_OUTPUT, encoding: 'utf8', windowsHide: true }, (err, stdout, stderr) => {
-      if (err === null) return resolve({ code: 0, stdout, stderr });
-      const e = err as NodeJS.ErrnoException & { code?: unknown; killed?: boolean; signal?: string | null };
-      if (typeof e.code === 'number') return resolve({ code: e.code, stdout, stderr });
-      let failure: string;
-      if (e.code === 'ENOENT') failure = `${file}: command not found`;
-      else if (e.code === 'EACCES') failure = `${file}: permission denied`;
-      else if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') failure = `${file}: too much output`;
-      else if (e.killed === true || e.signal) failure = `${file}: stopped after ${timeoutMs / 1000} s (${e.signal ?? 'killed'})`;
-      else failure = `${file}: ${e.message.split('\n')[0]}`;
-      resolve({ code: null, stdout, stderr, failure });
-    });
+    const child = execFile(
+      file,
+      args,
+      { shell: false, timeout: timeoutMs, maxBuffer: MAX_OUTPUT, encoding: 'utf8', windowsHide: true },
+      (err, stdout, stderr) => {
+        if (err === null) return resolve({ code: 0, stdout, stderr });
+        const e = err as NodeJS.ErrnoException & { code?: unknown; killed?: boolean; signal?: string | null };
+        if (typeof e.code === 'number') return resolve({ code: e.code, stdout, stderr });
+        let failure: string;
+        if (e.code === 'ENOENT') failure = `${file}: command not found`;
+        else if (e.code === 'EACCES') failure = `${file}: permission denied`;
+        else if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') failure = `${file}: too much output`;
+        else if (e.killed === true || e.signal) failure = `${file}: stopped after ${timeoutMs / 1000} s (${e.signal ?? 'killed'})`;
+        else failure = `${file}: ${e.message.split('\n')[0]}`;
+        resolve({ code: null, stdout, stderr, failure });
+      },
+    );
     // A program that exits without reading its input must not crash us with EPIPE.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);

@@ -39,7 +39,11 @@ export class StaticFiles {
         if (st.isDirectory()) walk(path);
         else if (TYPES[extname(name)] !== undefined) {
           const url = '/' + relative(dir, path).split('\\').join('/');
-          this.files.set(url, { path, type: TYPES[extname(name)]!, etag: `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"` });
+          this.files.set(url, {
+            path,
+            type: TYPES[extname(name)]!,
+            etag: `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`,
+          });
         }
       }
     };

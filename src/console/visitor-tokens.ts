@@ -37,7 +37,12 @@ export class VisitorTokens {
   }
 
   private sessionOf(id: string): Session {
-    return { id, csrfToken: this.mac('csrf', Buffer.from(id)).subarray(0, 24).toString('base64url'), authenticated: this.openAccess, lastSeen: this.now() };
+    return {
+      id,
+      csrfToken: this.mac('csrf', Buffer.from(id)).subarray(0, 24).toString('base64url'),
+      authenticated: this.openAccess,
+      lastSeen: this.now(),
+    };
   }
 
   private mac(purpose: string, data: Buffer): Buffer {

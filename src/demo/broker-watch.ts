@@ -14,7 +14,12 @@ export interface DeviceWatch {
 }
 
 /** Feeds `model` with the devices' topics; `onChange` runs after each message that changed it. */
-export async function watchDevices(url: string, deviceIds: readonly string[], model: DeviceViewModel, onChange: () => void): Promise<DeviceWatch> {
+export async function watchDevices(
+  url: string,
+  deviceIds: readonly string[],
+  model: DeviceViewModel,
+  onChange: () => void,
+): Promise<DeviceWatch> {
   const client = await mqtt.connectAsync(url, { ...CLIENT_OPTIONS, clientId: `ctl-demo-view-${randomBytes(3).toString('hex')}` });
   client.on('message', (topic, payload) => {
     if (model.apply(topic, payload.toString('utf8'))) onChange();
@@ -45,7 +50,11 @@ function once<T>(client: MqttClient, topic: string, run: () => Promise<T>, timeo
  * order of one client's messages).
  */
 export async function retainedDeviceTopics(url: string, deviceIds: readonly string[]): Promise<string[]> {
-  const client = await mqtt.connectAsync(url, { ...CLIENT_OPTIONS, reconnectPeriod: 0, clientId: `ctl-demo-check-${randomBytes(3).toString('hex')}` });
+  const client = await mqtt.connectAsync(url, {
+    ...CLIENT_OPTIONS,
+    reconnectPeriod: 0,
+    clientId: `ctl-demo-check-${randomBytes(3).toString('hex')}`,
+  });
   try {
     const marker = `ctl-demo/marker/${randomBytes(6).toString('hex')}`;
     const retained = new Set<string>();

@@ -72,7 +72,13 @@ type Draft = { -readonly [K in keyof DemoOptions]: DemoOptions[K] };
 
 /** Parses the demo's arguments; throws CtlError USAGE on a mistake. */
 export function parseDemoArgs(argv: readonly string[]): DemoOptions {
-  const draft: Draft = { help: false, port: DEFAULT_DEMO_PORT, wsPort: DEFAULT_DEMO_WS_PORT, consolePort: DEFAULT_DEMO_CONSOLE_PORT, durationS: null };
+  const draft: Draft = {
+    help: false,
+    port: DEFAULT_DEMO_PORT,
+    wsPort: DEFAULT_DEMO_WS_PORT,
+    consolePort: DEFAULT_DEMO_CONSOLE_PORT,
+    durationS: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -93,6 +99,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoOptions {
     apply(draft, value);
   }
   if (draft.port === draft.wsPort) throw usageError(`--port and --ws-port must differ (both ${draft.port})`);
-  if (draft.consolePort === draft.port || draft.consolePort === draft.wsPort) throw usageError(`--console-port must differ from the broker's ports (${draft.consolePort})`);
+  if (draft.consolePort === draft.port || draft.consolePort === draft.wsPort)
+    throw usageError(`--console-port must differ from the broker's ports (${draft.consolePort})`);
   return draft;
 }

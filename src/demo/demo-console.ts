@@ -32,7 +32,12 @@ export async function startDemoConsole(options: {
       configFile: config,
       toJSON: command('-j'),
       fromJSON: command('-J'),
-      listHardware: [process.execPath, files.entry, kind === 'gpio' ? '--list-lines' : '--list-channels', ...options.services.backendArgs(kind)],
+      listHardware: [
+        process.execPath,
+        files.entry,
+        kind === 'gpio' ? '--list-lines' : '--list-channels',
+        ...options.services.backendArgs(kind),
+      ],
       apply: () => options.services.apply(kind),
     });
   });

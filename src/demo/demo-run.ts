@@ -105,12 +105,21 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
       },
     });
     const running = services;
-    webConsole = await startDemoConsole({ port: options.consolePort, brokerUrl: broker.url, dir, services, onLine: (line) => view?.log(line) });
+    webConsole = await startDemoConsole({
+      port: options.consolePort,
+      brokerUrl: broker.url,
+      dir,
+      services,
+      onLine: (line) => view?.log(line),
+    });
     const output = outputToSwitch(board.outputs.map((o) => o.channel));
     const live = new LiveView({
       out: io.stdout,
       model,
-      header: [...connectionHints(broker, SERVICE_FILES.gpio.deviceId, output), `web console: ${webConsole.url}  (devices live, configuration forms)`],
+      header: [
+        ...connectionHints(broker, SERVICE_FILES.gpio.deviceId, output),
+        `web console: ${webConsole.url}  (devices live, configuration forms)`,
+      ],
       status: () => running.statusLines(),
     });
     view = live;

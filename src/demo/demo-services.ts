@@ -27,7 +27,13 @@ export function demoConfigFile(kind: ServiceKind, dir: string): string {
 }
 
 /** The command-line arguments of one service in the demo (`config`: the demo runs its copy). */
-export function demoServiceArgs(kind: ServiceKind, board: DemoBoard, brokerUrl: string, dir: string, config = SERVICE_FILES[kind].config): string[] {
+export function demoServiceArgs(
+  kind: ServiceKind,
+  board: DemoBoard,
+  brokerUrl: string,
+  dir: string,
+  config = SERVICE_FILES[kind].config,
+): string[] {
   const files = SERVICE_FILES[kind];
   const common = ['-c', config, '--system-config-dir', files.boardDir, '--broker', brokerUrl];
   return kind === 'gpio'

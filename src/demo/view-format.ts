@@ -19,7 +19,8 @@ const IMPLIED_UNITS: Readonly<Record<string, string>> = {
 /** `on`/`off` for switches, else the value with its unit; `-` before the first value. */
 export function valueText(control: ControlView): string {
   if (control.value === null) return '-';
-  if (control.type === 'switch' || control.type === 'pushbutton') return control.value === '1' ? 'on' : control.value === '0' ? 'off' : control.value;
+  if (control.type === 'switch' || control.type === 'pushbutton')
+    return control.value === '1' ? 'on' : control.value === '0' ? 'off' : control.value;
   const units = control.units || IMPLIED_UNITS[control.type] || '';
   return units === '' ? control.value : `${control.value} ${units}`;
 }

@@ -188,10 +188,12 @@ export class GpioService {
     }));
     await this.addChannels(arriving);
     // Config order again (the map and the controls' `order`).
-    this.live = new Map(mapped.flatMap((p) => {
-      const l = this.live.get(p.config.name);
-      return l ? [[p.config.name, l] as const] : [];
-    }));
+    this.live = new Map(
+      mapped.flatMap((p) => {
+        const l = this.live.get(p.config.name);
+        return l ? [[p.config.name, l] as const] : [];
+      }),
+    );
     device.setControlOrder(mapped.flatMap((p) => controlIdsOf(p.config)));
     log.info(
       `configuration reloaded: ${diff.unchanged.length} channel(s) unchanged, ${diff.changed.length} changed, ` +
@@ -246,7 +248,10 @@ export class GpioService {
     for (const [path, group] of groupByChip(arriving.map((a) => ({ ...a, chip: a.mapped.chip })))) {
       let session = this.sessions.find((s) => s.path === path);
       const fresh = session === undefined;
-      session ??= this.createSession(path, group.map((a) => a.channel));
+      session ??= this.createSession(
+        path,
+        group.map((a) => a.channel),
+      );
       for (const a of group) this.live.set(a.mapped.config.name, { mapped: a.mapped, channel: a.channel, session });
       if (fresh) {
         this.sessions.push(session);

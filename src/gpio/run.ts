@@ -55,7 +55,10 @@ async function refuseSharedStateDirectory(stateFile: string): Promise<void> {
   const dir = dirname(stateFile);
   const problem = await privateDirectoryProblem(dir);
   if (problem !== undefined) {
-    throw new CtlError('CONFIG_INVALID', `--state-file ${stateFile}: its directory ${dir} ${problem}; use a directory only root and the service's user can write`);
+    throw new CtlError(
+      'CONFIG_INVALID',
+      `--state-file ${stateFile}: its directory ${dir} ${problem}; use a directory only root and the service's user can write`,
+    );
   }
 }
 
@@ -86,11 +89,16 @@ export async function run(
     mapLegacyNumber: hw.mapLegacyNumber,
     listChips: hw.listChips,
   });
-  const health = healthReportOf(cli, device, {
-    kind: 'gpio',
-    channels: () => service.channelHealth(),
-    counters: () => ({ edges: service.edgeTally.edges, events_lost: service.edgeTally.eventsLost, saves_failed: state.savesFailed }),
-  }, logger);
+  const health = healthReportOf(
+    cli,
+    device,
+    {
+      kind: 'gpio',
+      channels: () => service.channelHealth(),
+      counters: () => ({ edges: service.edgeTally.edges, events_lost: service.edgeTally.eventsLost, saves_failed: state.savesFailed }),
+    },
+    logger,
+  );
   let report: StartReport = { chips: [] };
   return runService({
     device,

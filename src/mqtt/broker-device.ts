@@ -384,7 +384,12 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private async removeStaleControls(): Promise<void> {
     if (this.scan !== undefined) return;
     const marker = scanMarkerTopic(this.topics, 'sync');
-    const scan = new StaleTopicScan(staleControlSelection(this.topics, (id) => this.controls.has(id)), marker, DEFAULT_SCAN_TIMING, this.time);
+    const scan = new StaleTopicScan(
+      staleControlSelection(this.topics, (id) => this.controls.has(id)),
+      marker,
+      DEFAULT_SCAN_TIMING,
+      this.time,
+    );
     this.scan = scan;
     try {
       const stale = await runStaleScan(this.connection, scan);
@@ -424,16 +429,20 @@ class BrokerDevice implements MqttDevice, ControlSink {
     let acknowledged = 0;
     const cleared = (async () => {
       await this.connection.unsubscribe(commandTopics);
-      await Promise.all(all.map(async (topic) => {
-        if (await this.connection.publish(topic, '')) acknowledged++;
-      }));
+      await Promise.all(
+        all.map(async (topic) => {
+          if (await this.connection.publish(topic, '')) acknowledged++;
+        }),
+      );
       return true;
     })();
     const finished = await Promise.race([cleared, unrefDelay(this.time, waitMs).then(() => false)]);
     const left = all.length - acknowledged;
     if (left === 0) return;
     const why = finished ? 'the connection dropped' : `the broker did not acknowledge them within ${waitMs / 1000} s (a slow link?)`;
-    this.log.warn(`stopping: ${left} of the device's ${all.length} retained topics were not cleared, ${why}; they stay on the broker until the next start`);
+    this.log.warn(
+      `stopping: ${left} of the device's ${all.length} retained topics were not cleared, ${why}; they stay on the broker until the next start`,
+    );
   }
 
   private async doStop(): Promise<void> {

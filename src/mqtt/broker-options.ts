@@ -113,7 +113,7 @@ function applyUrl(text: string, out: IClientOptions): string {
   out.host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   out.port = url.port === '' ? defaultPort : Number(url.port);
   if (protocol === 'ws' || protocol === 'wss') out.path = url.pathname === '' ? '/' : url.pathname + url.search;
-  const path = protocol === 'ws' || protocol === 'wss' ? out.path ?? '' : '';
+  const path = protocol === 'ws' || protocol === 'wss' ? (out.path ?? '') : '';
   return `${protocol}://${hostForUrl(out.host)}:${out.port}${path === '/' ? '' : path}`;
 }
 
@@ -126,8 +126,7 @@ export type TlsMaterial = Pick<IClientOptions, 'ca' | 'cert' | 'key'>;
 
 /** True when both hold the same files' bytes. */
 export function sameTlsMaterial(a: TlsMaterial, b: TlsMaterial): boolean {
-  const same = (x: unknown, y: unknown): boolean =>
-    x === y || (Buffer.isBuffer(x) && Buffer.isBuffer(y) && x.equals(y));
+  const same = (x: unknown, y: unknown): boolean => x === y || (Buffer.isBuffer(x) && Buffer.isBuffer(y) && x.equals(y));
   return same(a.ca, b.ca) && same(a.cert, b.cert) && same(a.key, b.key);
 }
 

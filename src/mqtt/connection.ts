@@ -312,7 +312,9 @@ export class ManagedConnection {
   private fitsMqtt(topic: string): boolean {
     const bytes = utf8Bytes(topic);
     if (bytes <= MQTT_MAX_STRING_BYTES) return true;
-    this.options.log.error(`cannot publish ${shownTopic(topic)}: the topic is ${bytes} bytes of UTF-8; MQTT allows ${MQTT_MAX_STRING_BYTES}`);
+    this.options.log.error(
+      `cannot publish ${shownTopic(topic)}: the topic is ${bytes} bytes of UTF-8; MQTT allows ${MQTT_MAX_STRING_BYTES}`,
+    );
     return false;
   }
 
@@ -337,7 +339,12 @@ export class ManagedConnection {
   private onError(err: Error & { code?: unknown }): void {
     const client = this.client;
     this.lastError = messageOf(err);
-    if (client !== undefined && client.options.protocolVersion === 5 && typeof err.code === 'number' && UNSUPPORTED_PROTOCOL.has(err.code)) {
+    if (
+      client !== undefined &&
+      client.options.protocolVersion === 5 &&
+      typeof err.code === 'number' &&
+      UNSUPPORTED_PROTOCOL.has(err.code)
+    ) {
       // aedes and old mosquitto speak 3.1.1 only.
       this.fallBackTo311();
       return;

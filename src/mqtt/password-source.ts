@@ -63,6 +63,9 @@ export function readPasswordFile(path: string): string {
 export function checkCredentialLength(what: string, value: string): void {
   const bytes = utf8Bytes(value);
   if (bytes > MQTT_MAX_STRING_BYTES) {
-    throw new CtlError('USAGE', `${what} is too long for MQTT: ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`);
+    throw new CtlError(
+      'USAGE',
+      `${what} is too long for MQTT: ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`,
+    );
   }
 }

@@ -17,12 +17,7 @@ export interface PublishHistory {
  *   `N > 0`: when the text changed or N seconds have passed since the last publish.
  * @param now monotonic ms.
  */
-export function shouldPublishValue(
-  text: string,
-  history: PublishHistory,
-  maxUnchangedIntervalS: number,
-  now: number,
-): boolean {
+export function shouldPublishValue(text: string, history: PublishHistory, maxUnchangedIntervalS: number, now: number): boolean {
   if (history.lastText === undefined || history.lastText !== text) return true;
   if (maxUnchangedIntervalS === 0) return true;
   if (maxUnchangedIntervalS > 0) return now - history.lastAt >= maxUnchangedIntervalS * 1000;

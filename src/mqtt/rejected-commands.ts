@@ -45,7 +45,9 @@ export class RejectedCommands {
   accepted(): void {
     if (this.unreported === 0 || !this.mayLog()) return;
     const n = this.unreported;
-    this.log.warn(`control ${this.controlId}: ${n} more invalid command${n === 1 ? '' : 's'} since the previous line (the last: ${this.latest})`);
+    this.log.warn(
+      `control ${this.controlId}: ${n} more invalid command${n === 1 ? '' : 's'} since the previous line (the last: ${this.latest})`,
+    );
     this.logged();
   }
 

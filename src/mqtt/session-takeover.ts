@@ -45,9 +45,7 @@ export interface TakeoverVerdict {
 
 /** What a close of a connection that was up is: a takeover, a close to look into with a probe, or neither. */
 export type CloseVerdict =
-  | { readonly kind: 'takeover'; readonly takeover: TakeoverVerdict }
-  | { readonly kind: 'probe' }
-  | { readonly kind: 'other' };
+  { readonly kind: 'takeover'; readonly takeover: TakeoverVerdict } | { readonly kind: 'probe' } | { readonly kind: 'other' };
 
 /** Probed closes in a row that make a takeover while no streak goes on. */
 const PROBED_CLOSES_FOR_TAKEOVER = 2;

@@ -132,7 +132,9 @@ export class StaleTopicScan {
 
   private armQuiet(): void {
     this.quietTimer?.cancel();
-    this.quietTimer = after(this.time, this.timing.settleMs, () => this.finish(this.retained.filter((t) => this.selection.isStale(t)))).unref();
+    this.quietTimer = after(this.time, this.timing.settleMs, () =>
+      this.finish(this.retained.filter((t) => this.selection.isStale(t))),
+    ).unref();
   }
 
   /** Gives up (the connection dropped); `result` resolves undefined. */

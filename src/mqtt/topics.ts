@@ -101,8 +101,6 @@ export class DeviceTopics {
     const tail = topic.slice(head.length);
     const slash = tail.indexOf('/');
     if (slash === 0 || tail.length === 0) return undefined;
-    return slash < 0
-      ? { controlId: tail, rest: '' }
-      : { controlId: tail.slice(0, slash), rest: tail.slice(slash + 1) };
+    return slash < 0 ? { controlId: tail, rest: '' } : { controlId: tail.slice(0, slash), rest: tail.slice(slash + 1) };
   }
 }

@@ -8,7 +8,10 @@ import type { ServiceParts } from './lifecycle.js';
 export type ConfigReloader<Model> = () => Model | undefined;
 
 /** The lifecycle's reload: read the configuration again and, when it is valid, `apply` it. */
-export function reloadWith<Model>(reloader: ConfigReloader<Model> | undefined, apply: (next: Model) => Promise<void>): Pick<ServiceParts, 'reload'> {
+export function reloadWith<Model>(
+  reloader: ConfigReloader<Model> | undefined,
+  apply: (next: Model) => Promise<void>,
+): Pick<ServiceParts, 'reload'> {
   if (reloader === undefined) return {};
   return {
     async reload() {

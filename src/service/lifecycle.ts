@@ -197,11 +197,16 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     () => {}, // stopped before it was ever online: nothing to tell
   );
   if (pendingAtStart) void reloads.request();
-  watchStartupDeadline(device, options.startupTimeoutS ?? startupTimeoutOf(process.env, log), (reason) => {
-    if (stopping !== undefined) return; // a signal is already stopping it
-    log.error(`${reason}; exiting`);
-    shutdown(1);
-  }, time);
+  watchStartupDeadline(
+    device,
+    options.startupTimeoutS ?? startupTimeoutOf(process.env, log),
+    (reason) => {
+      if (stopping !== undefined) return; // a signal is already stopping it
+      log.error(`${reason}; exiting`);
+      shutdown(1);
+    },
+    time,
+  );
   const message = parts.startedMessage?.();
   if (message !== undefined) log.info(message);
   return exited;

@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../core/package-root.js';
 
-
 let cached: string | null | undefined;
 
 /** The version in package.json; undefined when it cannot be read. */

@@ -32,7 +32,6 @@ export interface NotificationSender {
 
 const NONE: ServiceManager = { ready() {}, reloading() {}, stopping() {}, close() {} };
 
-
 /** The watchdog interval asked by `WATCHDOG_USEC` (half of it, in ms), or undefined when none is asked of this process. */
 export function watchdogPingMs(env: NodeJS.ProcessEnv, pid: number): number | undefined {
   const usec = Number(env['WATCHDOG_USEC']);

@@ -20,7 +20,9 @@ export function startupTimeoutOf(env: NodeJS.ProcessEnv, log: Logger): number {
   if (text === undefined || text.trim() === '') return DEFAULT_STARTUP_TIMEOUT_S;
   const seconds = Number(text);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  log.warn(`CTL_MQTT_STARTUP_TIMEOUT=${JSON.stringify(text)} ignored (seconds >= 0; 0 waits forever); using ${DEFAULT_STARTUP_TIMEOUT_S} s`);
+  log.warn(
+    `CTL_MQTT_STARTUP_TIMEOUT=${JSON.stringify(text)} ignored (seconds >= 0; 0 waits forever); using ${DEFAULT_STARTUP_TIMEOUT_S} s`,
+  );
   return DEFAULT_STARTUP_TIMEOUT_S;
 }
 
@@ -28,7 +30,12 @@ export function startupTimeoutOf(env: NodeJS.ProcessEnv, log: Logger): number {
  * Calls `giveUp(reason)` once if `device` has not been online within `timeoutS` seconds (0: never).
  * Returns a cancel function (call it when the service stops for another reason).
  */
-export function watchStartupDeadline(device: MqttDevice, timeoutS: number, giveUp: (reason: string) => void, time: Time = systemTime): () => void {
+export function watchStartupDeadline(
+  device: MqttDevice,
+  timeoutS: number,
+  giveUp: (reason: string) => void,
+  time: Time = systemTime,
+): () => void {
   if (timeoutS === 0) return () => {};
   let settled = false;
   const timer = after(time, timeoutS * 1000, () => {

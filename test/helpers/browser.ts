@@ -11,9 +11,20 @@ import { eventually } from './wait-until.js';
 
 export const CHROMIUM_PATH = process.env['CTL_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
 
-export const skipWithoutChromium = existsSync(CHROMIUM_PATH) ? false : `${CHROMIUM_PATH} is not installed: browser tests skipped (apt-get install chromium, or run .ci/run)`;
+export const skipWithoutChromium = existsSync(CHROMIUM_PATH)
+  ? false
+  : `${CHROMIUM_PATH} is not installed: browser tests skipped (apt-get install chromium, or run .ci/run)`;
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 export interface TestBrowser {
   readonly context: BrowserContext;
@@ -42,10 +53,16 @@ export async function launchBrowser(): Promise<TestBrowser> {
  * it. Polled from here: the console's CSP forbids the string evaluation waitForFunction needs.
  */
 export function pageShows(p: Page, selector: string, expected: string | RegExp, timeoutMs: number): Promise<string> {
-  return eventually(`${selector} to show ${String(expected)}`, async () => {
-    const el = p.locator(selector).first();
-    if ((await el.count()) === 0) return undefined;
-    const text = await el.evaluate((e) => ('value' in e && typeof e.value === 'string' && e.tagName === 'INPUT' ? e.value : (e.textContent ?? '')) as string);
-    return (typeof expected === 'string' ? text === expected : expected.test(text)) ? text : undefined;
-  }, timeoutMs);
+  return eventually(
+    `${selector} to show ${String(expected)}`,
+    async () => {
+      const el = p.locator(selector).first();
+      if ((await el.count()) === 0) return undefined;
+      const text = await el.evaluate(
+        (e) => ('value' in e && typeof e.value === 'string' && e.tagName === 'INPUT' ? e.value : (e.textContent ?? '')) as string,
+      );
+      return (typeof expected === 'string' ? text === expected : expected.test(text)) ? text : undefined;
+    },
+    timeoutMs,
+  );
 }

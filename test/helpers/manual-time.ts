@@ -128,7 +128,8 @@ export class ManualTime implements Time {
   private next(): Task | undefined {
     this.tasks = this.tasks.filter((task) => !task.cancelled);
     let best: Task | undefined;
-    for (const task of this.tasks) if (best === undefined || task.due < best.due || (task.due === best.due && task.seq < best.seq)) best = task;
+    for (const task of this.tasks)
+      if (best === undefined || task.due < best.due || (task.due === best.due && task.seq < best.seq)) best = task;
     return best;
   }
 }

@@ -75,7 +75,10 @@ export class MqttRecorder {
       };
       const timer = setTimeout(() => {
         cleanup();
-        const seen = this.messages.slice(from).map((m) => `${m.topic}=${JSON.stringify(m.payload)}`).join('\n  ');
+        const seen = this.messages
+          .slice(from)
+          .map((m) => `${m.topic}=${JSON.stringify(m.payload)}`)
+          .join('\n  ');
         reject(new Error(`timed out waiting for ${options.what ?? 'a message'}; seen:\n  ${seen}`));
       }, timeoutMs);
       const cleanup = (): void => {

@@ -122,7 +122,8 @@ class RabbitMqProcess implements RabbitMq {
       encoding: 'utf8',
       timeout: 60_000,
     });
-    if (plugins.status !== 0) throw new Error(`rabbitmq-plugins enable rabbitmq_mqtt failed: ${plugins.stderr || plugins.stdout || plugins.error?.message}`);
+    if (plugins.status !== 0)
+      throw new Error(`rabbitmq-plugins enable rabbitmq_mqtt failed: ${plugins.stderr || plugins.stdout || plugins.error?.message}`);
     await this.start();
     this.version = /Starting RabbitMQ ([\d.]+)/.exec(this.log())?.[1] ?? 'unknown';
   }
@@ -150,7 +151,9 @@ class RabbitMqProcess implements RabbitMq {
         this.killNode(child);
         await this.exited;
         this.child = undefined;
-        throw new Error(`RabbitMQ did not start its MQTT listener on port ${this.port}:\n${this.output.slice(-1500)}\n${this.log().slice(-1500)}`);
+        throw new Error(
+          `RabbitMQ did not start its MQTT listener on port ${this.port}:\n${this.output.slice(-1500)}\n${this.log().slice(-1500)}`,
+        );
       }
       await sleep(100);
     }

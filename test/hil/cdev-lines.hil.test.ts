@@ -75,7 +75,13 @@ test('outputs start at their level from the request on, and follow writes', { sk
     'physical levels right after the request (active-low inverts)',
   );
   assert.equal((await chip.lineInfo(8)).direction, 'output');
-  await req.set(new Map([[8, false], [9, true], [10, false]]));
+  await req.set(
+    new Map([
+      [8, false],
+      [9, true],
+      [10, false],
+    ]),
+  );
   assert.deepEqual(await Promise.all([8, 9, 10].map((o) => level(sim, o))), [false, true, true]);
   assert.deepEqual(await req.get([8, 9, 10, 11]), [false, true, false, false]);
 });
@@ -93,7 +99,12 @@ test('open drain and open source outputs are accepted by the kernel', { skip }, 
   // Open drain driving low and open source driving high are the levels both really drive.
   assert.equal(await level(sim, 12), false);
   assert.equal(await level(sim, 13), true);
-  await req.set(new Map([[12, true], [13, false]]));
+  await req.set(
+    new Map([
+      [12, true],
+      [13, false],
+    ]),
+  );
   // Released by the driver, the line floats to its pull (pull-down by default).
   assert.equal(await level(sim, 12), false);
   assert.deepEqual(await req.get([12]), [false]);
@@ -114,7 +125,10 @@ test('72 lines, one request each, all work', { skip }, async (t) => {
   await pull(sim, 70, true);
   await pull(sim, 1, true);
   for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
-  assert.deepEqual(seen.sort((a, b) => a - b), [1, 70]);
+  assert.deepEqual(
+    seen.sort((a, b) => a - b),
+    [1, 70],
+  );
   const levels = await req.get([70, 1, 2]);
   assert.deepEqual(levels, [true, true, false]);
   await pull(sim, 70, false);
@@ -126,7 +140,13 @@ test('a line held by another process is HW_BUSY naming that consumer', { skip },
   const holder = await holdLine(t, sim.path, 20, 'other-daemon');
   const chip = await hilBackend(t).openChip(sim.path);
   await assert.rejects(
-    requestLines(chip, { consumer: 'me', lines: [{ offset: 19, direction: 'input', activeLow: false }, { offset: 20, direction: 'input', activeLow: false }] }),
+    requestLines(chip, {
+      consumer: 'me',
+      lines: [
+        { offset: 19, direction: 'input', activeLow: false },
+        { offset: 20, direction: 'input', activeLow: false },
+      ],
+    }),
     (e) => {
       assert.ok(isCtlError(e, 'HW_BUSY'), String(e));
       assert.equal(e.message, `${sim.path}: line 20 (GPIO20) is used by "other-daemon"`);

@@ -67,22 +67,33 @@ test('every gpio-sim chip with its label, line count and every line named, a fre
   assert.ok(line3.direction === 'input' || line3.direction === 'output', `direction ${String(line3.direction)}`);
 });
 
-test('lines held by other processes show as used, with their consumer, direction and active-low; the listing leaves them held', { skip }, async (t) => {
-  const sim = simChip('pinctrl-bcm2711');
-  await holdLine(t, sim.path, 20, 'other-daemon');
-  const chip = await hilBackend(t).openChip(sim.path);
-  const req = await requestLines(chip, { consumer: 'hil-list', lines: [{ offset: 21, direction: 'input', activeLow: true }] });
-  t.after(() => req.release());
-  const lines = chipsListed().find((c) => c.path === sim.path)!.line_info;
-  assert.deepEqual(lines[20], { offset: 20, name: 'GPIO20', consumer: 'other-daemon', direction: 'output', used: true, active_low: false });
-  assert.deepEqual(lines[21], { offset: 21, name: 'GPIO21', consumer: 'hil-list', direction: 'input', used: true, active_low: true });
-  assert.equal(lines[22]!.used, false);
-  // Still held by their owners after the listing.
-  assert.deepEqual([(await chip.lineInfo(20)).consumer, (await chip.lineInfo(21)).consumer], ['other-daemon', 'hil-list']);
+test(
+  'lines held by other processes show as used, with their consumer, direction and active-low; the listing leaves them held',
+  { skip },
+  async (t) => {
+    const sim = simChip('pinctrl-bcm2711');
+    await holdLine(t, sim.path, 20, 'other-daemon');
+    const chip = await hilBackend(t).openChip(sim.path);
+    const req = await requestLines(chip, { consumer: 'hil-list', lines: [{ offset: 21, direction: 'input', activeLow: true }] });
+    t.after(() => req.release());
+    const lines = chipsListed().find((c) => c.path === sim.path)!.line_info;
+    assert.deepEqual(lines[20], {
+      offset: 20,
+      name: 'GPIO20',
+      consumer: 'other-daemon',
+      direction: 'output',
+      used: true,
+      active_low: false,
+    });
+    assert.deepEqual(lines[21], { offset: 21, name: 'GPIO21', consumer: 'hil-list', direction: 'input', used: true, active_low: true });
+    assert.equal(lines[22]!.used, false);
+    // Still held by their owners after the listing.
+    assert.deepEqual([(await chip.lineInfo(20)).consumer, (await chip.lineInfo(21)).consumer], ['other-daemon', 'hil-list']);
 
-  const human = listLines('--human');
-  assert.equal(human.code, 0, human.stderr);
-  assert.match(human.stdout, new RegExp(`^${sim.path} {2}\\S+ {2}"pinctrl-bcm2711" {2}${sim.lines} line\\(s\\)$`, 'm'));
-  assert.match(human.stdout, /^ {2}20 +GPIO20 +other-daemon +output +yes +no$/m);
-  assert.match(human.stdout, /^ {2}21 +GPIO21 +hil-list +input +yes +yes$/m);
-});
+    const human = listLines('--human');
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`^${sim.path} {2}\\S+ {2}"pinctrl-bcm2711" {2}${sim.lines} line\\(s\\)$`, 'm'));
+    assert.match(human.stdout, /^ {2}20 +GPIO20 +other-daemon +output +yes +no$/m);
+    assert.match(human.stdout, /^ {2}21 +GPIO21 +hil-list +input +yes +yes$/m);
+  },
+);

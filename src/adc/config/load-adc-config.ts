@@ -22,7 +22,12 @@ export function loadAdcConfig(configFile: string, systemConfigDir: string | null
 }
 
 /** The same from a text (`name` stands for the file in problem lines). */
-export function parseAdcConfig(text: string, systemConfigDir: string | null, topicLength: TopicLengthCheck, name = 'config'): LoadedAdcConfig {
+export function parseAdcConfig(
+  text: string,
+  systemConfigDir: string | null,
+  topicLength: TopicLengthCheck,
+  name = 'config',
+): LoadedAdcConfig {
   const { model, warnings } = loadConfigText(adcConfigSpec, name, text, systemConfigDir, topicLength);
   return { config: model, warnings };
 }

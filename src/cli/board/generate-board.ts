@@ -38,12 +38,7 @@ async function write(path: string, text: string): Promise<WriteOutcome> {
 }
 
 /** Runs `--generate-board`; resolves to the exit code (errors go up as CtlError). */
-export async function generateBoard(
-  generator: BoardGenerator,
-  cli: CliOptions,
-  schemaText: string,
-  io: CliIo,
-): Promise<number> {
+export async function generateBoard(generator: BoardGenerator, cli: CliOptions, schemaText: string, io: CliIo): Promise<number> {
   const say = (line: string) => io.stdout.write(`${cli.binary}: ${line}\n`);
   const board = await generator.generate(cli.sysfsRoot);
   // The package ships no copy in the editor's directories: this is the one the editor lists.

@@ -52,7 +52,10 @@ function stepped(points, until) {
 }
 
 function bandPoints(data, x, y) {
-  return [...data.map((p) => `${x(p.t).toFixed(1)},${y(p.hi).toFixed(1)}`), ...[...data].reverse().map((p) => `${x(p.t).toFixed(1)},${y(p.lo).toFixed(1)}`)].join(' ');
+  return [
+    ...data.map((p) => `${x(p.t).toFixed(1)},${y(p.hi).toFixed(1)}`),
+    ...[...data].reverse().map((p) => `${x(p.t).toFixed(1)},${y(p.lo).toFixed(1)}`),
+  ].join(' ');
 }
 
 function linePoints(data, x, y) {
@@ -64,7 +67,14 @@ function linePoints(data, x, y) {
  * (a band). Empty until there are two points.
  */
 export function sparkline(points, now = Date.now(), width = 96, height = 24) {
-  const svg = svgEl('svg', { class: 'spark-chart', width, height, viewBox: `0 0 ${width} ${height}`, 'aria-hidden': 'true', focusable: 'false' });
+  const svg = svgEl('svg', {
+    class: 'spark-chart',
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    'aria-hidden': 'true',
+    focusable: 'false',
+  });
   const data = stepped(normalize(points), now);
   if (data.length < 2) {
     svg.append(svgEl('line', { x1: 2, x2: width - 2, y1: height / 2, y2: height / 2, class: 'spark-empty' }));
@@ -102,7 +112,11 @@ export function lineChart(points, { width, height = 170, units = '', label, now 
     svg.append(svgEl('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, shortNumber(v)));
   }
   if (units) svg.append(svgEl('text', { x: 2, y: top + 4, class: 'axis units-label' }, units));
-  for (const [t, anchor] of [[t0, 'start'], [(t0 + t1) / 2, 'middle'], [t1, 'end']]) {
+  for (const [t, anchor] of [
+    [t0, 'start'],
+    [(t0 + t1) / 2, 'middle'],
+    [t1, 'end'],
+  ]) {
     svg.append(svgEl('text', { x: x(t), y: height - 6, 'text-anchor': anchor, class: 'axis' }, clock(t)));
   }
   if (data.some((p) => p.lo !== p.hi)) svg.append(svgEl('polygon', { points: bandPoints(data, x, y), class: 'band' }));
@@ -130,10 +144,17 @@ export function barChart(bars, { width, height = 150, units = '', label, labelEv
   }
   if (units) svg.append(svgEl('text', { x: 2, y: top + 4, class: 'axis units-label' }, units));
   bars.forEach(([text, value], i) => {
-    const bar = svgEl('rect', { x: left + i * slot + slot * 0.15, y: y(value), width: Math.max(1, slot * 0.7), height: Math.max(0, bottom - y(value)), class: 'bar' });
+    const bar = svgEl('rect', {
+      x: left + i * slot + slot * 0.15,
+      y: y(value),
+      width: Math.max(1, slot * 0.7),
+      height: Math.max(0, bottom - y(value)),
+      class: 'bar',
+    });
     bar.append(svgEl('title', {}, `${text}: ${shortNumber(value)} ${units}`));
     svg.append(bar);
-    if (i % labelEvery === 0) svg.append(svgEl('text', { x: left + (i + 0.5) * slot, y: height - 6, 'text-anchor': 'middle', class: 'axis' }, text));
+    if (i % labelEvery === 0)
+      svg.append(svgEl('text', { x: left + (i + 0.5) * slot, y: height - 6, 'text-anchor': 'middle', class: 'axis' }, text));
   });
   return svg;
 }

@@ -104,7 +104,13 @@ export class ChannelList {
     const li = el('li', { class: 'channel', 'data-index': String(index), 'data-name': String(item[this.list.idKey] ?? '') });
     const detailId = `channel-${index}`;
     const isOpen = this.open.has(item);
-    const toggle = el('button', { type: 'button', class: 'ch-open', 'aria-expanded': String(isOpen), 'aria-controls': detailId, 'data-focus-key': `open-${index}` });
+    const toggle = el('button', {
+      type: 'button',
+      class: 'ch-open',
+      'aria-expanded': String(isOpen),
+      'aria-controls': detailId,
+      'data-focus-key': `open-${index}`,
+    });
     toggle.append(
       el('span', { class: 'ch-name' }, name),
       el('span', { class: 'ch-kind' }, kindText(variant, item)),
@@ -132,14 +138,21 @@ export class ChannelList {
   detail(item, index, variant, id, toggle) {
     const box = el('div', { class: 'ch-detail', id, role: 'region', 'aria-label': t.openChannel(item[this.list.idKey] || t.unnamed) });
     if (variant.description) box.append(el('p', { class: 'help' }, variant.description));
-    renderFields(box, variant.fields, item, `${this.list.key}.${index}`, () => {
-      // The row follows the edit as it is typed (its name, its kind, its line).
-      const name = item[this.list.idKey] || t.unnamed;
-      toggle.querySelector('.ch-name').textContent = name;
-      toggle.querySelector('.ch-kind').textContent = kindText(variant, item);
-      toggle.querySelector('.ch-line').textContent = lineText(item);
-      this.onChange();
-    }, this.hardware);
+    renderFields(
+      box,
+      variant.fields,
+      item,
+      `${this.list.key}.${index}`,
+      () => {
+        // The row follows the edit as it is typed (its name, its kind, its line).
+        const name = item[this.list.idKey] || t.unnamed;
+        toggle.querySelector('.ch-name').textContent = name;
+        toggle.querySelector('.ch-kind').textContent = kindText(variant, item);
+        toggle.querySelector('.ch-line').textContent = lineText(item);
+        this.onChange();
+      },
+      this.hardware,
+    );
     const remove = el('button', { type: 'button', class: 'danger' }, t.remove);
     remove.addEventListener('click', () => {
       this.items.splice(index, 1);
@@ -172,7 +185,8 @@ export class ChannelList {
         return;
       }
       const taken = new Set(this.items.map((i) => i[this.list.idKey]));
-      for (const name of variant.names.filter((n) => !taken.has(n))) choice.append(el('option', { value: `${v}:${name}` }, `${name} (${variant.title})`));
+      for (const name of variant.names.filter((n) => !taken.has(n)))
+        choice.append(el('option', { value: `${v}:${name}` }, `${name} (${variant.title})`));
     });
     const add = el('button', { type: 'button' }, t.add);
     add.addEventListener('click', () => {

@@ -53,7 +53,8 @@ function parseNumber(text, field) {
   const trimmed = text.trim();
   if (trimmed === '') return { value: undefined };
   const n = Number(trimmed);
-  if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) || !Number.isFinite(n)) return { problem: field.kind === 'integer' ? t.wholeNumber : t.number };
+  if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) || !Number.isFinite(n))
+    return { problem: field.kind === 'integer' ? t.wholeNumber : t.number };
   if (field.kind === 'integer' && !Number.isInteger(n)) return { problem: t.wholeNumber };
   if (field.minimum !== undefined && n < field.minimum) return { problem: t.atLeast(field.minimum) };
   return { value: n };
@@ -64,7 +65,8 @@ function textInput(obj, field, path, onChange, numeric) {
   const input = el('input', { type: 'text', autocomplete: 'off', spellcheck: 'false' });
   if (numeric) input.setAttribute('inputmode', field.kind === 'integer' && (field.minimum ?? -1) >= 0 ? 'numeric' : 'decimal');
   input.value = shown(obj[field.key]);
-  const placeholder = field.default !== undefined ? t.defaultIs(shown(field.default)) : field.unsetText ?? (field.required ? '' : t.notSet);
+  const placeholder =
+    field.default !== undefined ? t.defaultIs(shown(field.default)) : (field.unsetText ?? (field.required ? '' : t.notSet));
   if (placeholder) input.placeholder = placeholder;
   if (field.required) input.setAttribute('aria-required', 'true');
   const box = fieldBox(path, field, input);
@@ -106,8 +108,14 @@ function select(obj, field, path, onChange) {
   if (optional || field.unsetText !== undefined) input.append(el('option', { value: UNSET }, field.unsetText ?? t.notSet));
   for (const choice of field.choices) input.append(el('option', { value: choice.value }, choice.title));
   const current = obj[field.key];
-  if (current !== undefined && !field.choices.some((c) => c.value === String(current))) input.append(el('option', { value: String(current) }, String(current)));
-  input.value = current !== undefined ? String(current) : optional || field.unsetText !== undefined ? UNSET : String(field.default ?? field.choices[0]?.value ?? '');
+  if (current !== undefined && !field.choices.some((c) => c.value === String(current)))
+    input.append(el('option', { value: String(current) }, String(current)));
+  input.value =
+    current !== undefined
+      ? String(current)
+      : optional || field.unsetText !== undefined
+        ? UNSET
+        : String(field.default ?? field.choices[0]?.value ?? '');
   const box = fieldBox(path, field, input);
   input.addEventListener('change', () => {
     setFieldProblem(box, '');
@@ -128,10 +136,18 @@ function gpioLine(obj, field, path, onChange, hardware) {
     box.replaceChildren(box.firstChild);
     if (typeof obj[field.key] === 'number') {
       const holder = { number: obj[field.key] };
-      box.append(textInput(holder, { key: 'number', kind: 'integer', minimum: 0, required: true, ...field.parts.number }, path, () => {
-        if (holder.number !== undefined) obj[field.key] = holder.number;
-        onChange();
-      }, true));
+      box.append(
+        textInput(
+          holder,
+          { key: 'number', kind: 'integer', minimum: 0, required: true, ...field.parts.number },
+          path,
+          () => {
+            if (holder.number !== undefined) obj[field.key] = holder.number;
+            onChange();
+          },
+          true,
+        ),
+      );
       const convert = el('button', { type: 'button' }, t.legacyNumber);
       convert.addEventListener('click', () => {
         obj[field.key] = { chip: '', offset: 0 };
@@ -144,7 +160,13 @@ function gpioLine(obj, field, path, onChange, hardware) {
     if (obj[field.key] === null || typeof obj[field.key] !== 'object') obj[field.key] = { chip: '', offset: 0 };
     const line = obj[field.key];
     const chip = textInput(line, { key: 'chip', kind: 'string', required: true, ...field.parts.chip }, `${path}.chip`, onChange, false);
-    const offset = textInput(line, { key: 'offset', kind: 'integer', minimum: 0, required: true, ...field.parts.offset }, `${path}.offset`, onChange, true);
+    const offset = textInput(
+      line,
+      { key: 'offset', kind: 'integer', minimum: 0, required: true, ...field.parts.offset },
+      `${path}.offset`,
+      onChange,
+      true,
+    );
     const pair = el('div', { class: 'pair' });
     pair.append(chip, offset);
     const picker = linePicker(line, hardware, () => draw(), onChange);
@@ -165,7 +187,11 @@ function linePicker(line, hardware, redraw, onChange) {
     const group = el('optgroup', { label: `${chip.path}${chip.label ? ` (${chip.label})` : ''}` });
     for (const info of chip.line_info ?? []) {
       const held = info.used ? (info.consumer === 'ctl-mqtt-gpio' ? t.lineOwn : t.lineUsed(info.consumer)) : '';
-      const option = el('option', { value: `${chip.path}#${info.offset}` }, `${info.offset}${info.name ? ` ${info.name}` : ''}${held ? ` (${held})` : ''}`);
+      const option = el(
+        'option',
+        { value: `${chip.path}#${info.offset}` },
+        `${info.offset}${info.name ? ` ${info.name}` : ''}${held ? ` (${held})` : ''}`,
+      );
       if (info.used) option.disabled = true;
       group.append(option);
     }
@@ -199,7 +225,8 @@ function adcChannel(obj, field, path, onChange, hardware) {
     picker.append(el('option', { value: '' }, t.pickChannel));
     for (const device of hardware.list.devices ?? []) {
       const group = el('optgroup', { label: `${device.device}${device.name ? ` (${device.name})` : ''}` });
-      for (const c of device.channels ?? []) group.append(el('option', { value: c.channel }, `${c.channel}${c.volts !== undefined ? ` (${c.volts} V)` : ''}`));
+      for (const c of device.channels ?? [])
+        group.append(el('option', { value: c.channel }, `${c.channel}${c.volts !== undefined ? ` (${c.volts} V)` : ''}`));
       picker.append(group);
     }
     picker.addEventListener('change', () => {

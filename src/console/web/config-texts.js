@@ -40,7 +40,8 @@ const TEXTS = {
     savedOk: (id) => `Saved; ${id} applied it and the changed channels work.`,
     savedNoChange: (id) => `Saved; ${id} applied it.`,
     savedWithErrors: (id, n) => `Saved and applied, but ${n} ${n === 1 ? 'channel reports' : 'channels report'} an error (below).`,
-    savedNotPublished: (id, n) => `Saved; ${id} applied it, but ${n} changed ${n === 1 ? 'channel is' : 'channels are'} not published yet (below).`,
+    savedNotPublished: (id, n) =>
+      `Saved; ${id} applied it, but ${n} changed ${n === 1 ? 'channel is' : 'channels are'} not published yet (below).`,
     applyFailed: (why) => `Saved, but applying it failed: ${why}`,
     hardwareUnchecked: (why) => `The lines were not checked against the hardware: ${why}.`,
     afterTitle: 'The changed channels after the apply',

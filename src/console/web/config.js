@@ -76,7 +76,9 @@ function showProblems(title, lines) {
   clearProblems();
   const listKey = form?.list.key;
   const parsed = lines.map(splitProblem);
-  const channelIndexes = parsed.map((p) => (p.path !== null && listKey && p.path.startsWith(`${listKey}.`) ? Number(p.path.split('.')[1]) : NaN)).filter((i) => !Number.isNaN(i));
+  const channelIndexes = parsed
+    .map((p) => (p.path !== null && listKey && p.path.startsWith(`${listKey}.`) ? Number(p.path.split('.')[1]) : NaN))
+    .filter((i) => !Number.isNaN(i));
   if (channelIndexes.length > 0) channels?.openAt(channelIndexes);
   $('problems-title').textContent = title;
   for (const { path, text } of parsed) {
@@ -319,7 +321,10 @@ async function afterSave(status, body, sent, doneText) {
 
 async function save() {
   if (typingProblems.size > 0) {
-    showProblems(t.notSavedForm, [...typingProblems].map(([path, text]) => `${path}: ${text}`));
+    showProblems(
+      t.notSavedForm,
+      [...typingProblems].map(([path, text]) => `${path}: ${text}`),
+    );
     setResult('');
     return;
   }

@@ -142,17 +142,24 @@ function drawView(view, doc, width, name) {
     const highs = points.map((p) => p[p.length - 1]);
     const mean = view === 'hour' ? lows.reduce((a, b) => a + b, 0) / lows.length : points.reduce((a, p) => a + p[2], 0) / points.length;
     const what = view === 'hour' ? `${points.length} values` : `${points.length} minutes`;
-    return { svg, text: `${view === 'hour' ? 'Last hour' : 'Last 24 hours'}: min ${withUnits(Math.min(...lows))}, mean ${withUnits(mean)}, max ${withUnits(Math.max(...highs))} (${what}).` };
+    return {
+      svg,
+      text: `${view === 'hour' ? 'Last hour' : 'Last 24 hours'}: min ${withUnits(Math.min(...lows))}, mean ${withUnits(mean)}, max ${withUnits(Math.max(...highs))} (${what}).`,
+    };
   }
   if (view === 'hourly') {
     const now = Date.now();
     const thisHour = Math.floor(now / HOUR_MS) * HOUR_MS;
     const byHour = new Map(doc.hours.map(([t, v]) => [t, v]));
     const bars = [];
-    for (let t = thisHour - 23 * HOUR_MS; t <= thisHour; t += HOUR_MS) bars.push([String(new Date(t).getHours()).padStart(2, '0'), byHour.get(t) ?? 0]);
+    for (let t = thisHour - 23 * HOUR_MS; t <= thisHour; t += HOUR_MS)
+      bars.push([String(new Date(t).getHours()).padStart(2, '0'), byHour.get(t) ?? 0]);
     const total = bars.reduce((a, b) => a + b[1], 0);
     const svg = barChart(bars, { width, units, label: `${name}, consumption per hour, last 24 hours`, labelEvery: 3 });
-    return { svg, text: `Consumption in the last 24 hours: ${withUnits(total)}; this hour so far: ${withUnits(bars[bars.length - 1][1])}.` };
+    return {
+      svg,
+      text: `Consumption in the last 24 hours: ${withUnits(total)}; this hour so far: ${withUnits(bars[bars.length - 1][1])}.`,
+    };
   }
   // Per day, in the browser's time zone: hours summed by their local date.
   const days = new Map();
@@ -166,5 +173,11 @@ function drawView(view, doc, width, name) {
   const bars = [...days.values()].map((d) => [d.label, d.value]);
   const svg = barChart(bars, { width, units, label: `${name}, consumption per day`, labelEvery: bars.length > 10 ? 5 : 1 });
   const today = bars.length > 0 ? bars[bars.length - 1][1] : 0;
-  return { svg, text: bars.length === 0 ? 'No consumption counted yet.' : `Today so far: ${withUnits(today)}; ${bars.length} day${bars.length === 1 ? '' : 's'} shown.` };
+  return {
+    svg,
+    text:
+      bars.length === 0
+        ? 'No consumption counted yet.'
+        : `Today so far: ${withUnits(today)}; ${bars.length} day${bars.length === 1 ? '' : 's'} shown.`,
+  };
 }

@@ -44,7 +44,13 @@ async function send(deviceId, control, value) {
 function flagBadges(cell, flags) {
   cell.replaceChildren();
   for (const letter of flags) {
-    cell.append(el('span', { class: `flag flag-${FLAG_TEXT[letter] ? letter : 'x'}`, title: FLAG_TEXT[letter] ?? 'error' }, `${letter} ${FLAG_TEXT[letter] ?? 'error'}`));
+    cell.append(
+      el(
+        'span',
+        { class: `flag flag-${FLAG_TEXT[letter] ? letter : 'x'}`, title: FLAG_TEXT[letter] ?? 'error' },
+        `${letter} ${FLAG_TEXT[letter] ?? 'error'}`,
+      ),
+    );
   }
 }
 
@@ -56,7 +62,24 @@ function makeRow(deviceId, control) {
   const flags = el('td', { class: 'flags' });
   const trend = el('td', { class: 'trend' });
   tr.append(name, valueCell, units, flags, trend);
-  const row = { deviceId, tr, valueCell, units, flags, trend, kind: null, readonly: null, input: null, text: null, note: null, control, shownFlags: null, spark: null, chart: null, busy: false };
+  const row = {
+    deviceId,
+    tr,
+    valueCell,
+    units,
+    flags,
+    trend,
+    kind: null,
+    readonly: null,
+    input: null,
+    text: null,
+    note: null,
+    control,
+    shownFlags: null,
+    spark: null,
+    chart: null,
+    busy: false,
+  };
   return row;
 }
 

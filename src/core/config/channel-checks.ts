@@ -35,9 +35,7 @@ export function channelProblems(family: ConfigFamily, source: ConfigSource, topi
     if (first === undefined) {
       firstIndex.set(id, i);
     } else {
-      problems.push(
-        source.doc.problem(path, `duplicate ${family.idKey}: already used by ${family.channelsKey}[${first}]`, { value: id }),
-      );
+      problems.push(source.doc.problem(path, `duplicate ${family.idKey}: already used by ${family.channelsKey}[${first}]`, { value: id }));
     }
   });
   return problems;

@@ -46,9 +46,7 @@ export function listBoardFiles(dir: string): string[] {
   } catch (err) {
     const code = errnoOf(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new ConfigError('CONFIG_READ', [
-      fileProblem(dir, `cannot read the system channel directory: ${reasonOf(err)}`),
-    ]);
+    throw new ConfigError('CONFIG_READ', [fileProblem(dir, `cannot read the system channel directory: ${reasonOf(err)}`)]);
   }
   return names
     .filter((n) => n.endsWith('.conf'))

@@ -131,20 +131,18 @@ export function mergeChannels(family: ConfigFamily, boards: readonly ConfigSourc
         // One line per channel, at the first ignored key.
         const keys = ignored.map((k) => `"${k}"`).join(', ');
         const verb = ignored.length === 1 ? 'is' : 'are';
-        warnings.push(main.doc.problem([...path, ignored[0]!], `ignored: ${keys} of system channel "${id}" ${verb} set by the board definition`));
+        warnings.push(
+          main.doc.problem([...path, ignored[0]!], `ignored: ${keys} of system channel "${id}" ${verb} set by the board definition`),
+        );
       }
     } else if (draft) {
       // A second main item with the same id is a duplicate; channel checks report it.
     } else if (family.reservedNames.has(id) && !Object.hasOwn(item, family.hardwareKey)) {
-      warnings.push(
-        main.doc.problem(path, `skipped: system channel "${id}" has no board definition (see --system-config-dir)`),
-      );
+      warnings.push(main.doc.problem(path, `skipped: system channel "${id}" has no board definition (see --system-config-dir)`));
     } else {
       const system = family.reservedNames.has(id);
       if (system) {
-        notices.push(
-          main.doc.problem(path, `system channel "${id}" has no board definition: using the ${family.hardwareKey} given here`),
-        );
+        notices.push(main.doc.problem(path, `system channel "${id}" has no board definition: using the ${family.hardwareKey} given here`));
       }
       const origins = new Map<string, Located>(Object.keys(item).map((k) => [k, { doc: main.doc, path: [...path, k] }]));
       const fresh: Draft = { id, system, fromBoard: false, value: { ...item }, origins, at: { doc: main.doc, path } };
@@ -176,7 +174,6 @@ export function commonSettingsOf(
   return {
     deviceName: typeof top.device_name === 'string' ? top.device_name : defaults.device_name,
     debug: top.debug === true,
-    maxUnchangedInterval:
-      typeof top.max_unchanged_interval === 'number' ? top.max_unchanged_interval : defaults.max_unchanged_interval,
+    maxUnchangedInterval: typeof top.max_unchanged_interval === 'number' ? top.max_unchanged_interval : defaults.max_unchanged_interval,
   };
 }

@@ -61,19 +61,14 @@ export function formatProblem(p: Problem): string {
 export function problemLines(problems: readonly Problem[], limit = MAX_PROBLEMS): string[] {
   const fileOrder = new Map<string, number>();
   for (const p of problems) if (!fileOrder.has(p.file)) fileOrder.set(p.file, fileOrder.size);
-  const sorted = [...problems].sort(
-    (a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.offset - b.offset,
-  );
+  const sorted = [...problems].sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.offset - b.offset);
   const unique = [...new Set(sorted.map(formatProblem))];
   if (unique.length <= limit) return unique;
   return [...unique.slice(0, limit), `... and ${unique.length - limit} more`];
 }
 
 /** The ConfigError of a list of problems (one line each). */
-export function configErrorOf(
-  code: 'CONFIG_READ' | 'CONFIG_PARSE' | 'CONFIG_INVALID',
-  problems: readonly Problem[],
-): ConfigError {
+export function configErrorOf(code: 'CONFIG_READ' | 'CONFIG_PARSE' | 'CONFIG_INVALID', problems: readonly Problem[]): ConfigError {
   return new ConfigError(code, problemLines(problems));
 }
 

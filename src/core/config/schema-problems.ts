@@ -40,12 +40,7 @@ export function isJsonObject(v: unknown): v is JsonObject {
 }
 
 /** Validates a document's value; returns one problem per rule broken (empty when valid). */
-export function schemaProblems(
-  doc: JsonDocument,
-  value: JsonValue,
-  validate: StandaloneValidator,
-  variants: ChannelVariants,
-): Problem[] {
+export function schemaProblems(doc: JsonDocument, value: JsonValue, validate: StandaloneValidator, variants: ChannelVariants): Problem[] {
   if (validate(value)) return [];
   const errors = validate.errors ?? [];
   const channelPrefix = `/${variants.channelsKey}/`;
@@ -138,8 +133,7 @@ function collapseAlternatives(errors: readonly SchemaError[]): SchemaError[] {
       branches.set(branch, [last, ...(branches.get(branch) ?? [])]);
     }
     const ordered = [...branches.entries()].sort((a, b) => Number(a[0]) - Number(b[0])).map(([, errs]) => errs);
-    const typeMiss = (errs: SchemaError[]) =>
-      errs.some((x) => x.keyword === 'type' && x.instancePath === e.instancePath);
+    const typeMiss = (errs: SchemaError[]) => errs.some((x) => x.keyword === 'type' && x.instancePath === e.instancePath);
     const fitting = ordered.filter((errs) => !typeMiss(errs));
     if (fitting.length > 0) {
       for (const errs of fitting) out.push(...errs);

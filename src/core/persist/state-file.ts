@@ -28,7 +28,8 @@ export async function loadStateFile<T>(
   nowSeconds: () => number = () => Math.floor(systemTime.wallNow() / 1000),
 ): Promise<T | null> {
   const leftovers = await removeStaleTempFiles(path);
-  if (leftovers.length > 0) log.info(`removed ${leftovers.length} temporary file(s) of interrupted saves beside ${path}: ${shownList(leftovers)}`);
+  if (leftovers.length > 0)
+    log.info(`removed ${leftovers.length} temporary file(s) of interrupted saves beside ${path}: ${shownList(leftovers)}`);
   let text: string;
   try {
     text = await readFile(path, 'utf8');

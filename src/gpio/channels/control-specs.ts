@@ -45,12 +45,7 @@ export function outputSwitchSpec(name: string, maxUnchangedInterval: number, onC
   return { id: name, type: 'switch', readonly: false, maxUnchangedInterval, ha: { component: 'switch' }, onCommand };
 }
 
-export function meterTotalSpec(
-  name: string,
-  counter: CounterConfig,
-  maxUnchangedInterval: number,
-  onCommand: CommandHandler,
-): ControlSpec {
+export function meterTotalSpec(name: string, counter: CounterConfig, maxUnchangedInterval: number, onCommand: CommandHandler): ControlSpec {
   const look = METERS[counter.type];
   return {
     id: totalControlId(name),

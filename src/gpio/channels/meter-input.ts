@@ -56,9 +56,7 @@ export class MeterInput implements GpioChannel {
     if (counter.edge === 'auto' && this.mode !== undefined) {
       this.log.info(`counter "${name}": counting ${this.mode} edges, as autodetected before (kept in the state file)`);
     }
-    this.total = ctx.addControl(
-      meterTotalSpec(name, counter, ctx.maxUnchangedInterval, (payload) => this.setTotal(payload)),
-    );
+    this.total = ctx.addControl(meterTotalSpec(name, counter, ctx.maxUnchangedInterval, (payload) => this.setTotal(payload)));
     this.current = ctx.addControl(meterCurrentSpec(name, counter, ctx.maxUnchangedInterval));
     this.total.setNumber(this.counter.total());
     this.current.setNumber(0);

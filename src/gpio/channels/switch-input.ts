@@ -21,7 +21,8 @@ export class SwitchInput implements GpioChannel {
     this.control = ctx.addControl(inputSwitchSpec(config.name, ctx.maxUnchangedInterval));
     const log = ctx.log;
     this.debouncer = new Debouncer(config.debounceUs, ctx.timing, (level, atNs, resync) => {
-      if (log.debugEnabled) log.debug(`input "${config.name}": ${level ? 1 : 0}${resync ? ' (read, its edge was lost)' : ''} at ${atNs} ns`);
+      if (log.debugEnabled)
+        log.debug(`input "${config.name}": ${level ? 1 : 0}${resync ? ' (read, its edge was lost)' : ''} at ${atNs} ns`);
       this.control.setBoolean(level);
     });
   }

@@ -50,9 +50,7 @@ export class SwitchOutput implements GpioChannel {
     this.log = ctx.log;
     const saved = config.loadPreviousState ? ctx.state.outputLevel(config.name) : undefined;
     this.level = handover.outputLevel ?? saved ?? config.initialState;
-    this.control = ctx.addControl(
-      outputSwitchSpec(config.name, ctx.maxUnchangedInterval, (payload) => this.command(payload)),
-    );
+    this.control = ctx.addControl(outputSwitchSpec(config.name, ctx.maxUnchangedInterval, (payload) => this.command(payload)));
   }
 
   lineSettings(): LineSettings {

@@ -289,7 +289,10 @@ export class ChipSession {
 
   private lineFailed(channel: GpioChannel, error: CtlError): void {
     channel.detach();
-    this.faults.failed(`line ${channel.offset}`, `${this.label(channel)}: ${error.message}; error r, retrying every ${this.options.retryMs / 1000} s`);
+    this.faults.failed(
+      `line ${channel.offset}`,
+      `${this.label(channel)}: ${error.message}; error r, retrying every ${this.options.retryMs / 1000} s`,
+    );
     this.scheduleRetry();
   }
 
@@ -299,7 +302,10 @@ export class ChipSession {
     await this.closeChip();
     this.openError = error;
     const names = [...this.waiting].map((c) => c.config.name).join(', ');
-    this.faults.failed('chip', `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.options.retryMs / 1000} s`);
+    this.faults.failed(
+      'chip',
+      `GPIO chip ${this.path} lost: ${error.message}; error r on ${names}; re-opening every ${this.options.retryMs / 1000} s`,
+    );
     this.scheduleRetry();
   }
 

@@ -22,7 +22,12 @@ export function loadGpioConfig(configFile: string, systemConfigDir: string | nul
 }
 
 /** The same from a text (`name` stands for the file in problem lines). */
-export function parseGpioConfig(text: string, systemConfigDir: string | null, topicLength: TopicLengthCheck, name = 'config'): LoadedGpioConfig {
+export function parseGpioConfig(
+  text: string,
+  systemConfigDir: string | null,
+  topicLength: TopicLengthCheck,
+  name = 'config',
+): LoadedGpioConfig {
   const { model, warnings } = loadConfigText(gpioConfigSpec, name, text, systemConfigDir, topicLength);
   return { config: model, warnings };
 }

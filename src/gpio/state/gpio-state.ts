@@ -117,7 +117,8 @@ const decodeState: StateDecoder<StateDocument> = (value) => {
     if (typeof base !== 'number' || !Number.isFinite(base)) return { invalid: `counters.${name}.base is not a number` };
     if (typeof multiplier !== 'number' || !(multiplier > 0) || !Number.isFinite(multiplier))
       return { invalid: `counters.${name}.multiplier is not a positive number` };
-    if (edge !== undefined && !EDGE_MODES.includes(edge as EdgeMode)) return { invalid: `counters.${name}.edge is not rising, falling or both` };
+    if (edge !== undefined && !EDGE_MODES.includes(edge as EdgeMode))
+      return { invalid: `counters.${name}.edge is not rising, falling or both` };
     counters[name] = copyRecord({ pulses: pulses as number, base, multiplier, edge: edge as EdgeMode | undefined });
   }
   return { version: 1, outputs, counters };

@@ -26,7 +26,10 @@ export async function readPropertyFile(path: string): Promise<Buffer | undefined
     const info = await file.stat();
     if (!info.isFile()) throw new CtlError('CONFIG_INVALID', `${path}: not a regular file (a device-tree property is one)`);
     if (info.size > MAX_PROPERTY_BYTES) {
-      throw new CtlError('CONFIG_INVALID', `${path}: ${info.size} bytes, more than a device-tree property has (at most ${MAX_PROPERTY_BYTES})`);
+      throw new CtlError(
+        'CONFIG_INVALID',
+        `${path}: ${info.size} bytes, more than a device-tree property has (at most ${MAX_PROPERTY_BYTES})`,
+      );
     }
     // Read one byte more than the bound: a file that grows while read is caught too.
     const buffer = Buffer.alloc(MAX_PROPERTY_BYTES + 1);

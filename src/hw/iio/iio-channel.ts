@@ -54,11 +54,7 @@ export interface IioChannel {
  * Checks that the channel exists and sets its scale. Rejects with HW_GONE (no device, no such
  * channel), HW_IO (the scale cannot be set or read) or HW_UNSUPPORTED (no scale at all).
  */
-export async function openIioChannel(
-  deviceDir: string,
-  channel: string,
-  options: OpenIioChannelOptions = {},
-): Promise<IioChannel> {
+export async function openIioChannel(deviceDir: string, channel: string, options: OpenIioChannelOptions = {}): Promise<IioChannel> {
   const rawPath = join(deviceDir, `in_${channel}_raw`);
   try {
     await statOf(rawPath);

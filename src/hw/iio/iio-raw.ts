@@ -146,7 +146,5 @@ function openFile(path: string): Promise<number> {
 }
 
 function readAt0(fd: number, buffer: Buffer): Promise<number> {
-  return new Promise((resolve, reject) =>
-    read(fd, buffer, 0, buffer.length, 0, (err, n) => (err ? reject(err) : resolve(n))),
-  );
+  return new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, 0, (err, n) => (err ? reject(err) : resolve(n))));
 }

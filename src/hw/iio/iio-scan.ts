@@ -53,10 +53,7 @@ export async function findIioDevice(options: FindIioDeviceOptions = {}): Promise
     const target = await linkTarget(join(devices, name));
     if (target !== undefined && fnmatch(pattern, target)) return { dir: join(devices, name), entry: name, target };
   }
-  throw new CtlError(
-    'HW_GONE',
-    `no IIO device matches match_iio "${match}" (${entries.length} device(s) in ${devices}${listOf(entries)})`,
-  );
+  throw new CtlError('HW_GONE', `no IIO device matches match_iio "${match}" (${entries.length} device(s) in ${devices}${listOf(entries)})`);
 }
 
 /**

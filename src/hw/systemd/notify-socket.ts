@@ -32,7 +32,8 @@ export interface NotifySender {
 export function notifyAddress(value: string): Buffer {
   const abstract = value.startsWith('@');
   const name = Buffer.from(abstract ? value.slice(1) : value, 'utf8');
-  if (!abstract && !value.startsWith('/')) throw new CtlError('RUNTIME', `NOTIFY_SOCKET=${JSON.stringify(value)}: not a socket path or @name`);
+  if (!abstract && !value.startsWith('/'))
+    throw new CtlError('RUNTIME', `NOTIFY_SOCKET=${JSON.stringify(value)}: not a socket path or @name`);
   if (name.length + (abstract ? 1 : 0) >= SUN_PATH_MAX) throw new CtlError('RUNTIME', 'NOTIFY_SOCKET: the socket path is too long');
   const addr = Buffer.alloc(SOCKADDR_UN_SIZE);
   addr.writeUInt16LE(AF_UNIX, 0); // host order; every Linux target of this package is little-endian
@@ -45,7 +46,9 @@ export function openNotifySocket(value: string): NotifySender {
   const address = notifyAddress(value);
   const { koffi, lib } = loadLibc('systemd notification');
   const socket: any = lib.func('int socket(int domain, int type, int protocol)');
-  const sendto: any = lib.func('long sendto(int fd, const void *buf, unsigned long len, int flags, const void *addr, unsigned int addrlen)');
+  const sendto: any = lib.func(
+    'long sendto(int fd, const void *buf, unsigned long len, int flags, const void *addr, unsigned int addrlen)',
+  );
   const close: any = lib.func('int close(int fd)');
   const fd: number = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) throw new CtlError('RUNTIME', `cannot open a socket for systemd's notifications (errno ${String(koffi.errno())})`);

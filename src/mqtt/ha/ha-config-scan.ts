@@ -41,7 +41,8 @@ export function haTopicSelection(own: HaOwnTopics, isCurrent: (topic: string) =>
     const levels = topic.slice(start.length).split('/');
     return levels.length === 4 && levels[3] === 'config' ? levels[1] : undefined;
   };
-  const isAvailability = (topic: string): boolean => topic.startsWith(availabilityStart) && !topic.slice(availabilityStart.length).includes('/');
+  const isAvailability = (topic: string): boolean =>
+    topic.startsWith(availabilityStart) && !topic.slice(availabilityStart.length).includes('/');
   return {
     filters: [`${start}+/${own.nodeId}/+/config`, `${start}+/${own.legacyNodeId}/+/config`, `${availabilityStart}+`],
     covers: (topic) => {

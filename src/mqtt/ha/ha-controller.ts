@@ -21,7 +21,6 @@ import { CONTROLLER_ID_MAX } from './ha-ids.js';
 export const CONTROLLER_ID_ENV = 'CTL_MQTT_CONTROLLER_ID';
 export const CONSOLE_URL_ENV = 'CTL_MQTT_CONSOLE_URL';
 
-
 /** Host names that OS images and controllers ship with: shared by many machines. */
 const DEFAULT_HOST_NAMES = new Set([
   'localhost',
@@ -65,7 +64,11 @@ export interface ControllerSources {
  */
 export function controllerOf(sources: ControllerSources, log?: Logger): HaController {
   const consoleUrl = consoleUrlOf(sources.env[CONSOLE_URL_ENV]);
-  const withUrl = (id: string, source: HaController['source']): HaController => ({ id, source, ...(consoleUrl !== undefined ? { consoleUrl } : {}) });
+  const withUrl = (id: string, source: HaController['source']): HaController => ({
+    id,
+    source,
+    ...(consoleUrl !== undefined ? { consoleUrl } : {}),
+  });
   const given = sources.env[CONTROLLER_ID_ENV]?.trim() ?? '';
   if (given !== '') {
     if (!new RegExp(`^[A-Za-z0-9_-]{1,${CONTROLLER_ID_MAX}}$`).test(given)) {

@@ -244,7 +244,8 @@ export class HaDiscovery {
   private onConnect(): void {
     if (this.stopping) return;
     void this.connection.publish(this.availabilityTopic, this.availabilityPayload());
-    for (const [id, readable] of this.readable) void this.connection.publish(this.controlAvailabilityTopic(id), readable ? 'online' : 'offline');
+    for (const [id, readable] of this.readable)
+      void this.connection.publish(this.controlAvailabilityTopic(id), readable ? 'online' : 'offline');
     this.announce();
     void this.connection.subscribe({ [this.statusTopic]: { qos: 1 } });
     if (!this.staleScanDone) void this.removeStaleConfigs();
@@ -279,7 +280,10 @@ export class HaDiscovery {
       for (const topic of stale) void this.connection.publish(topic, '');
       // The availability of a control without entities goes with its configs, unmentioned.
       const configs = stale.filter((topic) => !topic.startsWith(availabilityStart));
-      if (configs.length > 0) this.options.log.info(`removed ${configs.length} Home Assistant configs of entities this device no longer has: ${shownList(configs)}`);
+      if (configs.length > 0)
+        this.options.log.info(
+          `removed ${configs.length} Home Assistant configs of entities this device no longer has: ${shownList(configs)}`,
+        );
       this.staleScanDone = true;
       await this.connection.unsubscribe(scan.filters());
     } finally {

@@ -43,7 +43,10 @@ export function haNodeId(controllerId: string, topicPrefix: string, deviceId: st
  * The slug is the unique id in HA's entity id alphabet: lower case, digits and single `_`.
  */
 export function haDefaultEntityId(component: string, uniqueId: string): string {
-  const slug = uniqueId.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const slug = uniqueId
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return `${component}.${slug === '' ? 'unnamed' : slug}`;
 }
 

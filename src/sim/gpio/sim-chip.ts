@@ -73,7 +73,15 @@ export class SimChip implements GpioChip {
     this.checkSettings(settings);
     const line: PreparedLine = { settings, dir: this.lineDir(settings.offset) };
     const irq = !this.noIrq && !existsSync(join(this.state.dir, 'no_irq'));
-    return new SimLineRequest(this.state, this.path, { ...options, consumer: truncateConsumer(options.consumer) }, line, irq, this.log, this.time);
+    return new SimLineRequest(
+      this.state,
+      this.path,
+      { ...options, consumer: truncateConsumer(options.consumer) },
+      line,
+      irq,
+      this.log,
+      this.time,
+    );
   }
 
   async close(): Promise<void> {

@@ -19,13 +19,22 @@ test('-d -1 silences the service info lines and -d -2 the MQTT ones, each only i
     const proc = rig.start(CONFIG, undefined, ['-d', level]);
     await rig.waitValue('p', (v) => v === '0.100', { from });
     assert.equal(await proc.stop(), 0);
-    return proc.stderr().split('\n').filter((l) => l.startsWith('INFO: '));
+    return proc
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('INFO: '));
   };
   const quietService = await infoOf('-1');
-  assert.ok(quietService.some((l) => l.startsWith('INFO: [ctl:adc:mqtt] connected to')), `-d -1 keeps MQTT info:\n${quietService.join('\n')}`);
+  assert.ok(
+    quietService.some((l) => l.startsWith('INFO: [ctl:adc:mqtt] connected to')),
+    `-d -1 keeps MQTT info:\n${quietService.join('\n')}`,
+  );
   assert.ok(!quietService.some((l) => l.startsWith('INFO: [ctl:adc] ')), `-d -1 silences the service info:\n${quietService.join('\n')}`);
   const quietMqtt = await infoOf('-2');
-  assert.ok(quietMqtt.some((l) => l.startsWith('INFO: [ctl:adc] ')), `-d -2 keeps the service info:\n${quietMqtt.join('\n')}`);
+  assert.ok(
+    quietMqtt.some((l) => l.startsWith('INFO: [ctl:adc] ')),
+    `-d -2 keeps the service info:\n${quietMqtt.join('\n')}`,
+  );
   assert.ok(!quietMqtt.some((l) => l.startsWith('INFO: [ctl:adc:mqtt]')), `-d -2 silences MQTT info:\n${quietMqtt.join('\n')}`);
   assert.deepEqual(await infoOf('-3'), []);
 });

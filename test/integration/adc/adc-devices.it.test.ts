@@ -46,14 +46,21 @@ test('two IIO devices by match_iio; board channels with overrides, protected key
   assert.deepEqual(rig.values('ext'), ['0.200'], 'voltage1 of the i2c ADC (iio:device1)');
   assert.deepEqual(rig.values('A1'), ['3.000']);
   const stderr = proc.stderr();
-  assert.match(stderr, /iio_channels\[1\]\.voltage_multiplier: ignored: "voltage_multiplier", "match_iio" of system channel "Vin" are set by the board definition\n/);
+  assert.match(
+    stderr,
+    /iio_channels\[1\]\.voltage_multiplier: ignored: "voltage_multiplier", "match_iio" of system channel "Vin" are set by the board definition\n/,
+  );
   assert.equal(stderr.match(/ignored:/g)?.length, 1, 'one warning line for the channel');
 
   // Missing at start: meta published with error r and no value, for A2 and for "late".
   const before = await retainedSnapshot(rig.broker.url, `${control('late')}/#`);
   assert.equal(before.get(`${control('late')}/meta/error`), 'r');
   assert.equal(before.has(control('late')), false, 'no value for a missing device');
-  assert.equal(before.get(`${control('late')}/meta`), '{"order":5,"precision":0.001,"readonly":true,"type":"voltage","units":"V"}', 'order follows the board, then the main config');
+  assert.equal(
+    before.get(`${control('late')}/meta`),
+    '{"order":5,"precision":0.001,"readonly":true,"type":"voltage","units":"V"}',
+    'order follows the board, then the main config',
+  );
   assert.match(stderr, /late: no IIO device matches match_iio "usb-adc"/);
 
   // Plug the module in: found at the next look-up (every few seconds), no restart.
@@ -61,7 +68,10 @@ test('two IIO devices by match_iio; board channels with overrides, protected key
   rig.tree.addDevice({ parent: 'platform/soc/usb1/1-1/usb-adc', channels: { voltage0: { raw: 1500, scale: '2' } } });
   await rig.recorder.waitForTopic(`${control('late')}/meta/error`, '', { from, timeoutMs: 8000 });
   await rig.waitValue('late', (p) => p === '3.000', { from });
-  const order = rig.recorder.since(from).filter((m) => m.topic.startsWith(control('late'))).map((m) => `${m.topic.slice(control('late').length)}=${m.payload}`);
+  const order = rig.recorder
+    .since(from)
+    .filter((m) => m.topic.startsWith(control('late')))
+    .map((m) => `${m.topic.slice(control('late').length)}=${m.payload}`);
   assert.deepEqual(order.slice(0, 2), ['/meta/error=', '=3.000'], 'r cleared before the first value');
   const a2 = await retainedSnapshot(rig.broker.url, `${control('A2')}/#`);
   assert.equal(a2.get(`${control('A2')}/meta/error`), 'r', 'still missing');
@@ -70,8 +80,10 @@ test('two IIO devices by match_iio; board channels with overrides, protected key
   assert.equal(await proc.stop(), 0);
 });
 
-test('an older controller\'s single config: reserved ids on their own channel_number are published, with an empty board directory', async (t) => {
-  const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage4: { raw: 1000, scale: '1' }, voltage8: { raw: 2000, scale: '1' } } }]);
+test("an older controller's single config: reserved ids on their own channel_number are published, with an empty board directory", async (t) => {
+  const rig = await adcRig(t, [
+    { parent: WB_ADC_PARENT, channels: { voltage4: { raw: 1000, scale: '1' }, voltage8: { raw: 2000, scale: '1' } } },
+  ]);
   const proc = rig.start({
     device_name: 'ADCs',
     iio_channels: [
@@ -81,12 +93,17 @@ test('an older controller\'s single config: reserved ids on their own channel_nu
   });
   await rig.waitValue('A1', (p) => p === '2.00');
   await rig.waitValue('Vin', (p) => p === '20.0');
-  assert.match(proc.stderr(), /INFO: .*iio_channels\[0\]: system channel "A1" has no board definition: using the channel_number given here/);
+  assert.match(
+    proc.stderr(),
+    /INFO: .*iio_channels\[0\]: system channel "A1" has no board definition: using the channel_number given here/,
+  );
   assert.doesNotMatch(proc.stderr(), /skipped/);
 });
 
-test('a board channel named outside the reserved list (5Vout) with the user\'s averaging: -j | -J keeps it and the service runs it', async (t) => {
-  const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage5: { raw: 1250, scale: '1' }, voltage1: { raw: 100, scale: '1' } } }]);
+test("a board channel named outside the reserved list (5Vout) with the user's averaging: -j | -J keeps it and the service runs it", async (t) => {
+  const rig = await adcRig(t, [
+    { parent: WB_ADC_PARENT, channels: { voltage5: { raw: 1250, scale: '1' }, voltage1: { raw: 100, scale: '1' } } },
+  ]);
   const board = {
     iio_channels: [
       { id: 'Vin', match_iio: '2198000.adc', channel_number: 'voltage1', voltage_multiplier: 10 },
@@ -102,9 +119,12 @@ test('a board channel named outside the reserved list (5Vout) with the user\'s a
     return r.stdout;
   };
   const editor = JSON.parse(convert('-j', JSON.stringify(stored))) as { iio_channels: { id: string }[] };
-  assert.deepEqual(editor.iio_channels.map((c) => c.id), ['Vin', '5Vout']);
+  assert.deepEqual(
+    editor.iio_channels.map((c) => c.id),
+    ['Vin', '5Vout'],
+  );
   const saved = JSON.parse(convert('-J', JSON.stringify(editor))) as object;
-  assert.deepEqual(saved, stored, 'the user\'s settings come back, nothing of the board added');
+  assert.deepEqual(saved, stored, "the user's settings come back, nothing of the board added");
 
   const proc = rig.start(saved, board);
   await rig.waitValue('5Vout', (p) => p === '5.00');

@@ -11,14 +11,31 @@ import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 import { adcRig, control } from './adc-rig.js';
 
 test('max_voltage (at the ADC input) and a raw file removed then restored: r, last value kept, recovery', async (t) => {
-  const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 400, scale: '1' }, voltage2: { raw: 700, scale: '1' } } }]);
+  const rig = await adcRig(t, [
+    { parent: WB_ADC_PARENT, channels: { voltage1: { raw: 400, scale: '1' }, voltage2: { raw: 700, scale: '1' } } },
+  ]);
   const proc = rig.start({
     device_name: 'ADCs',
     iio_channels: [
       // 0.4 V at the input, 4 V published; the limit is 0.5 V at the input.
-      { id: 'lim', channel_number: 'voltage1', voltage_multiplier: 10, max_voltage: 0.5, poll_interval: 50, averaging_window: 2, delay_between_measurements: 5 },
+      {
+        id: 'lim',
+        channel_number: 'voltage1',
+        voltage_multiplier: 10,
+        max_voltage: 0.5,
+        poll_interval: 50,
+        averaging_window: 2,
+        delay_between_measurements: 5,
+      },
       // Cycles 200 ms apart: the raw file is reopened for every set and its loss is seen.
-      { id: 'gone', channel_number: 'voltage2', voltage_multiplier: 1, poll_interval: 200, averaging_window: 2, delay_between_measurements: 5 },
+      {
+        id: 'gone',
+        channel_number: 'voltage2',
+        voltage_multiplier: 1,
+        poll_interval: 200,
+        averaging_window: 2,
+        delay_between_measurements: 5,
+      },
     ],
   });
   await rig.waitValue('lim', (p) => p === '4.000');
@@ -32,7 +49,10 @@ test('max_voltage (at the ADC input) and a raw file removed then restored: r, la
   rig.tree.setRaw(0, 'voltage1', 300);
   await rig.waitValue('lim', (p) => p === '3.000', { from });
   assert.deepEqual(rig.values('lim', from), ['3.000'], 'nothing published above the limit');
-  const lim = rig.recorder.since(from).filter((m) => m.topic.startsWith(control('lim'))).map((m) => `${m.topic.slice(control('lim').length)}=${m.payload}`);
+  const lim = rig.recorder
+    .since(from)
+    .filter((m) => m.topic.startsWith(control('lim')))
+    .map((m) => `${m.topic.slice(control('lim').length)}=${m.payload}`);
   assert.deepEqual(lim, ['/meta/error=r', '/meta/error=', '=3.000']);
 
   from = rig.recorder.mark();

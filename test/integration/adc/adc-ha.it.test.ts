@@ -20,9 +20,17 @@ test('ADC: sw_version in the HA device, birth on --ha-status-topic, a stop keeps
   const ha = await MqttRecorder.start(rig.broker.url, ['ha/#']);
   t.after(() => ha.close());
   const configTopic = 'ha/sensor/it_ctl-adc/ext/config';
-  const config = { device_name: 'ADCs', iio_channels: [{ id: 'ext', match_iio: '2198000.adc', channel_number: 'voltage1', voltage_multiplier: 1, poll_interval: 50, averaging_window: 2 }] };
+  const config = {
+    device_name: 'ADCs',
+    iio_channels: [
+      { id: 'ext', match_iio: '2198000.adc', channel_number: 'voltage1', voltage_multiplier: 1, poll_interval: 50, averaging_window: 2 },
+    ],
+  };
   const proc = rig.start(config, undefined, ['--ha-discovery=ha', '--ha-status-topic', 'hass/status']);
-  const announced = JSON.parse((await ha.waitForTopic(configTopic)).payload) as { device: Record<string, unknown>; origin: Record<string, unknown> };
+  const announced = JSON.parse((await ha.waitForTopic(configTopic)).payload) as {
+    device: Record<string, unknown>;
+    origin: Record<string, unknown>;
+  };
   assert.equal(announced.device['sw_version'], pkg.version);
   assert.equal(announced.origin['sw_version'], pkg.version);
   await rig.recorder.waitForTopic(`${DEVICE_TOPIC}/availability`, 'online');

@@ -12,7 +12,9 @@ test('changes at once, unchanged values again after max_unchanged_interval', asy
   const proc = rig.start({
     device_name: 'ADCs',
     max_unchanged_interval: 5,
-    iio_channels: [{ id: 'p', channel_number: 'voltage1', voltage_multiplier: 1, poll_interval: 50, averaging_window: 2, delay_between_measurements: 5 }],
+    iio_channels: [
+      { id: 'p', channel_number: 'voltage1', voltage_multiplier: 1, poll_interval: 50, averaging_window: 2, delay_between_measurements: 5 },
+    ],
   });
   const first = await rig.waitValue('p', (v) => v === '0.100');
   await sleep(1000); // some 20 cycles of the same value
@@ -24,7 +26,11 @@ test('changes at once, unchanged values again after max_unchanged_interval', asy
   // At once: within a few 50 ms cycles, far from the 5 s an unchanged value waits.
   assert.ok(changedAt - setAt < 2500, `the change was published ${(changedAt - setAt).toFixed(0)} ms after it was made`);
   // A set of reads that straddles the change may first publish a mean between the two values.
-  assert.deepEqual(rig.values('p').filter((v) => v === first.payload), [first.payload], 'unchanged values were not re-published');
+  assert.deepEqual(
+    rig.values('p').filter((v) => v === first.payload),
+    [first.payload],
+    'unchanged values were not re-published',
+  );
   assert.equal(rig.values('p').at(-1), '0.120');
   await rig.waitValue('p', (v) => v === '0.120', { from: rig.recorder.mark(), timeoutMs: 8000, what: 'the unchanged value again' });
   // Measured between two receipts here: the change's delivery may be late on a loaded machine

@@ -17,7 +17,15 @@ const fast = { poll_interval: 50, averaging_window: 2, delay_between_measurement
 
 test('reload: unchanged channels keep sampling untouched, changed ones restart, removed ones cleared, added ones published', async (t) => {
   const rig = await adcRig(t, [
-    { parent: WB_ADC_PARENT, channels: { voltage1: { raw: 100, scale: '1' }, voltage2: { raw: 200, scale: '1' }, voltage3: { raw: 300, scale: '1' }, voltage4: { raw: 400, scale: '1' } } },
+    {
+      parent: WB_ADC_PARENT,
+      channels: {
+        voltage1: { raw: 100, scale: '1' },
+        voltage2: { raw: 200, scale: '1' },
+        voltage3: { raw: 300, scale: '1' },
+        voltage4: { raw: 400, scale: '1' },
+      },
+    },
   ]);
   const keep = { id: 'KEEP', channel_number: 'voltage1', voltage_multiplier: 1, ...fast };
   const change = { id: 'CHANGE', channel_number: 'voltage2', voltage_multiplier: 1, ...fast };
@@ -32,7 +40,11 @@ test('reload: unchanged channels keep sampling untouched, changed ones restart, 
     configFile,
     JSON.stringify({
       device_name: 'Analog inputs',
-      iio_channels: [keep, { ...change, voltage_multiplier: 10 }, { id: 'ADDED', channel_number: 'voltage4', voltage_multiplier: 1, ...fast }],
+      iio_channels: [
+        keep,
+        { ...change, voltage_multiplier: 10 },
+        { id: 'ADDED', channel_number: 'voltage4', voltage_multiplier: 1, ...fast },
+      ],
     }),
   );
   let mark = rig.recorder.mark();
@@ -46,24 +58,38 @@ test('reload: unchanged channels keep sampling untouched, changed ones restart, 
 
   const since = rig.recorder.since(mark);
   const of = (id: string) => since.filter((m) => m.topic === control(id) || m.topic.startsWith(`${control(id)}/`));
-  assert.deepEqual(of('KEEP').map((m) => [m.topic, m.payload]), [[control('KEEP'), '0.150']], 'nothing of the unchanged channel but its new value');
-  assert.deepEqual(of('CHANGE').filter((m) => m.topic.includes('/meta')), [], 'the changed channel keeps its metas (same type, same order)');
-  assert.ok(of('GONE').some((m) => m.topic === control('GONE') && m.payload === ''), 'the removed channel is cleared');
-  assert.equal(
-    since.find((m) => m.topic === `${DEVICE_TOPIC}/meta/name`)?.payload,
-    'Analog inputs',
-    'the device is renamed',
+  assert.deepEqual(
+    of('KEEP').map((m) => [m.topic, m.payload]),
+    [[control('KEEP'), '0.150']],
+    'nothing of the unchanged channel but its new value',
   );
+  assert.deepEqual(
+    of('CHANGE').filter((m) => m.topic.includes('/meta')),
+    [],
+    'the changed channel keeps its metas (same type, same order)',
+  );
+  assert.ok(
+    of('GONE').some((m) => m.topic === control('GONE') && m.payload === ''),
+    'the removed channel is cleared',
+  );
+  assert.equal(since.find((m) => m.topic === `${DEVICE_TOPIC}/meta/name`)?.payload, 'Analog inputs', 'the device is renamed');
   const retained = await retainedSnapshot(rig.broker.url, `${control('GONE')}/#`);
   assert.deepEqual([...retained.keys()], []);
 
   // An invalid config: the problem line as at start-up, then nothing changes.
-  writeFileSync(configFile, '{"device_name": "x", "iio_channels": [{"id": "KEEP", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}]}');
+  writeFileSync(
+    configFile,
+    '{"device_name": "x", "iio_channels": [{"id": "KEEP", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}]}',
+  );
   mark = rig.recorder.mark();
   proc.child.kill('SIGHUP');
   await waitUntil(() => /invalid configuration, not applied/.test(proc.stderr()), 'the reload refused', { timeoutMs: 8000 });
   assert.match(proc.stderr(), /ctl-mqtt-adc\.conf:1:\d+: iio_channels\[0\]\.averaging_window: must be >= 1 \(got 0\)/);
-  assert.deepEqual(rig.recorder.since(mark).filter((m) => m.topic.includes('/meta') || m.payload === ''), [], 'no control removed or re-announced');
+  assert.deepEqual(
+    rig.recorder.since(mark).filter((m) => m.topic.includes('/meta') || m.payload === ''),
+    [],
+    'no control removed or re-announced',
+  );
   rig.tree.setRaw(0, 'voltage2', 300);
   await rig.waitValue('CHANGE', (v) => v === '3.000', { from: mark, what: 'the running config still applies' });
   assert.equal(await proc.stop(), 0);

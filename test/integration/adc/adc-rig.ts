@@ -12,7 +12,6 @@ import { MqttRecorder, type Recorded } from '../../helpers/mqtt-recorder.js';
 import { tempFakeIio, type FakeIioDeviceSpec, type FakeIioTree } from '../../helpers/fake-iio.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 
-
 export const BIN = fileURLToPath(new URL('../../../src/cli/adc-main.js', import.meta.url));
 export const DEVICE_TOPIC = '/devices/ctl-adc';
 
@@ -32,7 +31,11 @@ export interface AdcRig {
   /** The value payloads published for a control so far (empty payloads of the cleanup excluded). */
   values(id: string, from?: number): string[];
   /** Waits for a value of `id` for which `match` holds. */
-  waitValue(id: string, match: (payload: string) => boolean, options?: { from?: number; timeoutMs?: number; what?: string }): Promise<Recorded>;
+  waitValue(
+    id: string,
+    match: (payload: string) => boolean,
+    options?: { from?: number; timeoutMs?: number; what?: string },
+  ): Promise<Recorded>;
 }
 
 export async function adcRig(t: TestContext, devices: readonly FakeIioDeviceSpec[]): Promise<AdcRig> {
@@ -56,11 +59,25 @@ export async function adcRig(t: TestContext, devices: readonly FakeIioDeviceSpec
       const configFile = join(dir, 'ctl-mqtt-adc.conf');
       writeFileSync(configFile, JSON.stringify(config, null, 2));
       if (board !== undefined) writeFileSync(join(boardDir, 'system.conf'), JSON.stringify(board, null, 2));
-      const args = [BIN, '--sysfs-root', tree.root, '-c', configFile, '--system-config-dir', boardDir, '-p', String(broker.port), ...extraArgs];
+      const args = [
+        BIN,
+        '--sysfs-root',
+        tree.root,
+        '-c',
+        configFile,
+        '--system-config-dir',
+        boardDir,
+        '-p',
+        String(broker.port),
+        ...extraArgs,
+      ];
       return spawnAdc(t, args);
     },
     values(id, from = 0) {
-      return recorder.since(from).filter(isValue(id)).map((m) => m.payload);
+      return recorder
+        .since(from)
+        .filter(isValue(id))
+        .map((m) => m.payload);
     },
     waitValue(id, match, options = {}) {
       return recorder.waitFor((m) => isValue(id)(m) && match(m.payload), {

@@ -71,7 +71,15 @@ test('averaging: a raw that changes during the set gives the mean, negatives inc
   const proc = rig.start({
     device_name: 'ADCs',
     iio_channels: [
-      { id: 'avg', channel_number: 'voltage5', voltage_multiplier: 1000, decimal_places: 2, poll_interval: 60, averaging_window: 10, delay_between_measurements: 4 },
+      {
+        id: 'avg',
+        channel_number: 'voltage5',
+        voltage_multiplier: 1000,
+        decimal_places: 2,
+        poll_interval: 60,
+        averaging_window: 10,
+        delay_between_measurements: 4,
+      },
     ],
   });
   await rig.waitValue('avg', (p) => p === '-100.00');

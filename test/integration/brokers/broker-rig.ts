@@ -35,7 +35,10 @@ export async function retainedOfTopics(url: string, topics: readonly string[], t
   try {
     const got = (): Map<string, string> => new Map(recorder.messages.filter((m) => m.retain).map((m) => [m.topic, m.payload]));
     try {
-      await waitUntil(() => topics.every((topic) => got().has(topic)), 'the retained message of every topic', { timeoutMs, intervalMs: 20 });
+      await waitUntil(() => topics.every((topic) => got().has(topic)), 'the retained message of every topic', {
+        timeoutMs,
+        intervalMs: 20,
+      });
     } catch {
       const missing = topics.filter((topic) => !got().has(topic));
       throw new Error(`a fresh subscriber got no retained message on:\n  ${missing.join('\n  ')}`);

@@ -24,8 +24,18 @@ interface Variant {
 }
 
 const VARIANTS: readonly Variant[] = [
-  { name: '-T site1 on the service', serviceArgs: ['-T', 'site1'], bridgeTopic: 'topic site1/# both 1', localBase: (id) => `site1/devices/${id}` },
-  { name: 'bridge topic remap', serviceArgs: [], bridgeTopic: 'topic # both 1 /devices/ site1/devices/', localBase: (id) => `/devices/${id}` },
+  {
+    name: '-T site1 on the service',
+    serviceArgs: ['-T', 'site1'],
+    bridgeTopic: 'topic site1/# both 1',
+    localBase: (id) => `site1/devices/${id}`,
+  },
+  {
+    name: 'bridge topic remap',
+    serviceArgs: [],
+    bridgeTopic: 'topic # both 1 /devices/ site1/devices/',
+    localBase: (id) => `/devices/${id}`,
+  },
 ];
 
 /** The controller's mosquitto, bridged to `central` (retrying every second while it is away). */
@@ -49,62 +59,74 @@ async function startBrokers(t: TestContext, variant: Variant): Promise<{ central
 }
 
 for (const variant of VARIANTS) {
-  test(`behind a mosquitto bridge (${variant.name}): the central broker gets the retained snapshot, commands come down, a central restart gets the state back`, { skip: skipWithoutMosquitto }, async (t) => {
-    const { central, local } = await startBrokers(t, variant);
-    const rig = await simRigOn(t, local.url);
-    const run = await scenarioRun(t, rig, 'bridged');
-    const localBase = variant.localBase(run.deviceId);
-    const remoteBase = `site1/devices/${run.deviceId}`;
-    const service = run.start(
-      [
-        { name: 'IN', gpio: gpioOf(rig, 0, 0), direction: 'input' },
-        { name: 'OUT', gpio: gpioOf(rig, 0, 2), direction: 'output' },
-      ],
-      variant.serviceArgs,
-    );
+  test(
+    `behind a mosquitto bridge (${variant.name}): the central broker gets the retained snapshot, commands come down, a central restart gets the state back`,
+    { skip: skipWithoutMosquitto },
+    async (t) => {
+      const { central, local } = await startBrokers(t, variant);
+      const rig = await simRigOn(t, local.url);
+      const run = await scenarioRun(t, rig, 'bridged');
+      const localBase = variant.localBase(run.deviceId);
+      const remoteBase = `site1/devices/${run.deviceId}`;
+      const service = run.start(
+        [
+          { name: 'IN', gpio: gpioOf(rig, 0, 0), direction: 'input' },
+          { name: 'OUT', gpio: gpioOf(rig, 0, 2), direction: 'output' },
+        ],
+        variant.serviceArgs,
+      );
 
-    /** Waits until the central broker's retained state of the device is the controller's, renamed; gives it. */
-    const centralMatchesLocal = async (what: string, localHas: (snapshot: Map<string, string>) => boolean): Promise<Map<string, string>> => {
-      let want = new Map<string, string>();
-      let got = new Map<string, string>();
-      try {
-        await waitUntil(
-          async () => {
-            const here = await retainedSnapshot(local.url, `${localBase}/#`);
-            want = new Map([...here].map(([topic, payload]) => [remoteBase + topic.slice(localBase.length), payload]));
-            got = await retainedSnapshot(central.url, `${remoteBase}/#`);
-            return localHas(here) && JSON.stringify([...want].sort()) === JSON.stringify([...got].sort());
-          },
-          what,
-          { timeoutMs: 30_000, intervalMs: 100 },
-        );
-      } catch (err) {
-        assert.deepEqual(Object.fromEntries(got), Object.fromEntries(want), (err as Error).message);
-      }
-      return got;
-    };
+      /** Waits until the central broker's retained state of the device is the controller's, renamed; gives it. */
+      const centralMatchesLocal = async (
+        what: string,
+        localHas: (snapshot: Map<string, string>) => boolean,
+      ): Promise<Map<string, string>> => {
+        let want = new Map<string, string>();
+        let got = new Map<string, string>();
+        try {
+          await waitUntil(
+            async () => {
+              const here = await retainedSnapshot(local.url, `${localBase}/#`);
+              want = new Map([...here].map(([topic, payload]) => [remoteBase + topic.slice(localBase.length), payload]));
+              got = await retainedSnapshot(central.url, `${remoteBase}/#`);
+              return localHas(here) && JSON.stringify([...want].sort()) === JSON.stringify([...got].sort());
+            },
+            what,
+            { timeoutMs: 30_000, intervalMs: 100 },
+          );
+        } catch (err) {
+          assert.deepEqual(Object.fromEntries(got), Object.fromEntries(want), (err as Error).message);
+        }
+        return got;
+      };
 
-    const first = await centralMatchesLocal('the snapshot on the central broker', (here) => here.has(`${localBase}/controls/OUT/meta`));
-    assert.equal(first.get(`${remoteBase}/controls/IN`), '0');
-    assert.deepEqual(JSON.parse(first.get(`${remoteBase}/controls/OUT/meta`)!), { order: 2, readonly: false, type: 'switch' });
-    assert.equal(first.get(`${remoteBase}/meta/name`), 'Scenario bridged');
+      const first = await centralMatchesLocal('the snapshot on the central broker', (here) => here.has(`${localBase}/controls/OUT/meta`));
+      assert.equal(first.get(`${remoteBase}/controls/IN`), '0');
+      assert.deepEqual(JSON.parse(first.get(`${remoteBase}/controls/OUT/meta`)!), { order: 2, readonly: false, type: 'switch' });
+      assert.equal(first.get(`${remoteBase}/meta/name`), 'Scenario bridged');
 
-    // A command on the central broker reaches the output, and its new value comes back up.
-    const watcher = await MqttRecorder.start(central.url, [`${remoteBase}/controls/OUT`]);
-    t.after(() => watcher.close());
-    await publishOnce(central.url, `${remoteBase}/controls/OUT/on`, '1');
-    await watcher.waitForTopic(`${remoteBase}/controls/OUT`, '1', { timeoutMs: 10_000 });
-    assert.equal(await rig.level(0, 2), true);
+      // A command on the central broker reaches the output, and its new value comes back up.
+      const watcher = await MqttRecorder.start(central.url, [`${remoteBase}/controls/OUT`]);
+      t.after(() => watcher.close());
+      await publishOnce(central.url, `${remoteBase}/controls/OUT/on`, '1');
+      await watcher.waitForTopic(`${remoteBase}/controls/OUT`, '1', { timeoutMs: 10_000 });
+      assert.equal(await rig.level(0, 2), true);
 
-    // The central broker restarts empty (no persistence); meanwhile the input changes.
-    await central.stop();
-    await rig.setInput(0, 0, true);
-    await eventually('IN = 1 on the controller', async () => ((await retainedSnapshot(local.url, `${localBase}/controls/IN`)).get(`${localBase}/controls/IN`) === '1' ? true : undefined));
-    await central.start();
-    const after = await centralMatchesLocal('the state back on the restarted central broker', (here) => here.get(`${localBase}/controls/IN`) === '1');
-    assert.equal(after.get(`${remoteBase}/controls/IN`), '1');
-    assert.equal(after.get(`${remoteBase}/controls/OUT`), '1');
-    assert.doesNotMatch(service.stderr(), /lost/, 'the service kept its own broker');
-    assert.equal(await service.stop(), 0, service.stderr());
-  });
+      // The central broker restarts empty (no persistence); meanwhile the input changes.
+      await central.stop();
+      await rig.setInput(0, 0, true);
+      await eventually('IN = 1 on the controller', async () =>
+        (await retainedSnapshot(local.url, `${localBase}/controls/IN`)).get(`${localBase}/controls/IN`) === '1' ? true : undefined,
+      );
+      await central.start();
+      const after = await centralMatchesLocal(
+        'the state back on the restarted central broker',
+        (here) => here.get(`${localBase}/controls/IN`) === '1',
+      );
+      assert.equal(after.get(`${remoteBase}/controls/IN`), '1');
+      assert.equal(after.get(`${remoteBase}/controls/OUT`), '1');
+      assert.doesNotMatch(service.stderr(), /lost/, 'the service kept its own broker');
+      assert.equal(await service.stop(), 0, service.stderr());
+    },
+  );
 }

@@ -55,7 +55,13 @@ test('RabbitMQ: a fresh subscriber of the exact topics gets every value and meta
   await rig.setInput(0, 0, true);
   await run.value('IN', '1');
   const published = lastPayloads(run.recorder);
-  for (const topic of [`/devices/${run.deviceId}/meta`, `${run.controls}IN`, `${run.controls}IN/meta`, `${run.controls}OUT/meta/readonly`, `${run.controls}M_total/meta`]) {
+  for (const topic of [
+    `/devices/${run.deviceId}/meta`,
+    `${run.controls}IN`,
+    `${run.controls}IN/meta`,
+    `${run.controls}OUT/meta/readonly`,
+    `${run.controls}M_total/meta`,
+  ]) {
     assert.ok(published.has(topic), `the service published ${topic}`);
   }
   const retained = await retainedOfTopics(broker.url, [...published.keys()]);
@@ -85,27 +91,35 @@ test('RabbitMQ: /on commands drive the output and the new value is published', {
   assert.equal(await service.stop(), 0, service.stderr());
 });
 
-test('RabbitMQ restarted: the service connects again and republishes every value and meta, with what changed meanwhile', { skip, timeout: 240_000 }, async (t) => {
-  const { rig, run, service } = await startService(t, 'restart');
-  const published = lastPayloads(run.recorder);
-  await broker.stop();
-  await service.log(/connection to .* lost/, 30_000);
-  // RabbitMQ keeps retained messages on disk: without them only a new publish can bring them back.
-  broker.forgetRetained();
-  await rig.setInput(0, 0, true); // seen while the broker is away
-  await broker.start();
-  t.diagnostic(`RabbitMQ restarted in ${(broker.lastStartMs / 1000).toFixed(1)} s`);
-  await service.log(/connected again to .* \(MQTT 3\.1\.1\)/, 90_000);
-  const expected = new Map([...published, [`${run.controls}IN`, '1']]);
-  const retained = await eventually('every value and meta retained again', async () => {
-    const snapshot = await retainedOfTopics(broker.url, [...expected.keys()], 1000).catch(() => undefined);
-    return snapshot?.size === expected.size ? snapshot : undefined;
-  }, 60_000);
-  assert.deepEqual(Object.fromEntries(retained), Object.fromEntries(expected));
-  // Commands work on the new connection.
-  const mark = run.recorder.mark();
-  await run.command('OUT', '1');
-  await run.value('OUT', '1', { from: mark, timeoutMs: 30_000 });
-  assert.equal(await rig.level(0, 2), true);
-  assert.equal(await service.stop(), 0, service.stderr());
-});
+test(
+  'RabbitMQ restarted: the service connects again and republishes every value and meta, with what changed meanwhile',
+  { skip, timeout: 240_000 },
+  async (t) => {
+    const { rig, run, service } = await startService(t, 'restart');
+    const published = lastPayloads(run.recorder);
+    await broker.stop();
+    await service.log(/connection to .* lost/, 30_000);
+    // RabbitMQ keeps retained messages on disk: without them only a new publish can bring them back.
+    broker.forgetRetained();
+    await rig.setInput(0, 0, true); // seen while the broker is away
+    await broker.start();
+    t.diagnostic(`RabbitMQ restarted in ${(broker.lastStartMs / 1000).toFixed(1)} s`);
+    await service.log(/connected again to .* \(MQTT 3\.1\.1\)/, 90_000);
+    const expected = new Map([...published, [`${run.controls}IN`, '1']]);
+    const retained = await eventually(
+      'every value and meta retained again',
+      async () => {
+        const snapshot = await retainedOfTopics(broker.url, [...expected.keys()], 1000).catch(() => undefined);
+        return snapshot?.size === expected.size ? snapshot : undefined;
+      },
+      60_000,
+    );
+    assert.deepEqual(Object.fromEntries(retained), Object.fromEntries(expected));
+    // Commands work on the new connection.
+    const mark = run.recorder.mark();
+    await run.command('OUT', '1');
+    await run.value('OUT', '1', { from: mark, timeoutMs: 30_000 });
+    assert.equal(await rig.level(0, 2), true);
+    assert.equal(await service.stop(), 0, service.stderr());
+  },
+);

@@ -43,17 +43,21 @@ async function closingFront(targetPort: number, closing: number): Promise<{ url:
   };
 }
 
-test('connections closed without a CONNACK whatever the protocol: the service tries 3.1.1 once, then connects with MQTT 5', { skip: skipWithoutMosquitto }, async (t) => {
-  const broker = await startMosquitto();
-  t.after(() => broker.close());
-  const front = await closingFront(broker.port, 2);
-  t.after(() => front.close());
-  const rig = await simRigOn(t, broker.url);
-  const run = await scenarioRun(t, rig, 'silent-close');
-  const service = run.start([{ name: 'OUT', gpio: gpioOf(rig, 0, 2), direction: 'output' }], ['--broker', front.url]);
-  const connected = await service.log(/connected to /, 30_000);
-  assert.match(connected, /\(MQTT 5\)/);
-  assert.match(service.stderr(), /does not speak MQTT 5; using MQTT 3\.1\.1/);
-  assert.match(service.stderr(), /cannot connect to .* \(connection closed\)/);
-  assert.equal(await service.stop(), 0, service.stderr());
-});
+test(
+  'connections closed without a CONNACK whatever the protocol: the service tries 3.1.1 once, then connects with MQTT 5',
+  { skip: skipWithoutMosquitto },
+  async (t) => {
+    const broker = await startMosquitto();
+    t.after(() => broker.close());
+    const front = await closingFront(broker.port, 2);
+    t.after(() => front.close());
+    const rig = await simRigOn(t, broker.url);
+    const run = await scenarioRun(t, rig, 'silent-close');
+    const service = run.start([{ name: 'OUT', gpio: gpioOf(rig, 0, 2), direction: 'output' }], ['--broker', front.url]);
+    const connected = await service.log(/connected to /, 30_000);
+    assert.match(connected, /\(MQTT 5\)/);
+    assert.match(service.stderr(), /does not speak MQTT 5; using MQTT 3\.1\.1/);
+    assert.match(service.stderr(), /cannot connect to .* \(connection closed\)/);
+    assert.equal(await service.stop(), 0, service.stderr());
+  },
+);

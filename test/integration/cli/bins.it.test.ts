@@ -20,7 +20,12 @@ const BOARD = { gpio: join(ROOT, 'examples/board/ctl-mqtt-gpio/conf.d'), adc: jo
 const CONFIG = { gpio: join(ROOT, 'examples/ctl-mqtt-gpio.conf'), adc: join(ROOT, 'examples/ctl-mqtt-adc.conf') };
 
 function run(bin: string, args: string[], options: SpawnSyncOptions = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
+  });
   return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
@@ -41,12 +46,24 @@ test('exit codes of the real processes: 0 help/version, 2 bad arguments, 6 bad c
   assert.deepEqual([missing.code, missing.stdout], [6, '']);
   assert.equal(missing.stderr.trimEnd().split('\n').length, 1);
   const bad = join(dir, 'bad.conf');
-  writeFileSync(bad, '{"device_name": "x", "iio_channels": [{"id": "a", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}]}');
+  writeFileSync(
+    bad,
+    '{"device_name": "x", "iio_channels": [{"id": "a", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}]}',
+  );
   const invalid = run(BIN.adc, ['-c', bad, '--system-config-dir', dir]);
   assert.equal(invalid.code, 6);
   assert.equal(invalid.stderr, `${bad}:1:126: iio_channels[0].averaging_window: must be >= 1 (got 0)\n`);
   // A runtime failure: the service starts and its MQTT device cannot read its TLS file.
-  const ok = run(BIN.gpio, ['-c', CONFIG.gpio, '--system-config-dir', BOARD.gpio, '--gpio-sim', dir, '--tls-ca', join(dir, 'missing-ca.pem')]);
+  const ok = run(BIN.gpio, [
+    '-c',
+    CONFIG.gpio,
+    '--system-config-dir',
+    BOARD.gpio,
+    '--gpio-sim',
+    dir,
+    '--tls-ca',
+    join(dir, 'missing-ca.pem'),
+  ]);
   assert.equal(ok.code, 1, ok.stderr);
   assert.match(ok.stderr, /^ctl-mqtt-gpio: cannot read TLS CA file .*missing-ca\.pem: ENOENT/m);
   assert.doesNotMatch(ok.stderr + usage.stderr + invalid.stderr, /^\s+at /m);
@@ -124,7 +141,8 @@ test('the conversion paths start lean: the bins statically import no npm package
   // parsing and in the config check. It loads no client and no npm package. So is the device
   // tree's path (the default device id depends on whether it has a node). Paths are taken
   // relative to dist/src, so a checkout under a folder named run, mqtt or hw changes nothing.
-  const naming = /^mqtt\/(topics|topic-length-limits|broker-options|password-source|ha\/ha-ids|ha\/ha-topic-length)\.js$|^hw\/devicetree\/dt-path\.js$/;
+  const naming =
+    /^mqtt\/(topics|topic-length-limits|broker-options|password-source|ha\/ha-ids|ha\/ha-topic-length)\.js$|^hw\/devicetree\/dt-path\.js$/;
   const srcRoot = join(ROOT, 'dist/src');
   for (const file of seen) {
     const inSrc = relative(srcRoot, file);
@@ -183,7 +201,10 @@ test('the hardware listings as real processes: JSON on stdout, exit 0', (t) => {
   }
   const lines = run(BIN.gpio, ['--list-lines', '--gpio-sim', join(dir, 'sim')]);
   assert.deepEqual([lines.code, lines.stderr], [0, '']);
-  assert.deepEqual((JSON.parse(lines.stdout) as { chips: { path: string; lines: number }[] }).chips.map((c) => [c.path, c.lines]), [['/dev/gpiochip0', 2]]);
+  assert.deepEqual(
+    (JSON.parse(lines.stdout) as { chips: { path: string; lines: number }[] }).chips.map((c) => [c.path, c.lines]),
+    [['/dev/gpiochip0', 2]],
+  );
   const device = join(dir, 'sys/devices/platform/adc/iio:device0');
   mkdirSync(device, { recursive: true });
   writeFileSync(join(device, 'in_voltage1_raw'), '2000\n');

@@ -15,7 +15,12 @@ import { skipWithoutMosquitto } from '../../helpers/test-broker.js';
 
 const ADC_MAIN = fileURLToPath(new URL('../../../src/cli/adc-main.js', import.meta.url));
 
-async function connects(t: TestContext, how: string, extraArgs: (dir: string) => string[], env: (dir: string) => NodeJS.ProcessEnv): Promise<void> {
+async function connects(
+  t: TestContext,
+  how: string,
+  extraArgs: (dir: string) => string[],
+  env: (dir: string) => NodeJS.ProcessEnv,
+): Promise<void> {
   const broker = await startMosquitto({ users: { alice: 's3cret' } });
   t.after(() => broker.close());
   const dir = mkdtempSync(join(tmpdir(), 'ctl-password-'));
@@ -24,7 +29,22 @@ async function connects(t: TestContext, how: string, extraArgs: (dir: string) =>
   writeFileSync(config, JSON.stringify({ device_name: 'Password', iio_channels: [] }));
   const recorder = await MqttRecorder.start(broker.url, ['/devices/pw-adc/meta/name'], { username: 'alice', password: 's3cret' });
   t.after(() => recorder.close());
-  const args = [ADC_MAIN, '-c', config, '--system-config-dir', join(dir, 'none'), '--sysfs-root', join(dir, 'sys'), '--broker', broker.url, '--device-id', 'pw-adc', '-u', 'alice', ...extraArgs(dir)];
+  const args = [
+    ADC_MAIN,
+    '-c',
+    config,
+    '--system-config-dir',
+    join(dir, 'none'),
+    '--sysfs-root',
+    join(dir, 'sys'),
+    '--broker',
+    broker.url,
+    '--device-id',
+    'pw-adc',
+    '-u',
+    'alice',
+    ...extraArgs(dir),
+  ];
   const service = spawnNode(t, args, { env: { ...process.env, ...env(dir) } });
   await recorder.waitForTopic('/devices/pw-adc/meta/name', 'Password', { timeoutMs: 10_000 }).catch((err: Error) => {
     throw new Error(`${how}: ${err.message}\n${service.stderr()}`);
@@ -33,20 +53,35 @@ async function connects(t: TestContext, how: string, extraArgs: (dir: string) =>
 }
 
 test('--password-file: the service connects with the password in the file', { skip: skipWithoutMosquitto }, async (t) => {
-  await connects(t, '--password-file', (dir) => {
-    writeFileSync(join(dir, 'pw'), 's3cret\n', { mode: 0o600 });
-    return ['--password-file', join(dir, 'pw')];
-  }, () => ({}));
+  await connects(
+    t,
+    '--password-file',
+    (dir) => {
+      writeFileSync(join(dir, 'pw'), 's3cret\n', { mode: 0o600 });
+      return ['--password-file', join(dir, 'pw')];
+    },
+    () => ({}),
+  );
 });
 
 test('CTL_MQTT_PASSWORD: the service connects with the password in its environment', { skip: skipWithoutMosquitto }, async (t) => {
-  await connects(t, 'CTL_MQTT_PASSWORD', () => [], () => ({ CTL_MQTT_PASSWORD: 's3cret' }));
+  await connects(
+    t,
+    'CTL_MQTT_PASSWORD',
+    () => [],
+    () => ({ CTL_MQTT_PASSWORD: 's3cret' }),
+  );
 });
 
 test('a systemd credential: $CREDENTIALS_DIRECTORY/mqtt-password', { skip: skipWithoutMosquitto }, async (t) => {
-  await connects(t, 'credential', () => [], (dir) => {
-    mkdirSync(join(dir, 'creds'));
-    writeFileSync(join(dir, 'creds', 'mqtt-password'), 's3cret');
-    return { CREDENTIALS_DIRECTORY: join(dir, 'creds') };
-  });
+  await connects(
+    t,
+    'credential',
+    () => [],
+    (dir) => {
+      mkdirSync(join(dir, 'creds'));
+      writeFileSync(join(dir, 'creds', 'mqtt-password'), 's3cret');
+      return { CREDENTIALS_DIRECTORY: join(dir, 'creds') };
+    },
+  );
 });

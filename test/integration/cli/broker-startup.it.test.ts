@@ -42,13 +42,37 @@ function gpioArgs(dir: string, brokerUrl: string): string[] {
     { name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' },
   ];
   writeFileSync(config, JSON.stringify({ device_name: 'Start-up', channels }));
-  return ['-c', config, '--system-config-dir', join(dir, 'none'), '--gpio-sim', join(dir, 'sim'), '--state-file', join(dir, 'state.json'), '--broker', brokerUrl, '--device-id', 'startup-gpio'];
+  return [
+    '-c',
+    config,
+    '--system-config-dir',
+    join(dir, 'none'),
+    '--gpio-sim',
+    join(dir, 'sim'),
+    '--state-file',
+    join(dir, 'state.json'),
+    '--broker',
+    brokerUrl,
+    '--device-id',
+    'startup-gpio',
+  ];
 }
 
 function adcArgs(dir: string, brokerUrl: string): string[] {
   const config = join(dir, 'adc.conf');
   writeFileSync(config, JSON.stringify({ device_name: 'Start-up', iio_channels: [] }));
-  return ['-c', config, '--system-config-dir', join(dir, 'none'), '--sysfs-root', join(dir, 'sys-root'), '--broker', brokerUrl, '--device-id', 'startup-adc'];
+  return [
+    '-c',
+    config,
+    '--system-config-dir',
+    join(dir, 'none'),
+    '--sysfs-root',
+    join(dir, 'sys-root'),
+    '--broker',
+    brokerUrl,
+    '--device-id',
+    'startup-adc',
+  ];
 }
 
 const NO_STACK = /^\s+at /m;
@@ -64,8 +88,14 @@ for (const [name, entry, argsOf] of [
     const code = await service.exit;
     assert.equal(code, 1, service.stderr());
     const lines = service.stderr().trimEnd().split('\n');
-    assert.match(service.stderr(), /^WARNING: \[ctl:\w+:mqtt\] cannot connect to mqtt:\/\/127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\); retrying/m);
-    assert.match(lines.find((l) => l.startsWith('ERROR:')) ?? '', /no connection to the broker within 1 s of start \(CTL_MQTT_STARTUP_TIMEOUT\); exiting$/);
+    assert.match(
+      service.stderr(),
+      /^WARNING: \[ctl:\w+:mqtt\] cannot connect to mqtt:\/\/127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\); retrying/m,
+    );
+    assert.match(
+      lines.find((l) => l.startsWith('ERROR:')) ?? '',
+      /no connection to the broker within 1 s of start \(CTL_MQTT_STARTUP_TIMEOUT\); exiting$/,
+    );
     assert.doesNotMatch(service.stderr(), NO_STACK);
   });
 }

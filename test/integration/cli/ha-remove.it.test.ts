@@ -37,7 +37,10 @@ test('--ha-remove empties the configs of its node (and of the node older version
 
   const remove = spawnNode(t, [ADC_MAIN, '--ha-remove', '--ha-discovery=ha', '-T', 'site1', '--broker', broker.url]);
   assert.equal(await remove.exit, 0, remove.stderr());
-  assert.match(remove.stderr(), /removed 3 Home Assistant configs of it_site1_ctl-adc under ha\/ and the availability site1\/devices\/ctl-adc\/availability/);
+  assert.match(
+    remove.stderr(),
+    /removed 3 Home Assistant configs of it_site1_ctl-adc under ha\/ and the availability site1\/devices\/ctl-adc\/availability/,
+  );
   assert.deepEqual(await retainedSnapshot(broker.url), new Map(Object.entries(others)));
 });
 
@@ -45,7 +48,10 @@ test('--ha-remove without a broker: one line, exit 1', async (t) => {
   const port = await freePort();
   const remove = spawnNode(t, [ADC_MAIN, '--ha-remove', '-p', String(port)], { env: { ...process.env, CTL_MQTT_STARTUP_TIMEOUT: '1' } });
   assert.equal(await remove.exit, 1);
-  const errors = remove.stderr().split('\n').filter((l) => / ERROR |ctl-mqtt-adc:/.test(l));
+  const errors = remove
+    .stderr()
+    .split('\n')
+    .filter((l) => / ERROR |ctl-mqtt-adc:/.test(l));
   assert.deepEqual(errors.length, 1, remove.stderr());
   assert.match(errors[0]!, /no connection to mqtt:\/\/localhost:\d+ within 1 s \(CTL_MQTT_STARTUP_TIMEOUT\)/);
   assert.doesNotMatch(remove.stderr(), /^\s+at /m);

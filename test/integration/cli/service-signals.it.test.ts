@@ -36,7 +36,12 @@ function catchesSighup(pid: number): boolean {
  * the spawn (at least 5), the config written after the third. The FIFO is then replaced by a
  * plain file with the same text, for the reload after the start.
  */
-async function hangUpThroughTheStart(t: TestContext, dir: string, configText: string, spawnService: (configFile: string) => Spawned): Promise<Spawned> {
+async function hangUpThroughTheStart(
+  t: TestContext,
+  dir: string,
+  configText: string,
+  spawnService: (configFile: string) => Spawned,
+): Promise<Spawned> {
   const configFile = join(dir, 'early.conf');
   const made = spawnSync('mkfifo', [configFile]);
   assert.equal(made.status, 0, 'mkfifo');
@@ -74,7 +79,20 @@ test('GPIO: SIGHUP from before the config is read, every 50 ms through the first
     ],
   };
   const service = await hangUpThroughTheStart(t, rig.tmpDir, JSON.stringify(config), (configFile) =>
-    spawnNode(t, [GPIO_MAIN, '-c', configFile, '--system-config-dir', run.boardDir, '--state-file', run.stateFile, '--broker', rig.brokerUrl, '--device-id', run.deviceId, ...rig.serviceArgs()]),
+    spawnNode(t, [
+      GPIO_MAIN,
+      '-c',
+      configFile,
+      '--system-config-dir',
+      run.boardDir,
+      '--state-file',
+      run.stateFile,
+      '--broker',
+      rig.brokerUrl,
+      '--device-id',
+      run.deviceId,
+      ...rig.serviceArgs(),
+    ]),
   );
   await run.value('in1', '0');
   const mark = run.recorder.mark();
@@ -92,7 +110,17 @@ test('ADC: SIGHUP from before the config is read, every 50 ms through the first 
     iio_channels: [{ id: 'in', channel_number: 'voltage1', voltage_multiplier: 1, averaging_window: 1, poll_interval: 50 }],
   };
   const service = await hangUpThroughTheStart(t, rig.dir, JSON.stringify(config), (configFile) =>
-    spawnNode(t, [ADC_MAIN, '--sysfs-root', rig.tree.root, '-c', configFile, '--system-config-dir', rig.boardDir, '-p', String(rig.broker.port)]),
+    spawnNode(t, [
+      ADC_MAIN,
+      '--sysfs-root',
+      rig.tree.root,
+      '-c',
+      configFile,
+      '--system-config-dir',
+      rig.boardDir,
+      '-p',
+      String(rig.broker.port),
+    ]),
   );
   await rig.waitValue('in', (p) => p === '1.000');
   assert.ok(service.running());
@@ -104,8 +132,23 @@ async function notifyingService(t: TestContext, env: NodeJS.ProcessEnv, nodeArgs
   const rig = await simRig(t);
   const receiver = await startNotifyReceiver(t, rig.tmpDir);
   const config = join(rig.tmpDir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'GPIOs', channels: [{ name: 'out1', gpio: gpioOf(rig, 0, 0), direction: 'output' }] }));
-  const args = [...nodeArgs, GPIO_MAIN, '-c', config, '--system-config-dir', join(rig.tmpDir, 'none'), '--state-file', join(rig.tmpDir, 'state.json'), '--broker', rig.brokerUrl, ...rig.serviceArgs()];
+  writeFileSync(
+    config,
+    JSON.stringify({ device_name: 'GPIOs', channels: [{ name: 'out1', gpio: gpioOf(rig, 0, 0), direction: 'output' }] }),
+  );
+  const args = [
+    ...nodeArgs,
+    GPIO_MAIN,
+    '-c',
+    config,
+    '--system-config-dir',
+    join(rig.tmpDir, 'none'),
+    '--state-file',
+    join(rig.tmpDir, 'state.json'),
+    '--broker',
+    rig.brokerUrl,
+    ...rig.serviceArgs(),
+  ];
   const service = spawnNode(t, args, { env: { ...process.env, NOTIFY_SOCKET: receiver.socket, ...env } });
   return { receiver, service };
 }

@@ -65,7 +65,11 @@ async function openEditor(page: Page, schema: unknown, startval: unknown): Promi
   await page.evaluate(
     ([s, v]) =>
       new Promise<void>((resolve) => {
-        const w = globalThis as unknown as { JSONEditor: new (el: unknown, o: object) => { on(e: string, f: () => void): void }; ed: unknown; document: { getElementById(id: string): unknown } };
+        const w = globalThis as unknown as {
+          JSONEditor: new (el: unknown, o: object) => { on(e: string, f: () => void): void };
+          ed: unknown;
+          document: { getElementById(id: string): unknown };
+        };
         const ed = new w.JSONEditor(w.document.getElementById('editor'), { schema: s, startval: v });
         w.ed = ed;
         ed.on('ready', () => resolve());
@@ -80,7 +84,9 @@ async function editorState(page: Page, listPath: string) {
     type Ed = {
       getValue(): unknown;
       validate(): { path: string; message: string }[];
-      getEditor(p: string): { rows: { type: number; editors: ({ schema: { format?: string } } | false)[] }[]; tabs_holder?: unknown } | null;
+      getEditor(
+        p: string,
+      ): { rows: { type: number; editors: ({ schema: { format?: string } } | false)[] }[]; tabs_holder?: unknown } | null;
     };
     const ed = (globalThis as unknown as { ed: Ed }).ed;
     const list = ed.getEditor(path)!;
@@ -106,7 +112,10 @@ async function clickTab(page: Page, list: string, row: number): Promise<void> {
 
 /** Clicks the list's own "add" button (each variant editor has hidden ones of its own). */
 async function clickAdd(page: Page, list: string): Promise<void> {
-  const handle = await page.evaluateHandle((p) => (globalThis as unknown as { ed: { getEditor(p: string): { add_row_button: unknown } } }).ed.getEditor(p).add_row_button, list);
+  const handle = await page.evaluateHandle(
+    (p) => (globalThis as unknown as { ed: { getEditor(p: string): { add_row_button: unknown } } }).ed.getEditor(p).add_row_button,
+    list,
+  );
   await handle.asElement()!.click();
 }
 
@@ -176,7 +185,12 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
     await previous.click();
 
     // No reordering, no delete-all, no delete-last, no JSON editing.
-    for (const css of ['.json-editor-btntype-move', '.json-editor-btntype-deleteall', '.json-editor-btntype-deletelast', '.json-editor-btntype-editjson']) {
+    for (const css of [
+      '.json-editor-btntype-move',
+      '.json-editor-btntype-deleteall',
+      '.json-editor-btntype-deletelast',
+      '.json-editor-btntype-editjson',
+    ]) {
       assert.equal(await visibleCount(page, css), 0, css);
     }
 
@@ -195,7 +209,10 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
     assert.equal(r.code, 0, `-J refused what the editor saves: ${r.stderr}\n${JSON.stringify(saved.value)}`);
     const written = JSON.parse(r.stdout) as { channels: Record<string, unknown>[] };
     assert.deepEqual(written.channels.find((c) => c.name === 'relay')?.gpio, { chip: '/dev/gpiochip0', offset: 7 });
-    assert.deepEqual(written.channels.find((c) => c.name === 'A1_OUT'), { name: 'A1_OUT', initial_state: true, load_previous_state: false });
+    assert.deepEqual(
+      written.channels.find((c) => c.name === 'A1_OUT'),
+      { name: 'A1_OUT', initial_state: true, load_previous_state: false },
+    );
   });
 
   test('ADC: channels as tabs, "add" gives a custom channel, and -J takes the result', async () => {
@@ -210,7 +227,12 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
     assert.deepEqual(start.rowTypes, [1, 1], 'Vin and A1 are system channels');
     assert.deepEqual(start.rowFormats, ['merge-default', 'merge-default']);
     assert.deepEqual(start.errors, []);
-    for (const css of ['.json-editor-btntype-move', '.json-editor-btntype-deleteall', '.json-editor-btntype-deletelast', '.json-editor-btntype-editjson']) {
+    for (const css of [
+      '.json-editor-btntype-move',
+      '.json-editor-btntype-deleteall',
+      '.json-editor-btntype-deletelast',
+      '.json-editor-btntype-editjson',
+    ]) {
       assert.equal(await visibleCount(page, css), 0, css);
     }
 
@@ -230,7 +252,10 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
     const custom = written.iio_channels.find((c) => c.id === 'pressure');
     assert.equal(custom?.channel_number, 'voltage5');
     assert.equal(custom?.voltage_multiplier, 1);
-    assert.deepEqual(written.iio_channels.find((c) => c.id === 'A1'), { id: 'A1', averaging_window: 4 });
+    assert.deepEqual(
+      written.iio_channels.find((c) => c.id === 'A1'),
+      { id: 'A1', averaging_window: 4 },
+    );
   });
 });
 
@@ -241,7 +266,7 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
  */
 async function settledState(page: Page, path: string): Promise<Awaited<ReturnType<typeof editorState>>> {
   let last = await editorState(page, path);
-  for (const until = Date.now() + 10_000; last.errors.length > 0 && Date.now() < until; ) {
+  for (const until = Date.now() + 10_000; last.errors.length > 0 && Date.now() < until;) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     last = await editorState(page, path);
   }

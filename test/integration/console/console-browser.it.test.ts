@@ -82,7 +82,10 @@ describe('web console in a browser', { skip: skipWithoutChromium }, () => {
     await until(page, fieldError, '');
     await page.locator('tr[data-control="A1_IN_total"] form.set-number button').click();
     const value = await eventually('A1_IN_total = 1234.500', () => {
-      const c = rig.console.feed.snapshot().devices.find((d) => d.id === 'ctl-gpio')?.controls.find((x) => x.name === 'A1_IN_total');
+      const c = rig.console.feed
+        .snapshot()
+        .devices.find((d) => d.id === 'ctl-gpio')
+        ?.controls.find((x) => x.name === 'A1_IN_total');
       return c?.value === '1234.500' ? c.value : undefined;
     });
     assert.equal(value, '1234.500');
@@ -124,7 +127,11 @@ describe('web console in a browser', { skip: skipWithoutChromium }, () => {
     await page.goto(rig.url);
     await page.waitForSelector('tr[data-control="relay1"]');
     const status = await page.evaluate(async () => {
-      const res = await fetch('/api/command', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ device: 'ctl-gpio', control: 'relay1', value: '1' }) });
+      const res = await fetch('/api/command', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ device: 'ctl-gpio', control: 'relay1', value: '1' }),
+      });
       return [res.status, ((await res.json()) as { error: string }).error];
     });
     assert.deepEqual(status, [403, 'missing or wrong CSRF token: reload the page']);
@@ -169,7 +176,11 @@ describe('web console in a browser', { skip: skipWithoutChromium }, () => {
       assert.ok(session !== undefined, JSON.stringify(cookies));
       assert.equal(session.httpOnly, true);
       assert.equal(session.sameSite, 'Strict');
-      assert.equal(await p.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie), '', 'the session cookie is not readable from scripts');
+      assert.equal(
+        await p.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie),
+        '',
+        'the session cookie is not readable from scripts',
+      );
     } finally {
       await p.close();
     }

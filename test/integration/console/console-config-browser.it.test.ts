@@ -25,7 +25,8 @@ const GPIO_PAGE = 'config/ctl-mqtt-gpio';
 if (skipWithoutChromium) console.log(`# ${skipWithoutChromium}`);
 
 /** Whether the GPIO binary lists lines (the listing may not be in this build yet). */
-const listsLines = (): boolean => /--list-lines/.test(spawnSync(process.execPath, [SERVICE_FILES.gpio.entry, '--help'], { encoding: 'utf8' }).stdout ?? '');
+const listsLines = (): boolean =>
+  /--list-lines/.test(spawnSync(process.execPath, [SERVICE_FILES.gpio.entry, '--help'], { encoding: 'utf8' }).stdout ?? '');
 
 /** The page's globals as the functions run in the browser see them (no DOM library here). */
 interface PageNode {
@@ -75,8 +76,8 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   };
   const channelField = (name: string, key: string): string => `${row(name)} [data-path$=".${key}"] input`;
-  const channels = (): Array<Record<string, unknown>> => (JSON.parse(readFileSync(rig.configFile('gpio'), 'utf8')) as { channels: Array<Record<string, unknown>> }).channels;
-
+  const channels = (): Array<Record<string, unknown>> =>
+    (JSON.parse(readFileSync(rig.configFile('gpio'), 'utf8')) as { channels: Array<Record<string, unknown>> }).channels;
 
   test('a setting typed key by key, a channel renamed: saved, applied, the changed channel seen working', async () => {
     await openPage();
@@ -95,15 +96,24 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     await page.locator('#save').click();
     await until(page, '#result', /channels work\./);
     // Before the hardware listing, the page says the lines were not checked (after it, nothing).
-    assert.match(await page.locator('#result').innerText(), /^Saved; ctl-mqtt-gpio applied it and the changed channels work\.( The lines were not checked against the hardware: .*)?$/);
+    assert.match(
+      await page.locator('#result').innerText(),
+      /^Saved; ctl-mqtt-gpio applied it and the changed channels work\.( The lines were not checked against the hardware: .*)?$/,
+    );
     assert.equal(await page.locator('#result').getAttribute('class'), 'result ok');
     assert.match(await page.locator('#after').innerText(), /door_contact — works/);
     const file = readFileSync(rig.configFile('gpio'), 'utf8');
     assert.match(file, /"device_name": "Garage I\/O"/);
     // Nothing else changed: the key the form has no field for (debounce) is kept, and no default
     // was added to a channel that did not have it (an unset edge means autodetect).
-    assert.deepEqual(channels().find((c) => c['name'] === 'door_contact'), { name: 'door_contact', gpio: { chip: '/dev/gpiochip0', offset: 16 }, direction: 'input', debounce: 20000 });
-    assert.deepEqual(channels().find((c) => c['name'] === 'A1_IN'), { name: 'A1_IN', type: 'watt_meter', multiplier: 1000, decimal_points_current: 1, decimal_points_total: 3 });
+    assert.deepEqual(
+      channels().find((c) => c['name'] === 'door_contact'),
+      { name: 'door_contact', gpio: { chip: '/dev/gpiochip0', offset: 16 }, direction: 'input', debounce: 20000 },
+    );
+    assert.deepEqual(
+      channels().find((c) => c['name'] === 'A1_IN'),
+      { name: 'A1_IN', type: 'watt_meter', multiplier: 1000, decimal_points_current: 1, decimal_points_total: 3 },
+    );
   });
 
   test('keyboard: Tab reaches the channel rows, Enter opens one, its fields follow; no internal id is shown or read', async () => {
@@ -113,7 +123,11 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
         const active = (globalThis as unknown as { document: { activeElement: PageNode | null } }).document.activeElement;
         return `${active?.className ?? ''}|${active?.closest('li.channel')?.getAttribute('data-name') ?? ''}`;
       });
-    const inDetail = (): Promise<boolean> => page.evaluate(() => (globalThis as unknown as { document: { activeElement: PageNode | null } }).document.activeElement?.closest('.ch-detail') != null);
+    const inDetail = (): Promise<boolean> =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: PageNode | null } }).document.activeElement?.closest('.ch-detail') != null,
+      );
     let seen = '';
     for (let i = 0; i < 30 && !seen.startsWith('ch-open|'); i++) {
       await page.keyboard.press('Tab');
@@ -129,15 +143,30 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     // What a screen reader reads: every control has a name, none of them an internal id.
     const names = await page.locator('#form input, #form select, #form button').evaluateAll((els) =>
       (els as unknown as PageNode[]).map((e) => {
-        const doc = (globalThis as unknown as { document: { querySelector(s: string): PageNode | null; getElementById(id: string): PageNode | null } }).document;
+        const doc = (
+          globalThis as unknown as { document: { querySelector(s: string): PageNode | null; getElementById(id: string): PageNode | null } }
+        ).document;
         const labelledBy = e.getAttribute('aria-labelledby');
         const label = e.id ? doc.querySelector(`label[for="${e.id}"]`)?.textContent : null;
-        return (e.getAttribute('aria-label') ?? label ?? (labelledBy ? doc.getElementById(labelledBy)?.textContent : null) ?? e.textContent ?? '').trim();
+        return (
+          e.getAttribute('aria-label') ??
+          label ??
+          (labelledBy ? doc.getElementById(labelledBy)?.textContent : null) ??
+          e.textContent ??
+          ''
+        ).trim();
       }),
     );
     assert.ok(names.length > 20);
-    assert.deepEqual(names.filter((n) => n === ''), [], 'every control has a name');
-    assert.deepEqual(names.filter((n) => INTERNAL_ID.test(n)), []);
+    assert.deepEqual(
+      names.filter((n) => n === ''),
+      [],
+      'every control has a name',
+    );
+    assert.deepEqual(
+      names.filter((n) => INTERNAL_ID.test(n)),
+      [],
+    );
     assert.doesNotMatch(await page.locator('main').innerText(), INTERNAL_ID);
   });
 
@@ -148,7 +177,9 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       await openPage(phone);
       await phone.locator(`${row('relay1')} .ch-open`).click();
       const size = await phone.evaluate(() => {
-        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number; scrollHeight: number } } }).document.documentElement;
+        const root = (
+          globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number; scrollHeight: number } } }
+        ).document.documentElement;
         return { scroll: root.scrollWidth, client: root.clientWidth, height: root.scrollHeight };
       });
       assert.ok(size.scroll <= size.client, `no horizontal scroll (${size.scroll} px in ${size.client} px)`);
@@ -159,24 +190,32 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     }
   });
 
-  test('a channel on a line past the chip end is refused at its field, the file unchanged', { skip: listsLines() ? false : 'ctl-mqtt-gpio has no --list-lines in this build: the save cannot check lines (the next test covers what the page says then)' }, async () => {
-    await openPage();
-    const before = readFileSync(rig.configFile('gpio'), 'utf8');
-    await page.locator('.ch-add select').selectOption({ label: 'New channel: Custom GPIO' });
-    await page.locator('.ch-add button').click();
-    const detail = page.locator('li.channel').last();
-    await detail.locator('[data-path$=".name"] input').fill('far_away');
-    await detail.locator('[data-path$=".gpio.chip"] input').fill('/dev/gpiochip0');
-    await detail.locator('[data-path$=".gpio.offset"] input').fill('40');
-    await page.locator('#save').click();
-    await page.waitForSelector('#problems:not([hidden])');
-    // The list of problems shows before the notes beside the fields are filled in: wait for the note.
-    const note = detail.locator('[data-path$=".gpio.offset"] .field-problem');
-    await eventually('the note beside the offset', async () => ((await note.innerText()) === '' ? undefined : true), 10_000);
-    assert.match(await note.innerText(), /has 32 lines .*there is no line 40/);
-    assert.equal(await detail.locator('[data-path$=".gpio.offset"] input').getAttribute('aria-invalid'), 'true');
-    assert.equal(readFileSync(rig.configFile('gpio'), 'utf8'), before);
-  });
+  test(
+    'a channel on a line past the chip end is refused at its field, the file unchanged',
+    {
+      skip: listsLines()
+        ? false
+        : 'ctl-mqtt-gpio has no --list-lines in this build: the save cannot check lines (the next test covers what the page says then)',
+    },
+    async () => {
+      await openPage();
+      const before = readFileSync(rig.configFile('gpio'), 'utf8');
+      await page.locator('.ch-add select').selectOption({ label: 'New channel: Custom GPIO' });
+      await page.locator('.ch-add button').click();
+      const detail = page.locator('li.channel').last();
+      await detail.locator('[data-path$=".name"] input').fill('far_away');
+      await detail.locator('[data-path$=".gpio.chip"] input').fill('/dev/gpiochip0');
+      await detail.locator('[data-path$=".gpio.offset"] input').fill('40');
+      await page.locator('#save').click();
+      await page.waitForSelector('#problems:not([hidden])');
+      // The list of problems shows before the notes beside the fields are filled in: wait for the note.
+      const note = detail.locator('[data-path$=".gpio.offset"] .field-problem');
+      await eventually('the note beside the offset', async () => ((await note.innerText()) === '' ? undefined : true), 10_000);
+      assert.match(await note.innerText(), /has 32 lines .*there is no line 40/);
+      assert.equal(await detail.locator('[data-path$=".gpio.offset"] input').getAttribute('aria-invalid'), 'true');
+      assert.equal(readFileSync(rig.configFile('gpio'), 'utf8'), before);
+    },
+  );
 
   test('a channel on a chip the controller does not have: refused at its field, or reported in red after the apply, never "Saved" in green', async () => {
     confirmAnswer = true;
@@ -188,13 +227,22 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     await detail.locator('[data-path$=".gpio.chip"] input').fill('/dev/gpiochip9');
     await detail.locator('[data-path$=".gpio.offset"] input').fill('3');
     await page.locator('#save').click();
-    const outcome = await eventually('a verdict', async () => {
-      if (await page.locator('#problems:not([hidden])').count()) return 'refused';
-      const text = await page.locator('#result').innerText();
-      return /report an error|reports an error/.test(text) ? 'reported' : undefined;
-    }, 30_000);
+    const outcome = await eventually(
+      'a verdict',
+      async () => {
+        if (await page.locator('#problems:not([hidden])').count()) return 'refused';
+        const text = await page.locator('#result').innerText();
+        return /report an error|reports an error/.test(text) ? 'reported' : undefined;
+      },
+      30_000,
+    );
     if (outcome === 'refused') {
-      await pageShows(page, 'li.channel[data-name="nowhere"] [data-path$=".gpio.chip"] .field-problem', /no GPIO chip \/dev\/gpiochip9/, 10_000);
+      await pageShows(
+        page,
+        'li.channel[data-name="nowhere"] [data-path$=".gpio.chip"] .field-problem',
+        /no GPIO chip \/dev\/gpiochip9/,
+        10_000,
+      );
     } else {
       assert.equal(await page.locator('#result').getAttribute('class'), 'result bad');
       assert.match(await page.locator('#after li[data-channel="nowhere"]').innerText(), /cannot be read/);
@@ -249,9 +297,23 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     assert.match(restored, /^\/\/ Example \/etc\/ctl-mqtt-gpio.conf/);
     assert.match(restored, /"name": "door"/);
     assert.doesNotMatch(restored, /door_contact/);
-    await eventually('door published again', () => (rig.console.feed.snapshot().devices.find((d) => d.id === 'ctl-gpio')?.controls.some((c) => c.name === 'door') ? true : undefined), 20_000);
+    await eventually(
+      'door published again',
+      () =>
+        rig.console.feed
+          .snapshot()
+          .devices.find((d) => d.id === 'ctl-gpio')
+          ?.controls.some((c) => c.name === 'door')
+          ? true
+          : undefined,
+      20_000,
+    );
     await page.waitForSelector('#versions li[data-version] .current');
-    assert.equal(await page.locator('#versions li[data-version]').first().locator('.current').count(), 1, 'the restored content is the newest version');
+    assert.equal(
+      await page.locator('#versions li[data-version]').first().locator('.current').count(),
+      1,
+      'the restored content is the newest version',
+    );
   });
 
   test('unsaved changes: a link of the page asks first, and staying keeps the edit', async () => {
@@ -271,7 +333,9 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
   test('in a Russian browser the labels, help and buttons are Russian', async () => {
     const p = await browser.context.newPage();
     try {
-      await p.addInitScript(() => Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, 'language', { get: () => 'ru-RU' }));
+      await p.addInitScript(() =>
+        Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, 'language', { get: () => 'ru-RU' }),
+      );
       await openPage(p);
       assert.equal(await p.locator('#save').innerText(), 'Сохранить и применить');
       assert.equal(await p.locator('[data-path="device_name"] label').innerText(), 'Имя устройства в MQTT');

@@ -45,7 +45,8 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
   });
   after(async () => {
     clearInterval(ticker);
-    for (const topic of ['/devices/ticker/meta', `${TICKER}/meta`, TICKER]) await client?.publishAsync(topic, '', { retain: true, qos: 1 }).catch(() => undefined);
+    for (const topic of ['/devices/ticker/meta', `${TICKER}/meta`, TICKER])
+      await client?.publishAsync(topic, '', { retain: true, qos: 1 }).catch(() => undefined);
     await client?.endAsync().catch(() => undefined);
     await recorder?.close();
     await browser?.close();
@@ -53,16 +54,23 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
   });
 
   /** The ticker's value on the page: a change proves a picture was drawn. */
-  const tickerShown = async (): Promise<number> => Number(await page.locator('section[data-device="ticker"] tr[data-control="n"] td.value').innerText());
+  const tickerShown = async (): Promise<number> =>
+    Number(await page.locator('section[data-device="ticker"] tr[data-control="n"] td.value').innerText());
   /** Waits until the page has drawn a newer ticker value than `than`. */
-  const newerPicture = (than: number): Promise<number> => eventually('a newer picture', async () => {
-    const n = await tickerShown();
-    return n > than ? n : undefined;
-  });
+  const newerPicture = (than: number): Promise<number> =>
+    eventually('a newer picture', async () => {
+      const n = await tickerShown();
+      return n > than ? n : undefined;
+    });
   /** What has the keyboard focus: `device/control/tag.class`, or the tag. */
   const focused = (): Promise<string> =>
     page.evaluate(() => {
-      type Node = { tagName: string; className: string; textContent: string | null; closest(s: string): { getAttribute(n: string): string | null } | null };
+      type Node = {
+        tagName: string;
+        className: string;
+        textContent: string | null;
+        closest(s: string): { getAttribute(n: string): string | null } | null;
+      };
       const doc = (globalThis as unknown as { document: { activeElement: Node | null; body: Node } }).document;
       const e = doc.activeElement;
       if (e === null || e === doc.body) return 'body';
@@ -90,7 +98,10 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
     const sent = await recorder.waitForTopic(TOTAL_ON, undefined, { from: mark });
     assert.equal(sent.payload, '123456789');
     await eventually('A1_IN_total = 123456789.000', () => {
-      const c = rig.console.feed.snapshot().devices.find((d) => d.id === 'ctl-gpio')?.controls.find((x) => x.name === 'A1_IN_total');
+      const c = rig.console.feed
+        .snapshot()
+        .devices.find((d) => d.id === 'ctl-gpio')
+        ?.controls.find((x) => x.name === 'A1_IN_total');
       return c?.value === '123456789.000' ? true : undefined;
     });
     assert.equal(await focused(), 'ctl-gpio/A1_IN_total/input.', 'the focus stays in the field after Enter');
@@ -119,7 +130,8 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
     await page.keyboard.press('Space');
     await eventually(`relay1 line ${level}`, () => (rig.outputLevel('relay1') === level ? true : undefined));
     // On to the meter total's field: tabbing selects its text, typing replaces it, Enter sends.
-    for (let i = 0; i < 40 && (await focused()) !== 'ctl-gpio/A1_IN_total/input.'; i++) await page.keyboard.press(i === 0 ? 'Shift+Tab' : 'Tab');
+    for (let i = 0; i < 40 && (await focused()) !== 'ctl-gpio/A1_IN_total/input.'; i++)
+      await page.keyboard.press(i === 0 ? 'Shift+Tab' : 'Tab');
     assert.equal(await focused(), 'ctl-gpio/A1_IN_total/input.');
     const mark = recorder.mark();
     await page.keyboard.type('42', { delay: 80 });
@@ -132,20 +144,29 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
     const spark = page.locator('section[data-device="ctl-adc"] tr[data-control="Vin"] button.spark');
     await spark.waitFor();
     // The small chart beside the value: the last hour's values, each held until the next.
-    await eventually('the small chart of Vin has a line', async () => ((await spark.locator('svg polyline').count()) > 0 ? true : undefined), 30_000);
+    await eventually(
+      'the small chart of Vin has a line',
+      async () => ((await spark.locator('svg polyline').count()) > 0 ? true : undefined),
+      30_000,
+    );
     await spark.focus();
     await page.keyboard.press('Enter');
     assert.equal(await spark.getAttribute('aria-expanded'), 'true');
     const chart = page.locator('tr[data-chart-for="Vin"] svg.chart');
     await eventually('the chart of Vin has a line', async () => ((await chart.locator('polyline, circle').count()) > 0 ? true : undefined));
-    assert.match(await page.locator('tr[data-chart-for="Vin"] .chart-summary').innerText(), /^Last hour: min [\d.]+ V, mean [\d.]+ V, max [\d.]+ V \(\d+ values\)\.$/);
+    assert.match(
+      await page.locator('tr[data-chart-for="Vin"] .chart-summary').innerText(),
+      /^Last hour: min [\d.]+ V, mean [\d.]+ V, max [\d.]+ V \(\d+ values\)\.$/,
+    );
     assert.equal(await chart.getAttribute('aria-label'), 'Vin, last hour');
     // A meter has its consumption views too; a switch has no chart.
     await page.locator('tr[data-control="A1_IN_total"] button.spark').click();
     const perHour = page.locator('tr[data-chart-for="A1_IN_total"] button[data-view="hourly"]');
     await eventually('the meter has a per-hour view', async () => ((await perHour.isVisible()) ? true : undefined));
     await perHour.click();
-    await eventually('bars per hour', async () => ((await page.locator('tr[data-chart-for="A1_IN_total"] svg.chart rect.bar').count()) === 24 ? true : undefined));
+    await eventually('bars per hour', async () =>
+      (await page.locator('tr[data-chart-for="A1_IN_total"] svg.chart rect.bar').count()) === 24 ? true : undefined,
+    );
     assert.equal(await page.locator('tr[data-control="relay1"] button.spark').count(), 0);
     if (SCREENSHOTS) {
       // The pictures in docs/: a desktop and a phone (390 px wide), with two charts open.
@@ -184,10 +205,15 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
     try {
       await page.goto(rig.url);
       await page.waitForSelector('section[data-device="ctl-adc-extra"] tr[data-control="Vin"]');
-      await eventually('history of the extra Vin', () => (rig.console.feed.historyOf('ctl-adc-extra', 'Vin', 'all').recent.length > 0 ? true : undefined));
+      await eventually('history of the extra Vin', () =>
+        rig.console.feed.historyOf('ctl-adc-extra', 'Vin', 'all').recent.length > 0 ? true : undefined,
+      );
       await extra.stop();
       await page.locator('section[data-device="ctl-adc-extra"]').waitFor({ state: 'detached' });
-      assert.equal(rig.console.feed.snapshot().devices.some((d) => d.id === 'ctl-adc-extra'), false);
+      assert.equal(
+        rig.console.feed.snapshot().devices.some((d) => d.id === 'ctl-adc-extra'),
+        false,
+      );
       assert.throws(() => rig.console.feed.historyOf('ctl-adc-extra', 'Vin', 'all'), /no control Vin on device ctl-adc-extra/);
       // The other devices are still there.
       assert.equal(await page.locator('section[data-device="ctl-adc"]').count(), 1);

@@ -34,11 +34,15 @@ interface Answer {
 /** One request on its own connection (parallel requests really are parallel). */
 function http(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: new Agent({ keepAlive: false }) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: new Agent({ keepAlive: false }) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -46,10 +50,18 @@ function http(url: string, options: { method?: string; headers?: Record<string, 
 
 async function visitor(base: string): Promise<{ cookie: string; csrf: string }> {
   const answer = await http(`${base}api/session`);
-  return { cookie: String(answer.headers['set-cookie']).split(';')[0]!, csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken };
+  return {
+    cookie: String(answer.headers['set-cookie']).split(';')[0]!,
+    csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken,
+  };
 }
 
-function login(base: string, who: { cookie: string; csrf: string }, password: string, headers: Record<string, string> = {}): Promise<Answer> {
+function login(
+  base: string,
+  who: { cookie: string; csrf: string },
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return http(`${base}api/login`, {
     method: 'POST',
     headers: { Cookie: who.cookie, 'X-CSRF-Token': who.csrf, 'Content-Type': 'application/json', ...headers },
@@ -61,7 +73,10 @@ function login(base: string, who: { cookie: string; csrf: string }, password: st
 async function loggedIn(base: string): Promise<{ cookie: string; csrf: string }> {
   const answer = await login(base, await visitor(base), PASSWORD);
   assert.equal(answer.status, 200, answer.body);
-  return { cookie: String(answer.headers['set-cookie']).split(';')[0]!, csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken };
+  return {
+    cookie: String(answer.headers['set-cookie']).split(';')[0]!,
+    csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken,
+  };
 }
 
 /** A raw TCP connection to the console, with what it received and whether the server closed it. */
@@ -70,7 +85,9 @@ function rawSocket(url: string, allowHalfOpen = false): Promise<{ socket: Socket
   return new Promise((resolve, reject) => {
     let data = '';
     let closed = false;
-    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen }, () => resolve({ socket, received: () => data, closed: () => closed }));
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen }, () =>
+      resolve({ socket, received: () => data, closed: () => closed }),
+    );
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => (data += chunk));
     socket.on('end', () => (closed = true));
@@ -139,7 +156,8 @@ describe('console limits', () => {
     const direct = await start();
     const other = await visitor(direct.url);
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await login(direct.url, other, 'guess', { 'X-Forwarded-For': `198.51.100.${i + 1}` })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await login(direct.url, other, 'guess', { 'X-Forwarded-For': `198.51.100.${i + 1}` })).status);
     assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
   });
 
@@ -156,7 +174,11 @@ describe('console limits', () => {
       headers: { Cookie: admin.cookie, 'X-CSRF-Token': admin.csrf, 'Content-Type': 'application/json' },
       body: JSON.stringify({ device: 'none', control: 'none', value: '1' }),
     });
-    assert.deepEqual([command.status, JSON.parse(command.body)], [404, { error: 'no control none on device none' }], 'past the session and CSRF checks');
+    assert.deepEqual(
+      [command.status, JSON.parse(command.body)],
+      [404, { error: 'no control none on device none' }],
+      'past the session and CSRF checks',
+    );
     // A visitor's cookie is signed by this console: a made-up one is no session.
     const forged = await http(`${c.url}api/session`, { headers: { Cookie: 'ctl_console_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
     assert.match(String(forged.headers['set-cookie']), /^ctl_console_session=(?!AAAA)/, 'a forged cookie gets replaced');
@@ -170,22 +192,33 @@ describe('console limits', () => {
       assert.equal(answer.status, 400, path);
       assert.match((JSON.parse(answer.body) as { error: string }).error, /^malformed percent-encoding in the path/);
     }
-    assert.deepEqual(log.lines.filter((l) => l.startsWith('ERROR')), []);
+    assert.deepEqual(
+      log.lines.filter((l) => l.startsWith('ERROR')),
+      [],
+    );
   });
 
   test('a save names the version it edits: a stale one is refused and the file kept', async () => {
     const c = await start();
     const admin = await loggedIn(c.url);
     const headers = { Cookie: admin.cookie, 'X-CSRF-Token': admin.csrf, 'Content-Type': 'application/json' };
-    const load = async (): Promise<string> => (JSON.parse((await http(`${c.url}api/config/ctl-mqtt-gpio`, { headers })).body) as { version: string }).version;
+    const load = async (): Promise<string> =>
+      (JSON.parse((await http(`${c.url}api/config/ctl-mqtt-gpio`, { headers })).body) as { version: string }).version;
     const save = (name: string, version: string | undefined) =>
-      http(`${c.url}api/config/ctl-mqtt-gpio`, { method: 'POST', headers, body: JSON.stringify({ config: { device_name: name, channels: [] }, version }) });
+      http(`${c.url}api/config/ctl-mqtt-gpio`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ config: { device_name: name, channels: [] }, version }),
+      });
     const first = await load();
     const second = await load();
     assert.equal((await save('First', first)).status, 200);
     const stale = await save('Second', second);
     assert.equal(stale.status, 409);
-    assert.match((JSON.parse(stale.body) as { error: string }).error, /was changed \(by another page, or by hand\) since this page loaded it/);
+    assert.match(
+      (JSON.parse(stale.body) as { error: string }).error,
+      /was changed \(by another page, or by hand\) since this page loaded it/,
+    );
     assert.equal((JSON.parse(readFileSync(configFile, 'utf8')) as { device_name: string }).device_name, 'First');
     const unnamed = await save('Third', undefined);
     assert.equal(unnamed.status, 400);
@@ -220,7 +253,11 @@ describe('console limits', () => {
     const client = await connectTestClient(broker.url);
     const controls = Array.from({ length: 20 }, (_, i) => `c${i}`);
     await client.publishAsync('/devices/bulk/meta', JSON.stringify({ title: { en: 'Bulk' } }), { retain: true, qos: 1 });
-    for (const name of controls) await client.publishAsync(`/devices/bulk/controls/${name}/meta`, JSON.stringify({ type: 'text', readonly: true }), { retain: true, qos: 1 });
+    for (const name of controls)
+      await client.publishAsync(`/devices/bulk/controls/${name}/meta`, JSON.stringify({ type: 'text', readonly: true }), {
+        retain: true,
+        qos: 1,
+      });
     // A page that never reads: paused at once, the kernel's receive buffer stays small.
     const { hostname, port } = new URL(c.url);
     const page = connect({ host: hostname, port: Number(port) });
@@ -239,7 +276,10 @@ describe('console limits', () => {
       }
       const { backlogBytes } = (await c.stats()).live;
       assert.ok(frameBytes > 300_000, `pictures of ${frameBytes} bytes`);
-      assert.ok(backlogBytes <= frameBytes + 64 * 1024, `${backlogBytes} bytes held for a page that reads nothing (${rounds} pictures of ${frameBytes} bytes were made)`);
+      assert.ok(
+        backlogBytes <= frameBytes + 64 * 1024,
+        `${backlogBytes} bytes held for a page that reads nothing (${rounds} pictures of ${frameBytes} bytes were made)`,
+      );
       // Reading again: the latest state arrives.
       let seen = '';
       page.setEncoding('latin1');

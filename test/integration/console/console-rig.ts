@@ -41,7 +41,13 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
   const broker = await startTestBroker();
   const lines: string[] = [];
   const board = createDemoBoard(dir, gpio, adc);
-  const services = new DemoServices({ board, brokerUrl: broker.url, dir, onLine: (l) => lines.push(l), onUnexpectedExit: (name) => lines.push(`${name} exited`) });
+  const services = new DemoServices({
+    board,
+    brokerUrl: broker.url,
+    dir,
+    onLine: (l) => lines.push(l),
+    onUnexpectedExit: (name) => lines.push(`${name} exited`),
+  });
   const consoles: RunningConsole[] = [];
   const start = async (passwordHash: string | null): Promise<RunningConsole> => {
     const c = await startDemoConsole({ port: 0, brokerUrl: broker.url, dir, services, onLine: (l) => lines.push(l), passwordHash });

@@ -69,7 +69,14 @@ describe('console security over HTTP', () => {
     // -j / -J by a stand-in that echoes (the real ones are covered by the browser tests); apply
     // writes its arguments to a file: a `;` in them must arrive as text, not run a command.
     const echo = [process.execPath, '-e', 'process.stdin.pipe(process.stdout)'];
-    const apply = [process.execPath, '-e', 'require("fs").writeFileSync(process.argv[1], process.argv.slice(2).join(" "))', marker(), 'x; touch', join(dir, 'pwned')];
+    const apply = [
+      process.execPath,
+      '-e',
+      'require("fs").writeFileSync(process.argv[1], process.argv.slice(2).join(" "))',
+      marker(),
+      'x; touch',
+      join(dir, 'pwned'),
+    ];
     open = await startConsole({
       host: '127.0.0.1',
       port: 0,
@@ -93,7 +100,15 @@ describe('console security over HTTP', () => {
     assert.match(r.err, /^ctl-mqtt-console: listening on 0\.0\.0\.0 needs a password .*--set-password/);
     assert.doesNotMatch(r.err, /\n\s+at /, 'no stack trace');
     await assert.rejects(
-      startConsole({ host: '192.168.1.10', port: 0, passwordHash: null, broker: { url: broker.url }, topicPrefix: '', services: [], log: createMemoryLogger() }),
+      startConsole({
+        host: '192.168.1.10',
+        port: 0,
+        passwordHash: null,
+        broker: { url: broker.url },
+        topicPrefix: '',
+        services: [],
+        log: createMemoryLogger(),
+      }),
       /needs a password/,
     );
     assert.match(open.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -107,7 +122,10 @@ describe('console security over HTTP', () => {
       [[`--username=${long}`], /^ctl-mqtt-console: -u \(user name\) is too long for MQTT: 70,000 bytes/],
       [['-P', long], /^ctl-mqtt-console: -P \(password\) is too long for MQTT: 70,000 bytes/],
       [['--broker', `mqtt://${long}@127.0.0.1:1`], /^ctl-mqtt-console: the user name in --broker's URL is too long for MQTT: 70,000 bytes/],
-      [['--broker', `mqtt://me:${'p'.repeat(69_999)}%70@127.0.0.1:1`], /^ctl-mqtt-console: the password in --broker's URL is too long for MQTT: 70,000 bytes/],
+      [
+        ['--broker', `mqtt://me:${'p'.repeat(69_999)}%70@127.0.0.1:1`],
+        /^ctl-mqtt-console: the password in --broker's URL is too long for MQTT: 70,000 bytes/,
+      ],
       [['--broker', 'mqtt://me:%ZZ@127.0.0.1:1'], /^ctl-mqtt-console: the password in --broker's URL has a malformed percent-encoding/],
     ];
     for (const [args, message] of cases) {
@@ -146,11 +164,16 @@ describe('console security over HTTP', () => {
   test('every POST needs the session and its CSRF token, from the same origin', async () => {
     const { cookie, csrf } = await session(open.url);
     const body = JSON.stringify({ device: 'ctl-gpio', control: 'relay1', value: '1' });
-    const post = (headers: Record<string, string>) => http(`${open.url}api/command`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+    const post = (headers: Record<string, string>) =>
+      http(`${open.url}api/command`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
     const cases: Array<[Record<string, string>, number, string]> = [
       [{}, 403, 'no session: reload the page (cookies must be allowed)'],
       [{ Cookie: cookie }, 403, 'missing or wrong CSRF token: reload the page'],
-      [{ Cookie: cookie, 'X-CSRF-Token': csrf.slice(0, -1) + (csrf.endsWith('A') ? 'B' : 'A') }, 403, 'missing or wrong CSRF token: reload the page'],
+      [
+        { Cookie: cookie, 'X-CSRF-Token': csrf.slice(0, -1) + (csrf.endsWith('A') ? 'B' : 'A') },
+        403,
+        'missing or wrong CSRF token: reload the page',
+      ],
       [{ Cookie: cookie, 'X-CSRF-Token': csrf, Origin: 'http://evil.example' }, 403, 'the request comes from another site'],
       [{ Cookie: 'ctl_console_session=forged', 'X-CSRF-Token': csrf }, 403, 'no session: reload the page (cookies must be allowed)'],
     ];
@@ -200,14 +223,21 @@ describe('console security over HTTP', () => {
       assert.equal(write.status, 404, name);
       assert.match((JSON.parse(write.body) as { error: string }).error, /^no configuration named /);
     }
-    const list = JSON.parse((await http(`${open.url}api/config`, { headers })).body) as { services: Array<{ id: string; configFile: string }> };
-    assert.deepEqual(list.services.map((s) => [s.id, s.configFile]), [['ctl-mqtt-gpio', configFile]]);
+    const list = JSON.parse((await http(`${open.url}api/config`, { headers })).body) as {
+      services: Array<{ id: string; configFile: string }>;
+    };
+    assert.deepEqual(
+      list.services.map((s) => [s.id, s.configFile]),
+      [['ctl-mqtt-gpio', configFile]],
+    );
   });
 
   test('a save replaces the file, keeps the old and the new as versions, and runs apply without a shell', async () => {
     const { cookie, csrf } = await session(open.url);
     const before = readFileSync(configFile, 'utf8');
-    const { version } = JSON.parse((await http(`${open.url}api/config/ctl-mqtt-gpio`, { headers: { Cookie: cookie } })).body) as { version: string };
+    const { version } = JSON.parse((await http(`${open.url}api/config/ctl-mqtt-gpio`, { headers: { Cookie: cookie } })).body) as {
+      version: string;
+    };
     const answer = await http(`${open.url}api/config/ctl-mqtt-gpio`, {
       method: 'POST',
       headers: { Cookie: cookie, 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
@@ -220,9 +250,16 @@ describe('console security over HTTP', () => {
     assert.deepEqual(JSON.parse(after), { device_name: 'Renamed', channels: [] });
     assert.equal(saved.version, fileVersion(after));
     const kept = readdirSync(join(dir, 'state', 'versions', 'ctl-mqtt-gpio')).sort();
-    assert.deepEqual(kept.map((name) => readFileSync(join(dir, 'state', 'versions', 'ctl-mqtt-gpio', name), 'utf8')), [before, after]);
+    assert.deepEqual(
+      kept.map((name) => readFileSync(join(dir, 'state', 'versions', 'ctl-mqtt-gpio', name), 'utf8')),
+      [before, after],
+    );
     assert.equal(existsSync(`${configFile}.bak`), false);
-    assert.deepEqual(readdirSync(join(dir, 'state')).filter((n) => n.startsWith('pending-')), [], 'no write left half done');
+    assert.deepEqual(
+      readdirSync(join(dir, 'state')).filter((n) => n.startsWith('pending-')),
+      [],
+      'no write left half done',
+    );
     assert.equal(readFileSync(marker(), 'utf8'), `x; touch ${join(dir, 'pwned')}`);
     assert.equal(existsSync(join(dir, 'pwned')), false);
   });
@@ -230,8 +267,16 @@ describe('console security over HTTP', () => {
   test('a failing -J changes nothing and its lines are the answer', async () => {
     const file = join(dir, 'refused.conf');
     writeFileSync(file, '{}\n');
-    const fail = [process.execPath, '-e', 'process.stderr.write("<stdin>:1:2: channels[0].name: is required\\nWARNING: ignored\\n"); process.exit(6)'];
-    const store = new ConfigStore([{ ...serviceFromSchema(GPIO_SCHEMA, { configFile: file, fromJSON: fail, apply: () => Promise.reject(new Error('must not run')) }) }], createMemoryLogger(), join(dir, 'refused-state'));
+    const fail = [
+      process.execPath,
+      '-e',
+      'process.stderr.write("<stdin>:1:2: channels[0].name: is required\\nWARNING: ignored\\n"); process.exit(6)',
+    ];
+    const store = new ConfigStore(
+      [{ ...serviceFromSchema(GPIO_SCHEMA, { configFile: file, fromJSON: fail, apply: () => Promise.reject(new Error('must not run')) }) }],
+      createMemoryLogger(),
+      join(dir, 'refused-state'),
+    );
     assert.deepEqual(await store.save('ctl-mqtt-gpio', { channels: [{}] }), { saved: false, problems: ['channels[0].name: is required'] });
     assert.equal(readFileSync(file, 'utf8'), '{}\n');
     assert.equal(existsSync(join(dir, 'refused-state')), false);
@@ -267,7 +312,11 @@ describe('console security over HTTP', () => {
       assert.equal(page.status, 303);
       assert.equal(page.headers.location, '/login?next=%2F');
       const login = (password: string) =>
-        http(`${secured.url}api/login`, { method: 'POST', headers: { Cookie: cookie, 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' }, body: JSON.stringify({ password }) });
+        http(`${secured.url}api/login`, {
+          method: 'POST',
+          headers: { Cookie: cookie, 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ password }),
+        });
       assert.equal((await login('wrong')).status, 401);
       const ok = await login('correct horse');
       assert.equal(ok.status, 200);
@@ -285,7 +334,7 @@ describe('console security over HTTP', () => {
         });
         statuses.push(r.status);
       }
-      assert.deepEqual(statuses, [...Array(10).fill(401), 429], "10 wrong passwords a minute, then 429");
+      assert.deepEqual(statuses, [...Array(10).fill(401), 429], '10 wrong passwords a minute, then 429');
     } finally {
       await secured.close();
     }

@@ -29,16 +29,23 @@ export interface DemoProcess {
   leftovers(): string[];
 }
 
-
-export async function startDemo(t: TestContext, args: readonly string[] = [], ports?: { port: number; wsPort: number }): Promise<DemoProcess> {
+export async function startDemo(
+  t: TestContext,
+  args: readonly string[] = [],
+  ports?: { port: number; wsPort: number },
+): Promise<DemoProcess> {
   const port = ports?.port ?? (await freePort());
   const wsPort = ports?.wsPort ?? (await freePort());
   const tmp = mkdtempSync(join(tmpdir(), 'ctl-demo-test-'));
   const consolePort = await freePort();
-  const child = spawn(process.execPath, [DEMO_MAIN, '--port', String(port), '--ws-port', String(wsPort), '--console-port', String(consolePort), ...args], {
-    env: { ...process.env, TMPDIR: tmp },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [DEMO_MAIN, '--port', String(port), '--ws-port', String(wsPort), '--console-port', String(consolePort), ...args],
+    {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();

@@ -48,15 +48,24 @@ test('the demo: both devices publish, the meter counts, voltages move, an output
   const recorder = await recorderOn(t, demo);
   const url = `mqtt://127.0.0.1:${demo.port}`;
 
-  const gpioMeta = await recorder.waitFor((m) => m.topic === `${GPIO}/meta` && m.payload !== '', { timeoutMs: 15_000, what: 'the GPIO device' });
+  const gpioMeta = await recorder.waitFor((m) => m.topic === `${GPIO}/meta` && m.payload !== '', {
+    timeoutMs: 15_000,
+    what: 'the GPIO device',
+  });
   assert.equal(JSON.parse(gpioMeta.payload).title.en, 'Discrete I/O');
-  const adcMeta = await recorder.waitFor((m) => m.topic === `${ADC}/meta` && m.payload !== '', { timeoutMs: 15_000, what: 'the ADC device' });
+  const adcMeta = await recorder.waitFor((m) => m.topic === `${ADC}/meta` && m.payload !== '', {
+    timeoutMs: 15_000,
+    what: 'the ADC device',
+  });
   assert.equal(JSON.parse(adcMeta.payload).title.en, 'ADCs');
 
   // The watt meter's pulses: its total grows and its power is measured.
   const [total1, total2] = await twoValues(recorder, `${GPIO}/controls/A1_IN_total`);
   assert.ok(Number(total2) > Number(total1), `total ${total1} then ${total2}`);
-  await recorder.waitFor((m) => m.topic === `${GPIO}/controls/A1_IN_current` && Number(m.payload) > 0, { timeoutMs: 15_000, what: 'a power reading' });
+  await recorder.waitFor((m) => m.topic === `${GPIO}/controls/A1_IN_current` && Number(m.payload) > 0, {
+    timeoutMs: 15_000,
+    what: 'a power reading',
+  });
   // An analog input drifts; the supply voltage is near its nominal 24 V.
   await twoValues(recorder, `${ADC}/controls/A1`);
   const vin = await recorder.waitFor((m) => m.topic === `${ADC}/controls/Vin` && m.payload !== '', { what: 'Vin' });
@@ -72,7 +81,9 @@ test('the demo: both devices publish, the meter counts, voltages move, an output
   // MQTT over WebSocket reaches the same broker.
   const ws = await mqtt.connectAsync(`ws://127.0.0.1:${demo.wsPort}/mqtt`, { ...V311, reconnectPeriod: 0 });
   t.after(() => ws.endAsync(true).catch(() => undefined));
-  const overWs = new Promise<string>((resolve) => ws.on('message', (topic, payload) => topic === `${ADC}/meta` && resolve(payload.toString())));
+  const overWs = new Promise<string>((resolve) =>
+    ws.on('message', (topic, payload) => topic === `${ADC}/meta` && resolve(payload.toString())),
+  );
   await ws.subscribeAsync(`${ADC}/meta`);
   assert.equal(JSON.parse(await overWs).title.en, 'ADCs');
   await ws.endAsync(true);
@@ -81,7 +92,12 @@ test('the demo: both devices publish, the meter counts, voltages move, an output
   const beforeStop = recorder.mark();
   demo.child.kill('SIGINT');
   assert.equal(await demo.exited, 0, demo.stdout() + demo.stderr());
-  const cleared = new Set(recorder.since(beforeStop).filter((m) => m.payload === '').map((m) => m.topic));
+  const cleared = new Set(
+    recorder
+      .since(beforeStop)
+      .filter((m) => m.payload === '')
+      .map((m) => m.topic),
+  );
   for (const topic of [`${GPIO}/meta`, `${ADC}/meta`, `${GPIO}/controls/A1_IN_total`, `${ADC}/controls/A1`, `${GPIO}/controls/relay1`]) {
     assert.ok(cleared.has(topic), `${topic} cleared at stop`);
   }

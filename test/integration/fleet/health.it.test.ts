@@ -45,71 +45,99 @@ function setUp(t: TestContext): { dir: string; config: string; sim: string } {
   const sim = join(dir, 'sim');
   createSimBoard(sim, { gpiochip0: 4 });
   const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({
-    device_name: 'Health',
-    channels: [
-      { name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' },
-      { name: 'IN', gpio: { chip: '/dev/gpiochip1', offset: 0 }, direction: 'input' },
-    ],
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      device_name: 'Health',
+      channels: [
+        { name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' },
+        { name: 'IN', gpio: { chip: '/dev/gpiochip1', offset: 0 }, direction: 'input' },
+      ],
+    }),
+  );
   return { dir, config, sim };
 }
 
 function args(s: { dir: string; config: string; sim: string }, url: string, stateFile: string, interval = '1'): string[] {
-  return [GPIO_MAIN, '-c', s.config, '--system-config-dir', join(s.dir, 'none'), '--gpio-sim', s.sim, '--state-file', stateFile,
-    '--broker', url, '-T', PREFIX, '--device-id', 'health-gpio', '--health-interval', interval];
+  return [
+    GPIO_MAIN,
+    '-c',
+    s.config,
+    '--system-config-dir',
+    join(s.dir, 'none'),
+    '--gpio-sim',
+    s.sim,
+    '--state-file',
+    stateFile,
+    '--broker',
+    url,
+    '-T',
+    PREFIX,
+    '--device-id',
+    'health-gpio',
+    '--health-interval',
+    interval,
+  ];
 }
 
 /** The next health document after `from` that `match` accepts. */
 async function nextHealth(recorder: MqttRecorder, match: (h: Health) => boolean, from = 0, what = 'a health document'): Promise<Health> {
-  const m = await recorder.waitFor((m) => m.topic === HEALTH && m.payload !== '' && match(JSON.parse(m.payload) as Health), { from, timeoutMs: 15_000, what });
+  const m = await recorder.waitFor((m) => m.topic === HEALTH && m.payload !== '' && match(JSON.parse(m.payload) as Health), {
+    from,
+    timeoutMs: 15_000,
+    what,
+  });
   return JSON.parse(m.payload) as Health;
 }
 
-test('health: every field, a line in error, a failed save and a reconnect move their figures; a clean stop empties it', { skip: skipWithoutMosquitto, timeout: 90_000 }, async (t) => {
-  const mosquitto = await broker(t);
-  const s = setUp(t);
-  // The state's directory is a regular file: no save can succeed.
-  const blocker = join(s.dir, 'state');
-  writeFileSync(blocker, 'in the way');
-  const recorder = await MqttRecorder.start(mosquitto.url, [`${PREFIX}/ctl-mqtt/#`, `${DEVICE}/#`]);
-  t.after(() => recorder.close());
-  const service = spawnNode(t, args(s, mosquitto.url, join(blocker, 'state.json')));
+test(
+  'health: every field, a line in error, a failed save and a reconnect move their figures; a clean stop empties it',
+  { skip: skipWithoutMosquitto, timeout: 90_000 },
+  async (t) => {
+    const mosquitto = await broker(t);
+    const s = setUp(t);
+    // The state's directory is a regular file: no save can succeed.
+    const blocker = join(s.dir, 'state');
+    writeFileSync(blocker, 'in the way');
+    const recorder = await MqttRecorder.start(mosquitto.url, [`${PREFIX}/ctl-mqtt/#`, `${DEVICE}/#`]);
+    t.after(() => recorder.close());
+    const service = spawnNode(t, args(s, mosquitto.url, join(blocker, 'state.json')));
 
-  const first = await nextHealth(recorder, () => true);
-  const version = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  assert.equal(first.version, version);
-  assert.ok(Number.isInteger(first.uptime_s) && first.uptime_s >= 0);
-  assert.ok(first.rss_bytes > 10_000_000, String(first.rss_bytes));
-  assert.equal(first.config_sha256, createHash('sha256').update(readFileSync(s.config)).digest('hex'));
-  assert.deepEqual(first.channels, { total: 2, in_error: 1 }, 'IN is on a chip that is missing');
-  assert.deepEqual(Object.keys(first.gpio), ['edges', 'events_lost', 'saves_failed']);
-  assert.deepEqual(first.mqtt.reconnects, 0);
-  assert.ok(first.mqtt.sent > 10, JSON.stringify(first.mqtt));
-  assert.equal(first.interval_s, 1);
-  const retained = recorder.messages.find((m) => m.topic === HEALTH);
-  assert.equal(retained?.retain, true);
+    const first = await nextHealth(recorder, () => true);
+    const version = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    assert.equal(first.version, version);
+    assert.ok(Number.isInteger(first.uptime_s) && first.uptime_s >= 0);
+    assert.ok(first.rss_bytes > 10_000_000, String(first.rss_bytes));
+    assert.equal(first.config_sha256, createHash('sha256').update(readFileSync(s.config)).digest('hex'));
+    assert.deepEqual(first.channels, { total: 2, in_error: 1 }, 'IN is on a chip that is missing');
+    assert.deepEqual(Object.keys(first.gpio), ['edges', 'events_lost', 'saves_failed']);
+    assert.deepEqual(first.mqtt.reconnects, 0);
+    assert.ok(first.mqtt.sent > 10, JSON.stringify(first.mqtt));
+    assert.equal(first.interval_s, 1);
+    const retained = recorder.messages.find((m) => m.topic === HEALTH);
+    assert.equal(retained?.retain, true);
 
-  // The missing chip arrives: the line leaves its error.
-  createSimBoard(s.sim, { gpiochip0: 4, gpiochip1: 2 });
-  await nextHealth(recorder, (h) => h.channels.in_error === 0, recorder.mark(), 'in_error back to 0');
+    // The missing chip arrives: the line leaves its error.
+    createSimBoard(s.sim, { gpiochip0: 4, gpiochip1: 2 });
+    await nextHealth(recorder, (h) => h.channels.in_error === 0, recorder.mark(), 'in_error back to 0');
 
-  // A command the state file cannot keep: a failed save.
-  const beforeSave = recorder.mark();
-  await recorder.client.publishAsync(`${DEVICE}/controls/OUT/on`, '1', { qos: 1 });
-  const saved = await nextHealth(recorder, (h) => h.gpio.saves_failed >= 1, beforeSave, 'saves_failed >= 1');
-  assert.ok(saved.mqtt.received >= 1, JSON.stringify(saved.mqtt));
+    // A command the state file cannot keep: a failed save.
+    const beforeSave = recorder.mark();
+    await recorder.client.publishAsync(`${DEVICE}/controls/OUT/on`, '1', { qos: 1 });
+    const saved = await nextHealth(recorder, (h) => h.gpio.saves_failed >= 1, beforeSave, 'saves_failed >= 1');
+    assert.ok(saved.mqtt.received >= 1, JSON.stringify(saved.mqtt));
 
-  // The broker restarts: the document published on the new connection counts it.
-  await mosquitto.stop();
-  await mosquitto.start();
-  const again = await nextHealth(recorder, (h) => h.mqtt.reconnects === 1, 0, 'reconnects 1');
-  assert.ok(again.uptime_s >= first.uptime_s);
+    // The broker restarts: the document published on the new connection counts it.
+    await mosquitto.stop();
+    await mosquitto.start();
+    const again = await nextHealth(recorder, (h) => h.mqtt.reconnects === 1, 0, 'reconnects 1');
+    assert.ok(again.uptime_s >= first.uptime_s);
 
-  assert.equal(await service.stop(), 0, service.stderr());
-  const left = await retainedSnapshot(mosquitto.url, `${PREFIX}/#`);
-  assert.equal(left.has(HEALTH), false, 'the health topic is emptied by a clean stop');
-});
+    assert.equal(await service.stop(), 0, service.stderr());
+    const left = await retainedSnapshot(mosquitto.url, `${PREFIX}/#`);
+    assert.equal(left.has(HEALTH), false, 'the health topic is emptied by a clean stop');
+  },
+);
 
 test('--health-interval 0: no health document', { skip: skipWithoutMosquitto, timeout: 30_000 }, async (t) => {
   const mosquitto = await broker(t);
@@ -120,6 +148,9 @@ test('--health-interval 0: no health document', { skip: skipWithoutMosquitto, ti
   await recorder.waitForTopic(`${DEVICE}/controls/OUT`, '0', { timeoutMs: 10_000 });
   // The device's sync marker (stale-topic scan) goes out after the controls and the health document would.
   await recorder.waitFor((m) => m.topic.startsWith(`${PREFIX}/ctl-mqtt/health-gpio/sync-`), { timeoutMs: 10_000 });
-  assert.equal(recorder.messages.some((m) => m.topic === HEALTH), false);
+  assert.equal(
+    recorder.messages.some((m) => m.topic === HEALTH),
+    false,
+  );
   assert.equal(await service.stop(), 0, service.stderr());
 });

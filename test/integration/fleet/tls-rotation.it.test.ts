@@ -32,81 +32,149 @@ const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes
 function signCert(dir: string, caDir: string, file: string, cn: string, ext: string): void {
   writeFileSync(join(dir, `${file}.ext`), ext);
   openssl(dir, 'req', ...EC, '-keyout', `${file}.key`, '-out', `${file}.csr`, '-subj', `/CN=${cn}`);
-  openssl(dir, 'x509', '-req', '-in', `${file}.csr`, '-CA', join(caDir, 'ca.pem'), '-CAkey', join(caDir, 'ca.key'), '-CAcreateserial',
-    '-out', `${file}.pem`, '-days', '2', '-extfile', `${file}.ext`);
+  openssl(
+    dir,
+    'x509',
+    '-req',
+    '-in',
+    `${file}.csr`,
+    '-CA',
+    join(caDir, 'ca.pem'),
+    '-CAkey',
+    join(caDir, 'ca.key'),
+    '-CAcreateserial',
+    '-out',
+    `${file}.pem`,
+    '-days',
+    '2',
+    '-extfile',
+    `${file}.ext`,
+  );
 }
 
 /** A CA, a server certificate for 127.0.0.1 and a client certificate it signed, in `dir`. */
 function makeCa(dir: string, name: string): void {
   mkdirSync(dir, { recursive: true });
-  openssl(dir, 'req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  openssl(
+    dir,
+    'req',
+    '-x509',
+    ...EC,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
   signCert(dir, dir, 'server', 'localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   signCert(dir, dir, 'client', `${name} client`, 'extendedKeyUsage=clientAuth\n');
 }
 
-test('a rotated CA and client certificate are read again on SIGHUP, and the service connects with them', { skip: skipWithoutMosquitto, timeout: 90_000 }, async (t) => {
-  const broker = await startMosquitto({ tls: { requireClientCert: true } });
-  t.after(() => broker.close());
-  const dir = mkdtempSync(join(tmpdir(), 'ctl-tls-rotation-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const tls = broker.tls!;
-  // The service's own copies of its material, as under /etc.
-  const ca = join(dir, 'ca.pem');
-  const cert = join(dir, 'client.pem');
-  const key = join(dir, 'client.key');
-  copyFileSync(tls.ca, ca);
-  copyFileSync(tls.clientCert, cert);
-  copyFileSync(tls.clientKey, key);
-  createSimBoard(join(dir, 'sim'), { gpiochip0: 2 });
-  const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'TLS', channels: [{ name: 'IN', gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }] }));
-  const recorder = await MqttRecorder.start(broker.url, [`${DEVICE}/#`]);
-  t.after(() => recorder.close());
-  const service = spawnNode(t, [GPIO_MAIN, '-c', config, '--system-config-dir', join(dir, 'none'), '--gpio-sim', join(dir, 'sim'),
-    '--state-file', join(dir, 'state.json'), '--broker', broker.tlsUrl!, '--tls-ca', ca, '--tls-cert', cert, '--tls-key', key,
-    '--device-id', 'tls-rotation', '--health-interval', '0']);
-  const lines = (pattern: RegExp) => service.stderr().split('\n').filter((l) => pattern.test(l));
-  await waitUntil(() => lines(/connected to mqtts:/).length === 1, 'the first connection', { timeoutMs: 15_000 });
-  await recorder.waitForTopic(`${DEVICE}/controls/IN`, '0', { timeoutMs: 10_000 });
+test(
+  'a rotated CA and client certificate are read again on SIGHUP, and the service connects with them',
+  { skip: skipWithoutMosquitto, timeout: 90_000 },
+  async (t) => {
+    const broker = await startMosquitto({ tls: { requireClientCert: true } });
+    t.after(() => broker.close());
+    const dir = mkdtempSync(join(tmpdir(), 'ctl-tls-rotation-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const tls = broker.tls!;
+    // The service's own copies of its material, as under /etc.
+    const ca = join(dir, 'ca.pem');
+    const cert = join(dir, 'client.pem');
+    const key = join(dir, 'client.key');
+    copyFileSync(tls.ca, ca);
+    copyFileSync(tls.clientCert, cert);
+    copyFileSync(tls.clientKey, key);
+    createSimBoard(join(dir, 'sim'), { gpiochip0: 2 });
+    const config = join(dir, 'gpio.conf');
+    writeFileSync(
+      config,
+      JSON.stringify({ device_name: 'TLS', channels: [{ name: 'IN', gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }] }),
+    );
+    const recorder = await MqttRecorder.start(broker.url, [`${DEVICE}/#`]);
+    t.after(() => recorder.close());
+    const service = spawnNode(t, [
+      GPIO_MAIN,
+      '-c',
+      config,
+      '--system-config-dir',
+      join(dir, 'none'),
+      '--gpio-sim',
+      join(dir, 'sim'),
+      '--state-file',
+      join(dir, 'state.json'),
+      '--broker',
+      broker.tlsUrl!,
+      '--tls-ca',
+      ca,
+      '--tls-cert',
+      cert,
+      '--tls-key',
+      key,
+      '--device-id',
+      'tls-rotation',
+      '--health-interval',
+      '0',
+    ]);
+    const lines = (pattern: RegExp) =>
+      service
+        .stderr()
+        .split('\n')
+        .filter((l) => pattern.test(l));
+    await waitUntil(() => lines(/connected to mqtts:/).length === 1, 'the first connection', { timeoutMs: 15_000 });
+    await recorder.waitForTopic(`${DEVICE}/controls/IN`, '0', { timeoutMs: 10_000 });
 
-  // A reload with the same files: no new connection.
-  service.child.kill('SIGHUP');
-  await waitUntil(() => lines(/configuration reloaded/).length === 1, 'the first reload', { timeoutMs: 10_000 });
-  assert.deepEqual(lines(/TLS files changed|connected again/), [], service.stderr());
+    // A reload with the same files: no new connection.
+    service.child.kill('SIGHUP');
+    await waitUntil(() => lines(/configuration reloaded/).length === 1, 'the first reload', { timeoutMs: 10_000 });
+    assert.deepEqual(lines(/TLS files changed|connected again/), [], service.stderr());
 
-  // A new client certificate of the same CA while connected: a normal DISCONNECT (no will, so
-  // the device never shows `r`), then a connection with it at once.
-  const renewed = join(dir, 'renewed');
-  mkdirSync(renewed);
-  signCert(renewed, broker.dir, 'client', 'ctl-mqtt renewed client', 'extendedKeyUsage=clientAuth\n');
-  copyFileSync(join(renewed, 'client.pem'), cert);
-  copyFileSync(join(renewed, 'client.key'), key);
-  const beforeRenewal = recorder.mark();
-  service.child.kill('SIGHUP');
-  await waitUntil(() => lines(/connected again to mqtts:/).length === 1, 'a connection with the renewed certificate', { timeoutMs: 20_000 });
-  await recorder.waitForTopic(`${DEVICE}/controls/IN`, '0', { from: beforeRenewal, timeoutMs: 10_000 });
-  assert.deepEqual(lines(/lost|cannot connect/), [], service.stderr());
-  assert.deepEqual(recorder.since(beforeRenewal).filter((m) => m.topic === `${DEVICE}/meta/error` && m.payload === 'r'), []);
+    // A new client certificate of the same CA while connected: a normal DISCONNECT (no will, so
+    // the device never shows `r`), then a connection with it at once.
+    const renewed = join(dir, 'renewed');
+    mkdirSync(renewed);
+    signCert(renewed, broker.dir, 'client', 'ctl-mqtt renewed client', 'extendedKeyUsage=clientAuth\n');
+    copyFileSync(join(renewed, 'client.pem'), cert);
+    copyFileSync(join(renewed, 'client.key'), key);
+    const beforeRenewal = recorder.mark();
+    service.child.kill('SIGHUP');
+    await waitUntil(() => lines(/connected again to mqtts:/).length === 1, 'a connection with the renewed certificate', {
+      timeoutMs: 20_000,
+    });
+    await recorder.waitForTopic(`${DEVICE}/controls/IN`, '0', { from: beforeRenewal, timeoutMs: 10_000 });
+    assert.deepEqual(lines(/lost|cannot connect/), [], service.stderr());
+    assert.deepEqual(
+      recorder.since(beforeRenewal).filter((m) => m.topic === `${DEVICE}/meta/error` && m.payload === 'r'),
+      [],
+    );
 
-  // The broker moves to a new CA and forgets the old one.
-  const next = join(dir, 'next');
-  makeCa(next, 'ctl-mqtt rotated CA');
-  await broker.stop();
-  copyFileSync(join(next, 'ca.pem'), tls.ca);
-  copyFileSync(join(next, 'server.pem'), join(broker.dir, 'server.pem'));
-  copyFileSync(join(next, 'server.key'), join(broker.dir, 'server.key'));
-  await broker.start();
-  await waitUntil(() => lines(/cannot connect to mqtts:/).length >= 1, 'a refused attempt with the old material', { timeoutMs: 20_000 });
-  assert.equal(lines(/connected again/).length, 1, 'the old material does not work any more');
+    // The broker moves to a new CA and forgets the old one.
+    const next = join(dir, 'next');
+    makeCa(next, 'ctl-mqtt rotated CA');
+    await broker.stop();
+    copyFileSync(join(next, 'ca.pem'), tls.ca);
+    copyFileSync(join(next, 'server.pem'), join(broker.dir, 'server.pem'));
+    copyFileSync(join(next, 'server.key'), join(broker.dir, 'server.key'));
+    await broker.start();
+    await waitUntil(() => lines(/cannot connect to mqtts:/).length >= 1, 'a refused attempt with the old material', { timeoutMs: 20_000 });
+    assert.equal(lines(/connected again/).length, 1, 'the old material does not work any more');
 
-  copyFileSync(join(next, 'ca.pem'), ca);
-  copyFileSync(join(next, 'client.pem'), cert);
-  copyFileSync(join(next, 'client.key'), key);
-  const mark = recorder.mark();
-  service.child.kill('SIGHUP');
-  await waitUntil(() => lines(/connected again to mqtts:/).length === 2, 'a connection with the new material', { timeoutMs: 20_000 });
-  assert.equal(lines(/the TLS files changed: connecting to mqtts:\/\/127\.0\.0\.1:\d+ again with them/).length, 2, service.stderr());
-  await recorder.waitForTopic(`${DEVICE}/controls/IN`, '0', { from: mark, timeoutMs: 10_000 });
-  assert.equal(await service.stop(), 0, service.stderr());
-});
+    copyFileSync(join(next, 'ca.pem'), ca);
+    copyFileSync(join(next, 'client.pem'), cert);
+    copyFileSync(join(next, 'client.key'), key);
+    const mark = recorder.mark();
+    service.child.kill('SIGHUP');
+    await waitUntil(() => lines(/connected again to mqtts:/).length === 2, 'a connection with the new material', { timeoutMs: 20_000 });
+    assert.equal(lines(/the TLS files changed: connecting to mqtts:\/\/127\.0\.0\.1:\d+ again with them/).length, 2, service.stderr());
+    await recorder.waitForTopic(`${DEVICE}/controls/IN`, '0', { from: mark, timeoutMs: 10_000 });
+    assert.equal(await service.stop(), 0, service.stderr());
+  },
+);

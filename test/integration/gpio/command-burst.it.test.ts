@@ -38,7 +38,10 @@ test(`a burst of ${COMMANDS} /on commands: the line has the last one within ${BO
   try {
     // Settled: high and unchanged for SETTLED_MS, or still changing after the bound (a backlog).
     while (!(watching.last && performance.now() - watching.changedAt >= SETTLED_MS)) {
-      assert.ok(performance.now() - sentAt < BOUND_MS + SETTLED_MS, `the line still changes ${BOUND_MS} ms after the last command (${watching.changes} changes so far)`);
+      assert.ok(
+        performance.now() - sentAt < BOUND_MS + SETTLED_MS,
+        `the line still changes ${BOUND_MS} ms after the last command (${watching.changes} changes so far)`,
+      );
       await sleep(20);
     }
   } finally {
@@ -46,7 +49,9 @@ test(`a burst of ${COMMANDS} /on commands: the line has the last one within ${BO
     await watcher;
   }
   const lateMs = Math.max(0, watching.changedAt - sentAt);
-  t.diagnostic(`${COMMANDS} commands: the line took the last one ${lateMs.toFixed(0)} ms after it was sent (${watching.changes} changes seen)`);
+  t.diagnostic(
+    `${COMMANDS} commands: the line took the last one ${lateMs.toFixed(0)} ms after it was sent (${watching.changes} changes seen)`,
+  );
   assert.ok(lateMs < BOUND_MS, `the line took the last command ${lateMs.toFixed(0)} ms after it was sent`);
   await run.value('OUT', '1', { from: mark });
   assert.equal(await service.stop(), 0, service.stderr());

@@ -3,7 +3,6 @@ import { test } from 'node:test';
 import { gpioScenarios } from '../../scenarios/gpio/index.js';
 import { simRig } from '../../scenarios/gpio/sim-rig.js';
 
-
 for (const scenario of gpioScenarios.faults) {
   test(`${scenario.name} (sim)`, async (t) => scenario.run(t, await simRig(t)));
 }

@@ -69,7 +69,11 @@ test('HA entities survive a stop and a restart; a removed channel loses its enti
   mark = ha.mark();
   const deviceMark = run.recorder.mark();
   service = run.start([meter], ['--ha-discovery']);
-  await ha.waitFor((m) => m.topic === configTopics[0] && m.payload === '', { from: mark, what: 'the IN config emptied', timeoutMs: 15_000 });
+  await ha.waitFor((m) => m.topic === configTopics[0] && m.payload === '', {
+    from: mark,
+    what: 'the IN config emptied',
+    timeoutMs: 15_000,
+  });
   await run.recorder.waitForTopic(`${base}/availability`, 'online', { from: deviceMark });
   assert.deepEqual(await haConfigs(), new Map([...configs].filter(([topic]) => topic !== configTopics[0])));
   await service.log(/removed 1 Home Assistant configs of entities this device no longer has/);
@@ -122,14 +126,20 @@ function startController(t: TestContext, rig: SimRig, controller: string, channe
   writeFileSync(configFile, JSON.stringify({ device_name: 'Discrete I/O', channels }));
   const args = [
     GPIO_MAIN,
-    '-c', configFile,
-    '--system-config-dir', join(dir, 'board'),
-    '--state-file', join(dir, 'state.json'),
+    '-c',
+    configFile,
+    '--system-config-dir',
+    join(dir, 'board'),
+    '--state-file',
+    join(dir, 'state.json'),
     // No device tree there: the default device id is ctl-gpio on any machine.
-    '--sysfs-root', dir,
-    '--broker', rig.brokerUrl,
+    '--sysfs-root',
+    dir,
+    '--broker',
+    rig.brokerUrl,
     // Two services on one host: client ids of their own (the default holds the host name).
-    '--client-id', `gpio-${controller}`,
+    '--client-id',
+    `gpio-${controller}`,
     '--ha-discovery',
     ...rig.serviceArgs(),
   ];
@@ -140,7 +150,7 @@ async function logLine(service: Spawned, pattern: RegExp): Promise<void> {
   await waitUntil(() => pattern.test(service.stderr()), `${pattern} in:\n${service.stderr()}`, { timeoutMs: 15_000, intervalMs: 20 });
 }
 
-test('two controllers with the default device id on one broker: node ids, unique ids, entity ids and device names of their own; each empties the configs older versions left, neither the other\'s', async (t) => {
+test("two controllers with the default device id on one broker: node ids, unique ids, entity ids and device names of their own; each empties the configs older versions left, neither the other's", async (t) => {
   const rig = await simRig(t);
   const ha = await MqttRecorder.start(rig.brokerUrl, ['homeassistant/#']);
   t.after(() => ha.close());
@@ -150,20 +160,35 @@ test('two controllers with the default device id on one broker: node ids, unique
 
   const cellar = startController(t, rig, 'cellar', [{ name: 'IN', gpio: gpioOf(rig, 0, 1), direction: 'input' }]);
   await ha.waitForTopic('homeassistant/binary_sensor/cellar_ctl-gpio/IN/config');
-  await logLine(cellar, /removed 1 Home Assistant configs of entities this device no longer has: homeassistant\/binary_sensor\/ctl-gpio\/IN\/config/);
+  await logLine(
+    cellar,
+    /removed 1 Home Assistant configs of entities this device no longer has: homeassistant\/binary_sensor\/ctl-gpio\/IN\/config/,
+  );
 
   await publishOnce(rig.brokerUrl, legacy, '{"name":"IN","unique_id":"ctl-gpio_IN"}', { retain: true });
   const attic = startController(t, rig, 'attic', [{ name: 'IN', gpio: gpioOf(rig, 0, 2), direction: 'input' }]);
   await ha.waitForTopic('homeassistant/binary_sensor/attic_ctl-gpio/IN/config');
   // Its scan is over once it says what it removed: the other controller's config was there to be seen.
-  await logLine(attic, /removed 1 Home Assistant configs of entities this device no longer has: homeassistant\/binary_sensor\/ctl-gpio\/IN\/config$/m);
+  await logLine(
+    attic,
+    /removed 1 Home Assistant configs of entities this device no longer has: homeassistant\/binary_sensor\/ctl-gpio\/IN\/config$/m,
+  );
 
   const configs = await retainedSnapshot(rig.brokerUrl, 'homeassistant/#');
-  assert.deepEqual([...configs.keys()].sort(), ['homeassistant/binary_sensor/attic_ctl-gpio/IN/config', 'homeassistant/binary_sensor/cellar_ctl-gpio/IN/config']);
-  const entity = (controller: string) => JSON.parse(configs.get(`homeassistant/binary_sensor/${controller}_ctl-gpio/IN/config`)!) as Record<string, unknown> & { device: Record<string, unknown> };
+  assert.deepEqual([...configs.keys()].sort(), [
+    'homeassistant/binary_sensor/attic_ctl-gpio/IN/config',
+    'homeassistant/binary_sensor/cellar_ctl-gpio/IN/config',
+  ]);
+  const entity = (controller: string) =>
+    JSON.parse(configs.get(`homeassistant/binary_sensor/${controller}_ctl-gpio/IN/config`)!) as Record<string, unknown> & {
+      device: Record<string, unknown>;
+    };
   const [c, a] = [entity('cellar'), entity('attic')];
   assert.deepEqual([c['unique_id'], a['unique_id']], ['cellar_ctl-gpio_IN', 'attic_ctl-gpio_IN']);
-  assert.deepEqual([c['default_entity_id'], a['default_entity_id']], ['binary_sensor.cellar_ctl_gpio_in', 'binary_sensor.attic_ctl_gpio_in']);
+  assert.deepEqual(
+    [c['default_entity_id'], a['default_entity_id']],
+    ['binary_sensor.cellar_ctl_gpio_in', 'binary_sensor.attic_ctl_gpio_in'],
+  );
   assert.deepEqual([c.device['name'], a.device['name']], ['Discrete I/O (cellar)', 'Discrete I/O (attic)']);
   assert.deepEqual([c.device['identifiers'], a.device['identifiers']], [['ctl-mqtt_cellar_ctl-gpio'], ['ctl-mqtt_attic_ctl-gpio']]);
   assert.equal('object_id' in c, false, 'object_id stops working in Home Assistant 2026.4');
@@ -171,7 +196,7 @@ test('two controllers with the default device id on one broker: node ids, unique
   assert.equal(await cellar.stop(), 0, cellar.stderr());
 });
 
-test('a channel on a missing chip (error r) is unavailable in HA, available again once the chip is back; the console URL is the device\'s configuration_url', async (t) => {
+test("a channel on a missing chip (error r) is unavailable in HA, available again once the chip is back; the console URL is the device's configuration_url", async (t) => {
   const rig = await simRig(t);
   const available = await MqttRecorder.start(rig.brokerUrl, ['/ctl-mqtt/ctl-gpio/available/#']);
   t.after(() => available.close());
@@ -185,7 +210,9 @@ test('a channel on a missing chip (error r) is unavailable in HA, available agai
   const topic = (control: string) => `/ctl-mqtt/ctl-gpio/available/${control}`;
   await available.waitForTopic(topic('LATE'), 'offline', { timeoutMs: 15_000 });
   await available.waitForTopic(topic('MAIN'), 'online');
-  const config = JSON.parse((await retainedSnapshot(rig.brokerUrl, 'homeassistant/binary_sensor/cellar_ctl-gpio/LATE/config')).values().next().value!) as Record<string, unknown> & { device: Record<string, unknown> };
+  const config = JSON.parse(
+    (await retainedSnapshot(rig.brokerUrl, 'homeassistant/binary_sensor/cellar_ctl-gpio/LATE/config')).values().next().value!,
+  ) as Record<string, unknown> & { device: Record<string, unknown> };
   assert.deepEqual(config['availability'], [
     { topic: '/devices/ctl-gpio/availability', payload_available: 'online', payload_not_available: 'offline' },
     { topic: topic('LATE'), payload_available: 'online', payload_not_available: 'offline' },

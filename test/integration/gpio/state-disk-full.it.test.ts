@@ -49,51 +49,74 @@ if (mountProblem !== undefined) {
   rmSync(stateDir, { recursive: true, force: true });
 }
 
-test('a save that failed on a full disk is tried again once the disk is freed: the level is saved and w clears', {
-  skip: mountProblem ?? false,
-  timeout: 60_000,
-}, async (t) => {
-  t.after(() => {
-    spawnSync('umount', [stateDir]);
-    rmSync(stateDir, { recursive: true, force: true });
-  });
-  const broker = await startTestBroker();
-  t.after(() => broker.close());
-  const dir = mkdtempSync(join(tmpdir(), 'ctl-disk-full-run-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  createSimBoard(join(dir, 'sim'), { gpiochip0: 4 });
-  const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'Disk full', channels: [{ name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' }] }));
-  const stateFile = join(stateDir, 'state.json');
-  const savedLevel = (): boolean | undefined => {
-    try {
-      return (JSON.parse(readFileSync(stateFile, 'utf8')) as { outputs: Record<string, boolean> }).outputs['OUT'];
-    } catch {
-      return undefined;
-    }
-  };
-  const recorder = await MqttRecorder.start(broker.url, [`${DEVICE}/#`]);
-  t.after(() => recorder.close());
-  const service = spawnNode(t, [
-    GPIO_MAIN, '-c', config, '--system-config-dir', join(dir, 'none'), '--gpio-sim', join(dir, 'sim'),
-    '--state-file', stateFile, '--save-interval', '0.5', '--broker', broker.url, '--device-id', 'disk-full',
-  ]);
-  await recorder.waitForTopic(`${DEVICE}/controls/OUT`, '0', { timeoutMs: 10_000 });
-  await recorder.client.publishAsync(`${DEVICE}/controls/OUT/on`, '1', { qos: 1 });
-  await eventually('the level 1 saved', () => (savedLevel() === true ? true : undefined));
+test(
+  'a save that failed on a full disk is tried again once the disk is freed: the level is saved and w clears',
+  {
+    skip: mountProblem ?? false,
+    timeout: 60_000,
+  },
+  async (t) => {
+    t.after(() => {
+      spawnSync('umount', [stateDir]);
+      rmSync(stateDir, { recursive: true, force: true });
+    });
+    const broker = await startTestBroker();
+    t.after(() => broker.close());
+    const dir = mkdtempSync(join(tmpdir(), 'ctl-disk-full-run-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    createSimBoard(join(dir, 'sim'), { gpiochip0: 4 });
+    const config = join(dir, 'gpio.conf');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        device_name: 'Disk full',
+        channels: [{ name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' }],
+      }),
+    );
+    const stateFile = join(stateDir, 'state.json');
+    const savedLevel = (): boolean | undefined => {
+      try {
+        return (JSON.parse(readFileSync(stateFile, 'utf8')) as { outputs: Record<string, boolean> }).outputs['OUT'];
+      } catch {
+        return undefined;
+      }
+    };
+    const recorder = await MqttRecorder.start(broker.url, [`${DEVICE}/#`]);
+    t.after(() => recorder.close());
+    const service = spawnNode(t, [
+      GPIO_MAIN,
+      '-c',
+      config,
+      '--system-config-dir',
+      join(dir, 'none'),
+      '--gpio-sim',
+      join(dir, 'sim'),
+      '--state-file',
+      stateFile,
+      '--save-interval',
+      '0.5',
+      '--broker',
+      broker.url,
+      '--device-id',
+      'disk-full',
+    ]);
+    await recorder.waitForTopic(`${DEVICE}/controls/OUT`, '0', { timeoutMs: 10_000 });
+    await recorder.client.publishAsync(`${DEVICE}/controls/OUT/on`, '1', { qos: 1 });
+    await eventually('the level 1 saved', () => (savedLevel() === true ? true : undefined));
 
-  const filler = join(stateDir, 'filler');
-  fillUp(filler);
-  await recorder.client.publishAsync(`${DEVICE}/controls/OUT/on`, '0', { qos: 1 });
-  await recorder.waitForTopic(`${DEVICE}/meta/error`, 'w', { timeoutMs: 10_000 });
-  assert.match(service.stderr(), /cannot write state file .*state\.json: .*ENOSPC/);
-  assert.equal(savedLevel(), true, 'the file still has the level before the disk filled up');
+    const filler = join(stateDir, 'filler');
+    fillUp(filler);
+    await recorder.client.publishAsync(`${DEVICE}/controls/OUT/on`, '0', { qos: 1 });
+    await recorder.waitForTopic(`${DEVICE}/meta/error`, 'w', { timeoutMs: 10_000 });
+    assert.match(service.stderr(), /cannot write state file .*state\.json: .*ENOSPC/);
+    assert.equal(savedLevel(), true, 'the file still has the level before the disk filled up');
 
-  // The disk is freed; nothing else is sent to the service.
-  rmSync(filler);
-  const wAt = recorder.messages.findLastIndex((m) => m.topic === `${DEVICE}/meta/error` && m.payload === 'w');
-  await recorder.waitForTopic(`${DEVICE}/meta/error`, '', { timeoutMs: 20_000, from: wAt + 1 });
-  assert.equal(savedLevel(), false, 'the level set while the disk was full is on disk');
-  assert.match(service.stderr(), /state file .*state\.json written again/);
-  assert.equal(await service.stop(), 0, service.stderr());
-});
+    // The disk is freed; nothing else is sent to the service.
+    rmSync(filler);
+    const wAt = recorder.messages.findLastIndex((m) => m.topic === `${DEVICE}/meta/error` && m.payload === 'w');
+    await recorder.waitForTopic(`${DEVICE}/meta/error`, '', { timeoutMs: 20_000, from: wAt + 1 });
+    assert.equal(savedLevel(), false, 'the level set while the disk was full is on disk');
+    assert.match(service.stderr(), /state file .*state\.json written again/);
+    assert.equal(await service.stop(), 0, service.stderr());
+  },
+);

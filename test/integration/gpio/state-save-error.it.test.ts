@@ -23,13 +23,30 @@ test('a state file that cannot be written sets w on the device, and a good save 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   createSimBoard(join(dir, 'sim'), { gpiochip0: 4 });
   const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'State', channels: [{ name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ device_name: 'State', channels: [{ name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' }] }),
+  );
   // The state's directory is a regular file: no write can succeed, whoever runs the test (root too).
   const blocker = join(dir, 'state');
   writeFileSync(blocker, 'in the way');
   const recorder = await MqttRecorder.start(broker.url, [`${DEVICE}/#`]);
   t.after(() => recorder.close());
-  const args = [GPIO_MAIN, '-c', config, '--system-config-dir', join(dir, 'none'), '--gpio-sim', join(dir, 'sim'), '--state-file', join(blocker, 'state.json'), '--broker', broker.url, '--device-id', 'state-error'];
+  const args = [
+    GPIO_MAIN,
+    '-c',
+    config,
+    '--system-config-dir',
+    join(dir, 'none'),
+    '--gpio-sim',
+    join(dir, 'sim'),
+    '--state-file',
+    join(blocker, 'state.json'),
+    '--broker',
+    broker.url,
+    '--device-id',
+    'state-error',
+  ];
   const service = spawnNode(t, args);
   await recorder.waitForTopic(`${DEVICE}/controls/OUT`, '0', { timeoutMs: 10_000 });
 
@@ -39,6 +56,9 @@ test('a state file that cannot be written sets w on the device, and a good save 
 
   unlinkSync(blocker);
   await recorder.client.publishAsync(`${DEVICE}/controls/OUT/on`, '0', { qos: 1 });
-  await recorder.waitForTopic(`${DEVICE}/meta/error`, '', { timeoutMs: 10_000, from: recorder.messages.findLastIndex((m) => m.topic === `${DEVICE}/meta/error` && m.payload === 'w') + 1 });
+  await recorder.waitForTopic(`${DEVICE}/meta/error`, '', {
+    timeoutMs: 10_000,
+    from: recorder.messages.findLastIndex((m) => m.topic === `${DEVICE}/meta/error` && m.payload === 'w') + 1,
+  });
   assert.equal(await service.stop(), 0);
 });

@@ -34,5 +34,8 @@ test('aedes (3.1.1, persistent session): the stale scan over hundreds of retaine
   await sleep(500); // a dropped connection would show as a reconnect here
   const connects = log.lines.filter((l) => /connected (again )?to/.test(l));
   assert.equal(connects.length, 1, log.lines.join('\n'));
-  assert.ok(log.lines.some((l) => l.includes(`removed ${staleCount} stale retained topics`)), log.lines.join('\n'));
+  assert.ok(
+    log.lines.some((l) => l.includes(`removed ${staleCount} stale retained topics`)),
+    log.lines.join('\n'),
+  );
 });

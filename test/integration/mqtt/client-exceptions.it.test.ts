@@ -20,7 +20,10 @@ test('a publish the client throws on is one error line, and the process goes on'
   while (!log.lines.some((l) => l.includes('cannot publish')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   const errors = log.lines.filter((l) => l.includes('cannot publish'));
   assert.ok(errors.length >= 1, log.lines.join('\n'));
-  assert.match(errors[0]!, /^ERROR: .*cannot publish \/devices\/ctl-test\/controls\/x{50,}\.\.\.: the topic is 660\d\d bytes of UTF-8; MQTT allows 65535$/);
+  assert.match(
+    errors[0]!,
+    /^ERROR: .*cannot publish \/devices\/ctl-test\/controls\/x{50,}\.\.\.: the topic is 660\d\d bytes of UTF-8; MQTT allows 65535$/,
+  );
   await recorder.waitForTopic(`/devices/${DEVICE.id}/controls/ok`, '1');
   assert.ok(errors[0]!.length < 400);
 });

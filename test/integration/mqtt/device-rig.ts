@@ -21,7 +21,14 @@ export function threeControls(onCommand: ControlSpec['onCommand'] = () => undefi
   return [
     { id: 'IN1', type: 'switch', readonly: true, ha: { component: 'binary_sensor' } },
     { id: 'OUT1', type: 'switch', readonly: false, onCommand, ha: { component: 'switch' } },
-    { id: 'V1', type: 'voltage', readonly: true, units: 'V', decimals: 2, ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' } },
+    {
+      id: 'V1',
+      type: 'voltage',
+      readonly: true,
+      units: 'V',
+      decimals: 2,
+      ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' },
+    },
   ];
 }
 

@@ -76,7 +76,10 @@ test('a value may come later than its meta; a control starting with r has no val
   v.setError('r', true);
   device.start();
   await recorder.waitForTopic(`${base}/controls/V1/meta/error`, 'r');
-  assert.equal(recorder.messages.some((m) => m.topic === `${base}/controls/V1`), false);
+  assert.equal(
+    recorder.messages.some((m) => m.topic === `${base}/controls/V1`),
+    false,
+  );
   const mark = recorder.mark();
   v.setNumber(3.3);
   await recorder.waitForTopic(`${base}/controls/V1`, '3.30', { from: mark });
@@ -89,37 +92,49 @@ test('a value may come later than its meta; a control starting with r has no val
   );
 });
 
-test('writable controls are subscribed 8 to a SUBSCRIBE, before their values, and each takes commands', { skip: skipWithoutMosquitto }, async (t) => {
-  const broker = await startBroker(t);
-  const { device } = makeDevice(t, broker.url);
-  const commands: string[] = [];
-  const ids = Array.from({ length: 20 }, (_, i) => `OUT${i + 1}`);
-  for (const id of ids) {
-    device.addControl({ id, type: 'switch', readonly: false, onCommand: (payload) => void commands.push(`${id}=${payload}`) }).setBoolean(false);
-  }
-  device.addControl(threeControls()[0]!).setBoolean(true);
-  device.start();
-  await device.whenOnline();
-  const log = () => broker.log();
-  // IN1 is the last control: once its value is in the broker's log, everything before it is.
-  await waitUntil(() => log().includes(`${base}/controls/OUT20/on (QoS 2)`) && log().includes(`'${base}/controls/IN1', `), 'the last value', {
-    timeoutMs: 10_000,
-  });
-  // The broker logs each SUBSCRIBE, then its filters one a line; the start-up scan has one of its own.
-  const lines = log().split('\n');
-  const subscribes = lines.filter((l, i) => /Received SUBSCRIBE from ctl-test-/.test(l) && /\/on \(QoS 2\)/.test(lines[i + 1] ?? '')).length;
-  assert.equal(subscribes, 3, 'ceil(20 / 8) SUBSCRIBE packets for the /on topics');
-  // Every /on is in the broker's log before the first value of its control.
-  for (const id of ids) {
-    const subscribeAt = log().indexOf(`\t${base}/controls/${id}/on (QoS 2)`);
-    const valueAt = log().indexOf(`'${base}/controls/${id}', `);
-    assert.ok(subscribeAt > 0 && valueAt > subscribeAt, `${id}: subscribed at ${subscribeAt}, first value at ${valueAt}`);
-  }
-  const sender = await startRecorder(t, broker.url, ['/none']);
-  for (const id of ids) await sender.client.publishAsync(`${base}/controls/${id}/on`, '1', { qos: 1 });
-  await waitUntil(() => commands.length === ids.length, 'every command handled', { timeoutMs: 10_000 });
-  assert.deepEqual(commands.sort(), ids.map((id) => `${id}=1`).sort());
-});
+test(
+  'writable controls are subscribed 8 to a SUBSCRIBE, before their values, and each takes commands',
+  { skip: skipWithoutMosquitto },
+  async (t) => {
+    const broker = await startBroker(t);
+    const { device } = makeDevice(t, broker.url);
+    const commands: string[] = [];
+    const ids = Array.from({ length: 20 }, (_, i) => `OUT${i + 1}`);
+    for (const id of ids) {
+      device
+        .addControl({ id, type: 'switch', readonly: false, onCommand: (payload) => void commands.push(`${id}=${payload}`) })
+        .setBoolean(false);
+    }
+    device.addControl(threeControls()[0]!).setBoolean(true);
+    device.start();
+    await device.whenOnline();
+    const log = () => broker.log();
+    // IN1 is the last control: once its value is in the broker's log, everything before it is.
+    await waitUntil(
+      () => log().includes(`${base}/controls/OUT20/on (QoS 2)`) && log().includes(`'${base}/controls/IN1', `),
+      'the last value',
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    // The broker logs each SUBSCRIBE, then its filters one a line; the start-up scan has one of its own.
+    const lines = log().split('\n');
+    const subscribes = lines.filter(
+      (l, i) => /Received SUBSCRIBE from ctl-test-/.test(l) && /\/on \(QoS 2\)/.test(lines[i + 1] ?? ''),
+    ).length;
+    assert.equal(subscribes, 3, 'ceil(20 / 8) SUBSCRIBE packets for the /on topics');
+    // Every /on is in the broker's log before the first value of its control.
+    for (const id of ids) {
+      const subscribeAt = log().indexOf(`\t${base}/controls/${id}/on (QoS 2)`);
+      const valueAt = log().indexOf(`'${base}/controls/${id}', `);
+      assert.ok(subscribeAt > 0 && valueAt > subscribeAt, `${id}: subscribed at ${subscribeAt}, first value at ${valueAt}`);
+    }
+    const sender = await startRecorder(t, broker.url, ['/none']);
+    for (const id of ids) await sender.client.publishAsync(`${base}/controls/${id}/on`, '1', { qos: 1 });
+    await waitUntil(() => commands.length === ids.length, 'every command handled', { timeoutMs: 10_000 });
+    assert.deepEqual(commands.sort(), ids.map((id) => `${id}=1`).sort());
+  },
+);
 
 test('a refused /on is one warning naming it; the other controls of its SUBSCRIBE still take commands', async (t) => {
   // mosquitto grants every subscription and applies its ACL at delivery; aedes can refuse one.
@@ -133,7 +148,9 @@ test('a refused /on is one warning naming it; the other controls of its SUBSCRIB
   const { device, log } = makeDevice(t, broker.url);
   const commands: string[] = [];
   for (const id of ['OUT1', 'OUT2', 'OUT3']) {
-    device.addControl({ id, type: 'switch', readonly: false, onCommand: (payload) => void commands.push(`${id}=${payload}`) }).setBoolean(false);
+    device
+      .addControl({ id, type: 'switch', readonly: false, onCommand: (payload) => void commands.push(`${id}=${payload}`) })
+      .setBoolean(false);
   }
   device.start();
   await device.whenOnline();
@@ -142,13 +159,20 @@ test('a refused /on is one warning naming it; the other controls of its SUBSCRIB
   assert.equal(warnings.length, 1, warnings.join('\n'));
   assert.match(warnings[0]!, /WARN/);
   assert.ok(warnings[0]!.includes(`${base}/controls/OUT2/on`) && !/OUT[13]/.test(warnings[0]!), warnings[0]);
-  assert.ok(log.lines.some((l) => l.includes('MQTT 3.1.1')), 'aedes speaks 3.1.1, where a session is inherited');
+  assert.ok(
+    log.lines.some((l) => l.includes('MQTT 3.1.1')),
+    'aedes speaks 3.1.1, where a session is inherited',
+  );
   const sender = await startRecorder(t, broker.url, ['/none']);
   // Fails if the refusal of OUT2 kept OUT1 and OUT3 from taking commands.
-  await waitUntil(async () => {
-    for (const id of ['OUT1', 'OUT3']) await sender.client.publishAsync(`${base}/controls/${id}/on`, '1', { qos: 1 });
-    await sleep(50);
-    return commands.includes('OUT1=1') && commands.includes('OUT3=1');
-  }, 'both commands handled', { timeoutMs: 10_000 });
+  await waitUntil(
+    async () => {
+      for (const id of ['OUT1', 'OUT3']) await sender.client.publishAsync(`${base}/controls/${id}/on`, '1', { qos: 1 });
+      await sleep(50);
+      return commands.includes('OUT1=1') && commands.includes('OUT3=1');
+    },
+    'both commands handled',
+    { timeoutMs: 10_000 },
+  );
   assert.ok(!commands.some((c) => c.startsWith('OUT2')));
 });

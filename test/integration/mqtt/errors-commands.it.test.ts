@@ -50,46 +50,53 @@ test('errors: set/clear order, last good value kept, w only cleared by the calle
   assert.equal(after.has(`${base}/controls/V1/meta/error`), false);
 });
 
-test('commands: applied, invalid ones logged once and the true value republished, retained ones ignored', { skip: skipWithoutMosquitto }, async (t) => {
-  const broker = await startBroker(t);
-  // A stale retained command from an earlier session must never reach the hardware.
-  await publishOnce(broker.url, `${base}/controls/OUT1/on`, '1', { retain: true });
-  const recorder = await startRecorder(t, broker.url, [`${base}/#`]);
-  const handled: string[] = [];
-  let setOut: (v: boolean) => void = () => {};
-  const onCommand: CommandHandler = (payload) => {
-    handled.push(payload);
-    if (payload !== '0' && payload !== '1') return { reject: 'expected 0 or 1' };
-    setOut(payload === '1');
-    return undefined;
-  };
-  const { device, log } = makeDevice(t, broker.url);
-  const [inSpec, outSpec] = threeControls(onCommand);
-  device.addControl(inSpec!).setBoolean(false);
-  const out = device.addControl(outSpec!);
-  setOut = (v) => out.setBoolean(v);
-  out.setBoolean(false);
-  device.start();
-  await device.whenOnline();
-  await recorder.waitForTopic(`${base}/controls/OUT1`, '0');
+test(
+  'commands: applied, invalid ones logged once and the true value republished, retained ones ignored',
+  { skip: skipWithoutMosquitto },
+  async (t) => {
+    const broker = await startBroker(t);
+    // A stale retained command from an earlier session must never reach the hardware.
+    await publishOnce(broker.url, `${base}/controls/OUT1/on`, '1', { retain: true });
+    const recorder = await startRecorder(t, broker.url, [`${base}/#`]);
+    const handled: string[] = [];
+    let setOut: (v: boolean) => void = () => {};
+    const onCommand: CommandHandler = (payload) => {
+      handled.push(payload);
+      if (payload !== '0' && payload !== '1') return { reject: 'expected 0 or 1' };
+      setOut(payload === '1');
+      return undefined;
+    };
+    const { device, log } = makeDevice(t, broker.url);
+    const [inSpec, outSpec] = threeControls(onCommand);
+    device.addControl(inSpec!).setBoolean(false);
+    const out = device.addControl(outSpec!);
+    setOut = (v) => out.setBoolean(v);
+    out.setBoolean(false);
+    device.start();
+    await device.whenOnline();
+    await recorder.waitForTopic(`${base}/controls/OUT1`, '0');
 
-  let mark = recorder.mark();
-  await publishOnce(broker.url, `${base}/controls/OUT1/on`, 'banana');
-  await recorder.waitForTopic(`${base}/controls/OUT1`, '0', { from: mark });
-  assert.deepEqual(
-    recorder.since(mark).filter((m) => !m.topic.endsWith('/on')).map((m) => [m.topic, m.payload, m.retain]),
-    [[`${base}/controls/OUT1`, '0', true]],
-    'the true value is republished, no w',
-  );
-  assert.equal(log.lines.filter((l) => l.includes('invalid command "banana"')).length, 1);
+    let mark = recorder.mark();
+    await publishOnce(broker.url, `${base}/controls/OUT1/on`, 'banana');
+    await recorder.waitForTopic(`${base}/controls/OUT1`, '0', { from: mark });
+    assert.deepEqual(
+      recorder
+        .since(mark)
+        .filter((m) => !m.topic.endsWith('/on'))
+        .map((m) => [m.topic, m.payload, m.retain]),
+      [[`${base}/controls/OUT1`, '0', true]],
+      'the true value is republished, no w',
+    );
+    assert.equal(log.lines.filter((l) => l.includes('invalid command "banana"')).length, 1);
 
-  mark = recorder.mark();
-  await publishOnce(broker.url, `${base}/controls/OUT1/on`, '1', { qos: 0 });
-  await recorder.waitForTopic(`${base}/controls/OUT1`, '1', { from: mark });
-  // A command to a readonly control is not for us.
-  await publishOnce(broker.url, `${base}/controls/IN1/on`, '1');
-  await sleep(100);
-  assert.deepEqual(handled, ['banana', '1'], 'the retained "1" from before the start was never handed over');
-  assert.ok(log.lines.some((l) => l.startsWith('DEBUG:') && l.includes('ignoring retained command "1"')));
-  assert.equal(device.control('IN1')?.value, '0');
-});
+    mark = recorder.mark();
+    await publishOnce(broker.url, `${base}/controls/OUT1/on`, '1', { qos: 0 });
+    await recorder.waitForTopic(`${base}/controls/OUT1`, '1', { from: mark });
+    // A command to a readonly control is not for us.
+    await publishOnce(broker.url, `${base}/controls/IN1/on`, '1');
+    await sleep(100);
+    assert.deepEqual(handled, ['banana', '1'], 'the retained "1" from before the start was never handed over');
+    assert.ok(log.lines.some((l) => l.startsWith('DEBUG:') && l.includes('ignoring retained command "1"')));
+    assert.equal(device.control('IN1')?.value, '0');
+  },
+);

@@ -40,39 +40,43 @@ test('broker stop and restart: everything is published again, with what changed 
   assert.ok(log.lines.some((l) => l.includes('connected again to')));
 });
 
-test('commands sent while disconnected are delivered once on reconnect; the will marks the gap', { skip: skipWithoutMosquitto }, async (t) => {
-  const broker = await startBroker(t);
-  const proxy = await TcpProxy.start(broker.port);
-  t.after(() => proxy.close());
-  const recorder = await startRecorder(t, broker.url, [`${base}/#`]);
-  const handled: string[] = [];
-  const { device } = makeDevice(t, proxy.url);
-  const out = device.addControl({
-    ...threeControls()[1]!,
-    onCommand: (payload) => {
-      handled.push(payload);
-      out.setValue(payload);
-    },
-  });
-  out.setBoolean(false);
-  device.start();
-  await device.whenOnline();
-  await recorder.waitForTopic(`${base}/controls/OUT1`, '0');
-  await publishOnce(broker.url, `${base}/controls/OUT1/on`, '1');
-  await recorder.waitForTopic(`${base}/controls/OUT1`, '1');
+test(
+  'commands sent while disconnected are delivered once on reconnect; the will marks the gap',
+  { skip: skipWithoutMosquitto },
+  async (t) => {
+    const broker = await startBroker(t);
+    const proxy = await TcpProxy.start(broker.port);
+    t.after(() => proxy.close());
+    const recorder = await startRecorder(t, broker.url, [`${base}/#`]);
+    const handled: string[] = [];
+    const { device } = makeDevice(t, proxy.url);
+    const out = device.addControl({
+      ...threeControls()[1]!,
+      onCommand: (payload) => {
+        handled.push(payload);
+        out.setValue(payload);
+      },
+    });
+    out.setBoolean(false);
+    device.start();
+    await device.whenOnline();
+    await recorder.waitForTopic(`${base}/controls/OUT1`, '0');
+    await publishOnce(broker.url, `${base}/controls/OUT1/on`, '1');
+    await recorder.waitForTopic(`${base}/controls/OUT1`, '1');
 
-  proxy.cut();
-  await recorder.waitForTopic(`${base}/meta/error`, 'r'); // the will
-  await publishOnce(broker.url, `${base}/controls/OUT1/on`, '0');
-  await sleep(300); // the device keeps retrying against the cut line
-  assert.deepEqual(handled, ['1']);
-  const mark = recorder.mark();
-  proxy.restore();
-  await recorder.waitForTopic(`${base}/controls/OUT1`, '0', { from: mark });
-  await recorder.waitForTopic(`${base}/meta/error`, '', { from: mark });
-  await sleep(300);
-  assert.deepEqual(handled, ['1', '0'], 'delivered once, the earlier command not replayed');
-});
+    proxy.cut();
+    await recorder.waitForTopic(`${base}/meta/error`, 'r'); // the will
+    await publishOnce(broker.url, `${base}/controls/OUT1/on`, '0');
+    await sleep(300); // the device keeps retrying against the cut line
+    assert.deepEqual(handled, ['1']);
+    const mark = recorder.mark();
+    proxy.restore();
+    await recorder.waitForTopic(`${base}/controls/OUT1`, '0', { from: mark });
+    await recorder.waitForTopic(`${base}/meta/error`, '', { from: mark });
+    await sleep(300);
+    assert.deepEqual(handled, ['1', '0'], 'delivered once, the earlier command not replayed');
+  },
+);
 
 test('an unreachable broker at start: retries with backoff, says so, comes online later', { skip: skipWithoutMosquitto }, async (t) => {
   const broker = await startBroker(t);
@@ -86,7 +90,10 @@ test('an unreachable broker at start: retries with backoff, says so, comes onlin
   assert.equal(device.online, false);
   const retries = log.lines.filter((l) => l.includes('cannot connect to'));
   assert.ok(retries.length >= 1, log.lines.join('\n'));
-  assert.match(retries[0]!, /^WARNING: \[ctl:test\] cannot connect to mqtt:\/\/127\.0\.0\.1:\d+ \(connection closed\); retrying in 1[01][0-9] ms$/); // 100 ms plus up to 20 % of jitter
+  assert.match(
+    retries[0]!,
+    /^WARNING: \[ctl:test\] cannot connect to mqtt:\/\/127\.0\.0\.1:\d+ \(connection closed\); retrying in 1[01][0-9] ms$/,
+  ); // 100 ms plus up to 20 % of jitter
   proxy.restore();
   await device.whenOnline();
   const retained = await retainedSnapshot(broker.url, `${base}/#`);

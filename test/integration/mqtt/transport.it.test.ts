@@ -13,7 +13,15 @@ test('TLS with a generated CA, a client certificate and password auth', { skip: 
   const broker = await startBroker(t, { tls: { requireClientCert: true }, users: { alice: 's3cret' } });
   const tls = broker.tls!;
   const { device } = makeDevice(t, broker.tlsUrl!, {
-    broker: { url: broker.tlsUrl!, tlsCa: tls.ca, tlsCert: tls.clientCert, tlsKey: tls.clientKey, username: 'alice', password: 's3cret', clientId: 'tls-ok' },
+    broker: {
+      url: broker.tlsUrl!,
+      tlsCa: tls.ca,
+      tlsCert: tls.clientCert,
+      tlsKey: tls.clientKey,
+      username: 'alice',
+      password: 's3cret',
+      clientId: 'tls-ok',
+    },
   });
   device.addControl(threeControls()[0]!).setBoolean(true);
   device.start();
@@ -32,7 +40,14 @@ test('a wrong password is refused, logged and retried; never online', { skip: sk
   device.start();
   await sleep(600);
   assert.equal(device.online, false);
-  assert.ok(log.lines.some((l) => /cannot connect to mqtts:\/\/127\.0\.0\.1:\d+ \(Connection refused: (Bad User Name or Password|Not authorized)\); retrying in/.test(l)), log.lines.join('\n'));
+  assert.ok(
+    log.lines.some((l) =>
+      /cannot connect to mqtts:\/\/127\.0\.0\.1:\d+ \(Connection refused: (Bad User Name or Password|Not authorized)\); retrying in/.test(
+        l,
+      ),
+    ),
+    log.lines.join('\n'),
+  );
 });
 
 test('an untrusted server certificate is refused', { skip: skipWithoutMosquitto }, async (t) => {
@@ -41,7 +56,10 @@ test('an untrusted server certificate is refused', { skip: skipWithoutMosquitto 
   device.start();
   await sleep(400);
   assert.equal(device.online, false);
-  assert.ok(log.lines.some((l) => l.includes('cannot connect to mqtts://') && /certificate/i.test(l)), log.lines.join('\n'));
+  assert.ok(
+    log.lines.some((l) => l.includes('cannot connect to mqtts://') && /certificate/i.test(l)),
+    log.lines.join('\n'),
+  );
 });
 
 test('unix:// socket URL', { skip: skipWithoutMosquitto }, async (t) => {
@@ -97,5 +115,8 @@ test('ws:// URL (aedes behind a WebSocket server)', async (t) => {
   device.addControl(threeControls()[0]!).setBoolean(true);
   device.start();
   await device.whenOnline();
-  assert.ok(log.lines.some((l) => l.includes(`connected to ws://127.0.0.1:${port}/mqtt (MQTT 3.1.1)`)), log.lines.join('\n'));
+  assert.ok(
+    log.lines.some((l) => l.includes(`connected to ws://127.0.0.1:${port}/mqtt (MQTT 3.1.1)`)),
+    log.lines.join('\n'),
+  );
 });

@@ -24,7 +24,10 @@ test('the .deb installs into a throw-away root and its services run from there',
   const dir = mkdtempSync(join(tmpdir(), 'ctl-deb-test-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   // A fixed build time (reproducible builds' variable) pins the changelog's date.
-  const build = run(process.execPath, ['packaging/build-deb.mjs', '--out', dir, '--fast'], { ...process.env, SOURCE_DATE_EPOCH: '1764000000' });
+  const build = run(process.execPath, ['packaging/build-deb.mjs', '--out', dir, '--fast'], {
+    ...process.env,
+    SOURCE_DATE_EPOCH: '1764000000',
+  });
   assert.equal(build.status, 0, build.err);
   const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
   const deb = join(dir, `ctl-mqtt_${version}_all.deb`);
@@ -36,9 +39,13 @@ test('the .deb installs into a throw-away root and its services run from there',
   // Debian 12's and Ubuntu 24.04's own nodejs satisfy it.
   assert.equal(field('Depends'), 'nodejs (>= 18.19)');
 
-  const changelog = spawnSync('sh', ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - ./usr/share/doc/ctl-mqtt/changelog.gz | gzip -dc', 'sh', deb], {
-    encoding: 'utf8',
-  }).stdout;
+  const changelog = spawnSync(
+    'sh',
+    ['-c', 'dpkg-deb --fsys-tarfile "$1" | tar -xOf - ./usr/share/doc/ctl-mqtt/changelog.gz | gzip -dc', 'sh', deb],
+    {
+      encoding: 'utf8',
+    },
+  ).stdout;
   assert.match(changelog, new RegExp(`^ctl-mqtt \\(${version.replace(/\./g, '\\.')}\\) unstable; urgency=medium\n`));
   assert.match(changelog, /\n -- [^\n]+ <[^>\n]+> {2}Mon, 24 Nov 2025 16:00:00 \+0000\n$/);
 

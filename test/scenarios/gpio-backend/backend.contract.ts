@@ -19,13 +19,7 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isCtlError, type ErrorCode } from '../../../src/core/errors.js';
-import type {
-  EdgeEvent,
-  GpioBackend,
-  GpioChip,
-  LineSettings,
-  RequestOptions,
-} from '../../../src/hw/gpio/backend.js';
+import type { EdgeEvent, GpioBackend, GpioChip, LineSettings, RequestOptions } from '../../../src/hw/gpio/backend.js';
 import { requestLines, type LineSet } from '../../helpers/line-set.js';
 
 export type PullName = 'pull-up' | 'pull-down';
@@ -223,22 +217,14 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<Backend
 
     contractCase('bias settings are accepted on inputs', async (t) => {
       const { chip } = await setup(t);
-      const req = await request(chip, [
-        input(0, { bias: 'as-is' }),
-        input(1, { bias: 'disabled' }),
-        input(2, { bias: 'pull-down' }),
-      ]);
+      const req = await request(chip, [input(0, { bias: 'as-is' }), input(1, { bias: 'disabled' }), input(2, { bias: 'pull-down' })]);
       assert.equal((await req.get()).length, 3);
       await req.release();
     });
 
     contractCase('outputs start at their initial value and follow set(), active-low inverted', async (t) => {
       const { rig, chip } = await setup(t);
-      const req = await request(chip, [
-        output(4, { initialValue: true }),
-        output(5),
-        output(6, { activeLow: true, initialValue: true }),
-      ]);
+      const req = await request(chip, [output(4, { initialValue: true }), output(5), output(6, { activeLow: true, initialValue: true })]);
       assert.equal(await rig.readValue(rig.chip, 4), true);
       assert.equal(await rig.readValue(rig.chip, 5), false);
       assert.equal(await rig.readValue(rig.chip, 6), false);
@@ -357,7 +343,11 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<Backend
       await rig.setPull(rig.chip, 2, 'pull-down');
       await rig.setPull(rig.chip, 3, 'pull-up');
       await log.waitFor(1, timeoutMs);
-      assert.deepEqual(log.events.map((e) => e.offset), [3], 'a spike shorter than the period is no edge');
+      assert.deepEqual(
+        log.events.map((e) => e.offset),
+        [3],
+        'a spike shorter than the period is no edge',
+      );
       assert.deepEqual(await req.get(), [false, true]);
 
       const changedAt = process.hrtime.bigint();
@@ -477,7 +467,12 @@ export function gpioBackendContract(name: string, makeRig: () => Promise<Backend
       };
       const inputTold = told(0);
       const outputTold = told(1);
-      const inputReq = await chip.requestLine({ consumer: 'contract', line: input(0, { edges: true }), onEdge: () => {}, onFailure: inputTold.onFailure });
+      const inputReq = await chip.requestLine({
+        consumer: 'contract',
+        line: input(0, { edges: true }),
+        onEdge: () => {},
+        onFailure: inputTold.onFailure,
+      });
       const outputReq = await chip.requestLine({ consumer: 'contract', line: output(1), onFailure: outputTold.onFailure });
       await rig.removeChip(rig.chip);
       await within(inputTold.failure, timeoutMs, 'onFailure was not called');

@@ -15,7 +15,15 @@ import type { GpioServiceRig } from './rig.js';
 import { gpioOf, pulseTrain, scenarioRun, waitForLevel, type ChannelJson } from './service-run.js';
 
 function meterChannel(rig: GpioServiceRig, offset: number): ChannelJson {
-  return { name: 'M', gpio: gpioOf(rig, 0, offset), direction: 'input', type: 'watt_meter', multiplier: 100, edge: 'rising', debounce: 1000 };
+  return {
+    name: 'M',
+    gpio: gpioOf(rig, 0, offset),
+    direction: 'input',
+    type: 'watt_meter',
+    multiplier: 100,
+    edge: 'rising',
+    debounce: 1000,
+  };
 }
 
 /** Published totals are hundredths of a kWh: pulses. */
@@ -73,8 +81,15 @@ export async function chatterNeverCounts(t: TestContext, rig: GpioServiceRig): P
     await sleep(10);
   }
   t.diagnostic(`${dips} dips over ${CHATTER_MS} ms`);
-  const duringChatter = run.recorder.since(mark).filter((m) => m.topic === `${run.controls}M_total`).map((m) => m.payload);
-  assert.deepEqual([...new Set(duringChatter)].filter((p) => p !== '0.00'), [], `${dips} dips over ${CHATTER_MS} ms counted nothing`);
+  const duringChatter = run.recorder
+    .since(mark)
+    .filter((m) => m.topic === `${run.controls}M_total`)
+    .map((m) => m.payload);
+  assert.deepEqual(
+    [...new Set(duringChatter)].filter((p) => p !== '0.00'),
+    [],
+    `${dips} dips over ${CHATTER_MS} ms counted nothing`,
+  );
   // Left high: it holds now, and that rise is the one pulse.
   await run.value('M_total', '0.01', { from: mark, timeoutMs: 10_000 + CHATTER_DEBOUNCE_US / 1000 });
   await rig.setInput(0, 6, false);

@@ -45,7 +45,10 @@ async function inputWorks(run: ScenarioRun, rig: GpioServiceRig, line: ShapeLine
 
 export async function boardFileOfARealController(t: TestContext, rig: GpioServiceRig): Promise<void> {
   const run = await scenarioRun(t, rig, 'board-shape');
-  writeFileSync(join(run.boardDir, 'system.conf'), boardFileShape((chip, offset) => gpioOf(rig, chip, offset)));
+  writeFileSync(
+    join(run.boardDir, 'system.conf'),
+    boardFileShape((chip, offset) => gpioOf(rig, chip, offset)),
+  );
   const service = run.start(mainConfigOverBoard('Discrete I/O'));
   await everyChannelWorks(run, rig);
   assert.doesNotMatch(service.stderr(), /WARNING|ERROR/, 'the board file runs without a warning');
@@ -102,9 +105,13 @@ export async function boardNamesOutsideTheReservedList(t: TestContext, rig: Gpio
     return r.stdout;
   };
   const editor = JSON.parse(convert('-j', stored)) as { channels: { name: string }[] };
-  assert.deepEqual(editor.channels.map((c) => c.name), ['D1_IN', 'D1_OUT', 'Relay_1', 'EXT1_K3'], 'the board\'s channels, in board order');
+  assert.deepEqual(
+    editor.channels.map((c) => c.name),
+    ['D1_IN', 'D1_OUT', 'Relay_1', 'EXT1_K3'],
+    "the board's channels, in board order",
+  );
   const saved = convert('-J', JSON.stringify(editor));
-  assert.deepEqual(JSON.parse(saved), JSON.parse(stored), 'the user\'s settings come back, nothing of the board added');
+  assert.deepEqual(JSON.parse(saved), JSON.parse(stored), "the user's settings come back, nothing of the board added");
 
   const service = run.start(saved);
   await run.value('D1_OUT', '1');

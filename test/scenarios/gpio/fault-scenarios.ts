@@ -19,7 +19,9 @@ export async function corruptStateFile(t: TestContext, rig: GpioServiceRig): Pro
   ]);
   await run.value('OUT', '1');
   await run.value('M_total', '0.00');
-  await service.log(/ERROR: .*state file .*state\.json is not valid JSON .*; moved it to .*state\.json\.corrupt-\d+ and starting with no saved state/);
+  await service.log(
+    /ERROR: .*state file .*state\.json is not valid JSON .*; moved it to .*state\.json\.corrupt-\d+ and starting with no saved state/,
+  );
   const aside = readdirSync(dirname(run.stateFile)).filter((f) => f.startsWith(`${basename(run.stateFile)}.corrupt-`));
   assert.equal(aside.length, 1);
   const mark = run.recorder.mark();

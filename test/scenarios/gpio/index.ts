@@ -35,16 +35,25 @@ export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'reload' | 'lines'
     { name: 'output start values across a restart, with and without load_previous_state', run: startValuesAcrossRestart },
   ],
   dropIn: [
-    { name: 'a board file as real controllers ship it: outputs without direction are writable, inputs follow', run: boardFileOfARealController },
-    { name: 'an older controller\'s single config: reserved names on their own integer gpio', run: singleConfigOfAnOlderController },
-    { name: 'board channels named outside the reserved list keep the user\'s settings through -j | -J and run', run: boardNamesOutsideTheReservedList },
+    {
+      name: 'a board file as real controllers ship it: outputs without direction are writable, inputs follow',
+      run: boardFileOfARealController,
+    },
+    { name: "an older controller's single config: reserved names on their own integer gpio", run: singleConfigOfAnOlderController },
+    {
+      name: "board channels named outside the reserved list keep the user's settings through -j | -J and run",
+      run: boardNamesOutsideTheReservedList,
+    },
   ],
   reload: [
-    { name: 'SIGHUP during a pulse train: unchanged channels untouched, changed ones re-created with their state, removed ones cleared', run: reloadInPlace },
+    {
+      name: 'SIGHUP during a pulse train: unchanged channels untouched, changed ones re-created with their state, removed ones cleared',
+      run: reloadInPlace,
+    },
   ],
   lines: [
     { name: 'open drain and open source outputs drive their line', run: openDrainAndSource },
-    { name: 'an input\'s debounce drops spikes and publishes a held level once', run: debounceFiltersSpikes },
+    { name: "an input's debounce drops spikes and publishes a held level once", run: debounceFiltersSpikes },
     { name: 'a line held by another process: r, its consumer named, picked up once free', run: busyLineNamesItsConsumer },
     { name: 'deprecated integer gpio mapped through /sys/class/gpio', run: deprecatedGlobalNumber },
   ],
@@ -53,9 +62,15 @@ export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'reload' | 'lines'
     { name: 'a chattering contact counts nothing; the level it then holds counts once', run: chatterNeverCounts },
     { name: '_total/on sets the reading, on disk at once', run: totalOnPersisted },
     { name: 'SIGTERM during a pulse train: the total after restart is exactly what was counted', run: sigtermDuringPulseTrain },
-    { name: 'kill -9: the total after restart is never above the truth and loses at most one save window', run: kill9LosesAtMostOneSaveWindow },
+    {
+      name: 'kill -9: the total after restart is never above the truth and loses at most one save window',
+      run: kill9LosesAtMostOneSaveWindow,
+    },
     { name: 'edge unset, SIGTERM while a pulse is high: the restart keeps the edge and the total stays exact', run: sigtermInHighPhase },
-    { name: 'edge unset, kill -9 while a pulse is high: the restart keeps the edge, the total is never above the truth', run: kill9InHighPhase },
+    {
+      name: 'edge unset, kill -9 while a pulse is high: the restart keeps the edge, the total is never above the truth',
+      run: kill9InHighPhase,
+    },
   ],
   faults: [
     { name: 'a corrupt state file is set aside and the service starts', run: corruptStateFile },

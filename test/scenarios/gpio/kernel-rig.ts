@@ -31,7 +31,9 @@ export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
     await broker.close();
     for (const label of LABELS) {
       const sim = simChip(label);
-      await setLive(sim, true).then((back) => waitForNode(back.path)).catch(() => undefined);
+      await setLive(sim, true)
+        .then((back) => waitForNode(back.path))
+        .catch(() => undefined);
       await resetPulls(simChip(label)).catch(() => undefined);
     }
     rmSync(tmpDir, { recursive: true, force: true });

@@ -47,7 +47,10 @@ export async function debounceFiltersSpikes(t: TestContext, rig: GpioServiceRig)
   await rig.setInput(1, 10, true);
   await run.value('DB', '1', { from: mark });
   await sleep(400); // anything a spike would have published has come by now
-  const published = run.recorder.since(mark).filter((m) => m.topic === `${run.controls}DB`).map((m) => m.payload);
+  const published = run.recorder
+    .since(mark)
+    .filter((m) => m.topic === `${run.controls}DB`)
+    .map((m) => m.payload);
   assert.deepEqual(published, ['1'], 'spikes shorter than the debounce period are not published; the held level is, once');
   assert.equal(await service.stop(), 0, service.stderr());
 }

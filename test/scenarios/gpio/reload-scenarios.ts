@@ -60,7 +60,14 @@ export async function reloadInPlace(t: TestContext, rig: GpioServiceRig): Promis
 
   // The new config: GONE removed, ADDED added, OUT_CHANGE inverted, M_CHANGE at another
   // multiplier, the device renamed; the rest as it was.
-  const after = [keepOut, keepIn, keepMeter, { ...changeOut, inverted: true }, { ...changeMeter, multiplier: 500 }, { name: 'ADDED', gpio: gpioOf(rig, 1, 1), direction: 'input' }];
+  const after = [
+    keepOut,
+    keepIn,
+    keepMeter,
+    { ...changeOut, inverted: true },
+    { ...changeMeter, multiplier: 500 },
+    { name: 'ADDED', gpio: gpioOf(rig, 1, 1), direction: 'input' },
+  ];
   run.writeConfig(JSON.stringify({ device_name: 'Reloaded', channels: after }));
   const outKeep = watchLevel(rig, 0, 0);
   mark = run.recorder.mark();
@@ -76,7 +83,8 @@ export async function reloadInPlace(t: TestContext, rig: GpioServiceRig): Promis
   if (rig.lineInfo !== undefined) assert.equal((await rig.lineInfo(0, 0)).consumer, 'ctl-mqtt-gpio');
 
   const since = run.recorder.since(mark);
-  const topicsOf = (control: string) => since.filter((m) => m.topic === `${run.controls}${control}` || m.topic.startsWith(`${run.controls}${control}/`));
+  const topicsOf = (control: string) =>
+    since.filter((m) => m.topic === `${run.controls}${control}` || m.topic.startsWith(`${run.controls}${control}/`));
   assert.deepEqual(topicsOf('OUT_KEEP'), [], 'nothing of an unchanged output is published again');
   assert.deepEqual(topicsOf('IN_KEEP'), [], 'nothing of an unchanged input is published again');
   assert.deepEqual(
@@ -84,12 +92,24 @@ export async function reloadInPlace(t: TestContext, rig: GpioServiceRig): Promis
     [],
     'the unchanged meter publishes its counting, never its metas',
   );
-  assert.ok(!topicsOf('OUT_CHANGE').some((m) => m.topic === `${run.controls}OUT_CHANGE` && m.payload !== '1'), 'the changed output kept its level 1');
+  assert.ok(
+    !topicsOf('OUT_CHANGE').some((m) => m.topic === `${run.controls}OUT_CHANGE` && m.payload !== '1'),
+    'the changed output kept its level 1',
+  );
   assert.equal(await rig.level(0, 3), false, 'OUT_CHANGE re-requested inverted: logical 1 is low');
-  assert.ok(!topicsOf('M_CHANGE_total').some((m) => m.topic === `${run.controls}M_CHANGE_total` && m.payload !== '0.003'), 'no jump in the total');
-  assert.ok(since.some((m) => m.topic === `${run.controls}GONE` && m.payload === ''), 'the removed channel is cleared');
+  assert.ok(
+    !topicsOf('M_CHANGE_total').some((m) => m.topic === `${run.controls}M_CHANGE_total` && m.payload !== '0.003'),
+    'no jump in the total',
+  );
+  assert.ok(
+    since.some((m) => m.topic === `${run.controls}GONE` && m.payload === ''),
+    'the removed channel is cleared',
+  );
   await run.value('ADDED', '0', { from: mark });
-  const deviceMeta = await run.recorder.waitForTopic(`/devices/${run.deviceId}/meta`, undefined, { from: mark, timeoutMs: 5000 * rig.timeScale });
+  const deviceMeta = await run.recorder.waitForTopic(`/devices/${run.deviceId}/meta`, undefined, {
+    from: mark,
+    timeoutMs: 5000 * rig.timeScale,
+  });
   assert.equal(JSON.parse(deviceMeta.payload).title.en, 'Reloaded');
 
   // After the reload: the changed meter counts at its new multiplier, the changed output follows /on.

@@ -84,11 +84,16 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
       writeConfig(channels);
       const args = [
         rig.command,
-        '-c', configFile,
-        '--system-config-dir', boardDir,
-        '--state-file', stateFile,
-        '--broker', rig.brokerUrl,
-        '--device-id', deviceId,
+        '-c',
+        configFile,
+        '--system-config-dir',
+        boardDir,
+        '--state-file',
+        stateFile,
+        '--broker',
+        rig.brokerUrl,
+        '--device-id',
+        deviceId,
         ...rig.serviceArgs(),
         ...extra,
       ];
@@ -130,7 +135,10 @@ function spawnService(t: TestContext, args: string[], timeScale: number): Servic
     async log(pattern, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs * timeScale;
       for (;;) {
-        const line = spawned.stderr().split('\n').find((l) => pattern.test(l));
+        const line = spawned
+          .stderr()
+          .split('\n')
+          .find((l) => pattern.test(l));
         if (line !== undefined) return line;
         if (Date.now() > until) throw new Error(`no log line matching ${pattern} in:\n${spawned.stderr()}`);
         await sleep(10);
@@ -190,7 +198,13 @@ export async function pulseTrain(
 }
 
 /** Waits until the line shows `level`; false when `stop()` said to give up first. */
-export async function waitForLevel(rig: GpioServiceRig, chip: number, offset: number, level: boolean, stop: () => boolean = () => false): Promise<boolean> {
+export async function waitForLevel(
+  rig: GpioServiceRig,
+  chip: number,
+  offset: number,
+  level: boolean,
+  stop: () => boolean = () => false,
+): Promise<boolean> {
   const until = Date.now() + 5000 * rig.timeScale;
   while ((await rig.level(chip, offset)) !== level) {
     if (stop()) return false;

@@ -56,7 +56,7 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
       // reach it as one read of the second, a spike it never saw. So the spike lasts until the
       // line's value shows it (a few ms), still far shorter than any debounce a scenario sets.
       writeFileSync(lineFile(chip, offset, 'pull'), 'pull-up');
-      for (const until = Date.now() + 5000; readFileSync(lineFile(chip, offset, 'value'), 'latin1').trim() !== '1'; ) {
+      for (const until = Date.now() + 5000; readFileSync(lineFile(chip, offset, 'value'), 'latin1').trim() !== '1';) {
         if (Date.now() > until) throw new Error(`chip ${chip} line ${offset} did not go high`);
         await sleep(1);
       }

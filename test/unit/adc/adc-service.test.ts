@@ -19,7 +19,10 @@ const BOARD = {
 
 test('controls in config order after the board merge: voltage in V or current in A, precision, readonly', async (t) => {
   const tree = tempFakeIio(t, [
-    { parent: WB_ADC_PARENT, channels: { voltage1: { raw: 1000, scale: 1 }, voltage6: { raw: 10, scale: 1 }, voltage0: { raw: 300, scale: 1 } } },
+    {
+      parent: WB_ADC_PARENT,
+      channels: { voltage1: { raw: 1000, scale: 1 }, voltage6: { raw: 10, scale: 1 }, voltage0: { raw: 300, scale: 1 } },
+    },
   ]);
   const boardDir = join(tree.root, 'board');
   mkdirSync(boardDir);
@@ -44,12 +47,52 @@ test('controls in config order after the board merge: voltage in V or current in
   const service = new AdcService({ config, device, sysfsRoot: tree.root, log, time, scheduler: time, readMode: 'sync' });
   t.after(() => service.stop());
   assert.deepEqual(
-    device.controlSpecs().map(({ id, type, units, decimals, readonly, maxUnchangedInterval, ha }) => ({ id, type, units, decimals, readonly, maxUnchangedInterval, ha })),
+    device.controlSpecs().map(({ id, type, units, decimals, readonly, maxUnchangedInterval, ha }) => ({
+      id,
+      type,
+      units,
+      decimals,
+      readonly,
+      maxUnchangedInterval,
+      ha,
+    })),
     [
-      { id: 'Vin', type: 'voltage', units: 'V', decimals: 2, readonly: true, maxUnchangedInterval: 30, ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' } },
-      { id: 'A1', type: 'voltage', units: 'V', decimals: 3, readonly: true, maxUnchangedInterval: 30, ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' } },
-      { id: 'loop', type: 'current', units: 'A', decimals: 4, readonly: true, maxUnchangedInterval: 30, ha: { component: 'sensor', deviceClass: 'current', stateClass: 'measurement' } },
-      { id: 'big', type: 'voltage', units: 'V', decimals: 20, readonly: true, maxUnchangedInterval: 30, ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' } },
+      {
+        id: 'Vin',
+        type: 'voltage',
+        units: 'V',
+        decimals: 2,
+        readonly: true,
+        maxUnchangedInterval: 30,
+        ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' },
+      },
+      {
+        id: 'A1',
+        type: 'voltage',
+        units: 'V',
+        decimals: 3,
+        readonly: true,
+        maxUnchangedInterval: 30,
+        ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' },
+      },
+      {
+        id: 'loop',
+        type: 'current',
+        units: 'A',
+        decimals: 4,
+        readonly: true,
+        maxUnchangedInterval: 30,
+        ha: { component: 'sensor', deviceClass: 'current', stateClass: 'measurement' },
+      },
+      {
+        id: 'big',
+        type: 'voltage',
+        units: 'V',
+        decimals: 20,
+        readonly: true,
+        maxUnchangedInterval: 30,
+        ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' },
+      },
     ],
   );
   assert.deepEqual(log.lines, [

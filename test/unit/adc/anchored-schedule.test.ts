@@ -10,7 +10,10 @@ test('delay fix-up: kept when window x delay fits (equality too), else floor(pol
   assert.equal(timing(100, 10, 10).adjustment, null);
   const fixed = timing(100, 10, 50); // the original's test: 100 ms, 10 samples, 50 ms -> 10 ms
   assert.equal(fixed.delayMs, 10);
-  assert.match(fixed.adjustment ?? '', /averaging_window 10 x delay_between_measurements 50 ms does not fit in poll_interval 100 ms: samples are taken 10 ms apart/);
+  assert.match(
+    fixed.adjustment ?? '',
+    /averaging_window 10 x delay_between_measurements 50 ms does not fit in poll_interval 100 ms: samples are taken 10 ms apart/,
+  );
   assert.equal(timing(105, 10, 50).delayMs, 10);
 });
 
@@ -27,8 +30,14 @@ test('delay fix-up when not even 1 ms fits: 1 ms apart, the next set on the firs
 
 test('samples at anchor + k x poll + i x delay', () => {
   const s = new AnchoredSchedule(1000, timing(700, 3, 10));
-  assert.deepEqual([0, 1, 2].map((i) => s.sampleDue(0, i)), [1000, 1010, 1020]);
-  assert.deepEqual([0, 1, 2].map((i) => s.sampleDue(5, i)), [4500, 4510, 4520]);
+  assert.deepEqual(
+    [0, 1, 2].map((i) => s.sampleDue(0, i)),
+    [1000, 1010, 1020],
+  );
+  assert.deepEqual(
+    [0, 1, 2].map((i) => s.sampleDue(5, i)),
+    [4500, 4510, 4520],
+  );
   assert.equal(s.cycleStart(3), 3100);
 });
 

@@ -81,12 +81,20 @@ test('samples at anchor + k x poll + i x delay; the first value only after the f
 test('averaging: the mean of the set, fraction kept, negative raws', async (t) => {
   const r = rig(t);
   await r.start();
-  for (const [at, raw] of [[10, -10], [20, -10], [30, -3]] as const) {
+  for (const [at, raw] of [
+    [10, -10],
+    [20, -10],
+    [30, -3],
+  ] as const) {
     r.tree.setRaw(0, 'voltage1', raw);
     await r.advance(at);
   }
   assert.deepEqual(r.device.valuesOf('a'), ['-7.667']);
-  for (const [at, raw] of [[110, 5], [120, 6], [130, 8]] as const) {
+  for (const [at, raw] of [
+    [110, 5],
+    [120, 6],
+    [130, 8],
+  ] as const) {
     r.tree.setRaw(0, 'voltage1', raw);
     await r.advance(at);
   }
@@ -124,12 +132,16 @@ test('a read error abandons the set: r, last value kept, retried on the schedule
   assert.equal(r.log.lines.filter((l) => l.includes('not an integer reading')).length, 1, 'logged once');
   r.tree.setRaw(0, 'voltage1', 300);
   await r.advance(530);
-  assert.deepEqual(r.device.events.filter((e) => e.kind !== 'start'), [
-    { kind: 'value', control: 'a', text: '100.000' },
-    { kind: 'error', control: 'a', flags: 'r' },
-    { kind: 'error', control: 'a', flags: '' },
-    { kind: 'value', control: 'a', text: '300.000' },
-  ], 'r cleared before the new value is published');
+  assert.deepEqual(
+    r.device.events.filter((e) => e.kind !== 'start'),
+    [
+      { kind: 'value', control: 'a', text: '100.000' },
+      { kind: 'error', control: 'a', flags: 'r' },
+      { kind: 'error', control: 'a', flags: '' },
+      { kind: 'value', control: 'a', text: '300.000' },
+    ],
+    'r cleared before the new value is published',
+  );
   assert.deepEqual(r.device.errorsOf('a'), ['r', '']);
   assert.ok(r.log.lines.some((l) => l === 'INFO: [ctl:adc] a: reading again'));
 });
@@ -200,7 +212,19 @@ test('thread-pool reads (the probe) give the same values, one read at a time', a
     r.tree.setRaw(0, 'voltage1', cycle);
     await r.advance(30 + cycle * 100);
   }
-  assert.deepEqual(r.device.valuesOf('a'), ['0.000', '1.000', '2.000', '3.000', '4.000', '5.000', '6.000', '7.000', '8.000', '9.000', '10.000']);
+  assert.deepEqual(r.device.valuesOf('a'), [
+    '0.000',
+    '1.000',
+    '2.000',
+    '3.000',
+    '4.000',
+    '5.000',
+    '6.000',
+    '7.000',
+    '8.000',
+    '9.000',
+    '10.000',
+  ]);
 });
 
 test('publish policy: unchanged values again after max_unchanged_interval, changes at once', async (t) => {
@@ -225,19 +249,22 @@ test('stop cancels the schedule and closes the file', async (t) => {
   assert.deepEqual(r.time.ran, [10, 20, 30]);
 });
 
-test('a scale that cannot be set is the channel\'s error, not a crash; the channel works once it can be', async (t) => {
+test("a scale that cannot be set is the channel's error, not a crash; the channel works once it can be", async (t) => {
   // A list to choose from, but no in_voltage1_scale (nor in_voltage_scale) to write the choice to.
   const r = rig(t, { devices: [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 10, scaleAvailable: '0.5 1' } } }] });
   await r.start();
   assert.equal(r.control.errors, 'r');
-  assert.match(r.log.lines.join('\n'), /WARNING: \[ctl:adc\] a: cannot set the scale of voltage1 to 1: neither .* exists; looking again every few seconds/);
+  assert.match(
+    r.log.lines.join('\n'),
+    /WARNING: \[ctl:adc\] a: cannot set the scale of voltage1 to 1: neither .* exists; looking again every few seconds/,
+  );
   r.tree.writeAttribute(0, 'in_voltage1_scale', '0.5');
   await r.advance(1030);
   assert.deepEqual(r.device.valuesOf('a'), ['10.000'], 'scale 1 chosen and written at the next look-up');
   assert.equal(r.control.errors, '');
 });
 
-test('a value too large for a number (voltage_multiplier 1e308) is the channel\'s error, not a crash, and sampling goes on', async (t) => {
+test("a value too large for a number (voltage_multiplier 1e308) is the channel's error, not a crash, and sampling goes on", async (t) => {
   for (const readMode of ['sync', 'async'] as const) {
     const r = rig(t, { readMode, channel: { voltageMultiplier: 1e308 } });
     await r.start();

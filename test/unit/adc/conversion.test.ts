@@ -5,7 +5,7 @@ import { channelValue, convertSet, inputMillivolts } from '../../../src/adc/conv
 
 const params = { scale: 2.54, voltageMultiplier: 10.5, maxVoltage: null };
 
-test('value = mean raw x scale (mV) x multiplier / 1000 (the original\'s worked example)', () => {
+test("value = mean raw x scale (mV) x multiplier / 1000 (the original's worked example)", () => {
   const r = convertSet(254, 1, params);
   assert.equal(r.kind, 'value');
   assert.equal(formatFixed(r.kind === 'value' ? r.value : NaN, 5), '6.77418');

@@ -103,7 +103,10 @@ test('on a real channel: synchronous reads see new values and fail like asynchro
   tree.setRaw(0, 'voltage1', -42);
   assert.equal(path.read(), -42);
   tree.writeAttribute(0, 'in_voltage1_raw', 'junk');
-  assert.throws(() => path.read(), (err: unknown) => isCtlError(err, 'HW_IO') && /not an integer reading/.test((err as Error).message));
+  assert.throws(
+    () => path.read(),
+    (err: unknown) => isCtlError(err, 'HW_IO') && /not an integer reading/.test((err as Error).message),
+  );
   tree.setRaw(0, 'voltage1', 5);
   assert.equal(path.read(), 5, 'the next read starts over');
 });

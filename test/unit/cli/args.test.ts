@@ -24,7 +24,17 @@ test('defaults of both binaries', () => {
     mode: 'run',
     configFile: '/etc/ctl-mqtt-gpio.conf',
     systemConfigDir: '/var/lib/ctl-mqtt-gpio/conf.d',
-    broker: { url: 'mqtt://localhost:1883', host: 'localhost', port: 1883, username: null, password: null, passwordFile: null, tlsCa: null, tlsCert: null, tlsKey: null },
+    broker: {
+      url: 'mqtt://localhost:1883',
+      host: 'localhost',
+      port: 1883,
+      username: null,
+      password: null,
+      passwordFile: null,
+      tlsCa: null,
+      tlsCert: null,
+      tlsKey: null,
+    },
     topicPrefix: '',
     deviceId: 'ctl-gpio',
     clientId: null,
@@ -52,21 +62,66 @@ test('defaults of both binaries', () => {
 
 test('every option, short and long, separate and attached values', () => {
   const g = parseCliArgs('gpio', [
-    '-c', 'my.conf', '--system-config-dir=/b', '-h', 'broker.lan', '-p1884', '-u', 'me', '-P', 'pw',
-    '--tls-ca', 'ca.pem', '--tls-cert=c.pem', '--tls-key', 'k.pem', '-T', 'site1', '--device-id', 'gpio2',
-    '-d', '-3', '--ha-discovery', '--gpio-sim', '/tmp/sim', '--state-file', 's.json', '--save-interval', '2.5',
+    '-c',
+    'my.conf',
+    '--system-config-dir=/b',
+    '-h',
+    'broker.lan',
+    '-p1884',
+    '-u',
+    'me',
+    '-P',
+    'pw',
+    '--tls-ca',
+    'ca.pem',
+    '--tls-cert=c.pem',
+    '--tls-key',
+    'k.pem',
+    '-T',
+    'site1',
+    '--device-id',
+    'gpio2',
+    '-d',
+    '-3',
+    '--ha-discovery',
+    '--gpio-sim',
+    '/tmp/sim',
+    '--state-file',
+    's.json',
+    '--save-interval',
+    '2.5',
   ]);
   assert.deepEqual(
     [g.configFile, g.systemConfigDir, g.broker.host, g.broker.port, g.broker.url, g.broker.username, g.broker.password],
     ['my.conf', '/b', 'broker.lan', 1884, 'mqtt://broker.lan:1884', 'me', 'pw'],
   );
   assert.deepEqual([g.broker.tlsCa, g.broker.tlsCert, g.broker.tlsKey], ['ca.pem', 'c.pem', 'k.pem']);
-  assert.deepEqual([g.topicPrefix, g.deviceId, g.clientId, g.debugLevel, g.haDiscoveryPrefix], ['site1', 'gpio2', null, -3, 'homeassistant']);
+  assert.deepEqual(
+    [g.topicPrefix, g.deviceId, g.clientId, g.debugLevel, g.haDiscoveryPrefix],
+    ['site1', 'gpio2', null, -3, 'homeassistant'],
+  );
   assert.deepEqual([g.gpioBackend, g.gpioSimDir, g.stateFile, g.saveIntervalS], ['sim', '/tmp/sim', 's.json', 2.5]);
-  assert.deepEqual([0, 1, 30.5, 86400].map((s) => parseCliArgs('gpio', ['--health-interval', String(s)]).healthIntervalS), [0, 1, 30.5, 86400]);
+  assert.deepEqual(
+    [0, 1, 30.5, 86400].map((s) => parseCliArgs('gpio', ['--health-interval', String(s)]).healthIntervalS),
+    [0, 1, 30.5, 86400],
+  );
   assert.equal(parseCliArgs('adc', ['--health-interval=0']).healthIntervalS, 0);
-  const a = parseCliArgs('adc', ['--sysfs-root', '/tmp/sys', '--ha-discovery=ha', '--ha-status-topic', 'hass/status', '--client-id', 'c1', '--broker', 'mqtts://b:8883', '-d-1']);
-  assert.deepEqual([a.sysfsRoot, a.haDiscoveryPrefix, a.haStatusTopic, a.clientId, a.broker.url, a.debugLevel], ['/tmp/sys', 'ha', 'hass/status', 'c1', 'mqtts://b:8883', -1]);
+  const a = parseCliArgs('adc', [
+    '--sysfs-root',
+    '/tmp/sys',
+    '--ha-discovery=ha',
+    '--ha-status-topic',
+    'hass/status',
+    '--client-id',
+    'c1',
+    '--broker',
+    'mqtts://b:8883',
+    '-d-1',
+  ]);
+  assert.deepEqual(
+    [a.sysfsRoot, a.haDiscoveryPrefix, a.haStatusTopic, a.clientId, a.broker.url, a.debugLevel],
+    ['/tmp/sys', 'ha', 'hass/status', 'c1', 'mqtts://b:8883', -1],
+  );
   const b = parseCliArgs('gpio', ['--generate-board', '--sysfs-root=/tmp/root', '--editor-schema-dir', '/tmp/confed']);
   assert.deepEqual([b.mode, b.sysfsRoot, b.editorSchemaDir], ['generate-board', '/tmp/root', '/tmp/confed']);
 });
@@ -154,7 +209,7 @@ test('the last occurrence of an option wins; values may look like options', () =
   assert.deepEqual([g.broker.port, g.configFile, g.mode], [2, '-j', 'run']);
 });
 
-test('default device ids: the originals\' wb-gpio / wb-adc where the device tree (under --sysfs-root) has the wirenboard node; --device-id wins', (t) => {
+test("default device ids: the originals' wb-gpio / wb-adc where the device tree (under --sysfs-root) has the wirenboard node; --device-id wins", (t) => {
   const root = mkdtempSync(join(tmpdir(), 'ctl-args-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const ids = () => [

@@ -62,7 +62,13 @@ test('-j (GPIO): board channels first as stored or as {name, direction} stubs, t
 
 test('-j (ADC): stubs are {id} plus the board decimal_places when it has one, never null', async (t) => {
   const board = adcBoard(t); // decimal_places 2 on the first five ids only
-  const file = writeConfig(t, { device_name: 'ADCs', iio_channels: [{ id: 'A1', averaging_window: 3 }, { id: 'x', channel_number: 2, voltage_multiplier: 1 }] });
+  const file = writeConfig(t, {
+    device_name: 'ADCs',
+    iio_channels: [
+      { id: 'A1', averaging_window: 3 },
+      { id: 'x', channel_number: 2, voltage_multiplier: 1 },
+    ],
+  });
   const r = await runMain('adc', ['-j', '-c', file, '--system-config-dir', board], { tty: true });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual((JSON.parse(r.stdout) as { iio_channels: unknown[] }).iio_channels, [
@@ -82,7 +88,9 @@ test('-j (ADC): stubs are {id} plus the board decimal_places when it has one, ne
 test('-j reads stdin when it is piped and not empty (named <stdin>), else the -c file', async (t) => {
   const board = gpioBoard(t);
   const file = writeConfig(t, { device_name: 'from file', channels: [] });
-  const piped = await runMain('gpio', ['-j', '-c', file, '--system-config-dir', board], { stdin: '{"device_name": "from stdin", "channels": []}' });
+  const piped = await runMain('gpio', ['-j', '-c', file, '--system-config-dir', board], {
+    stdin: '{"device_name": "from stdin", "channels": []}',
+  });
   assert.equal((JSON.parse(piped.stdout) as { device_name: string }).device_name, 'from stdin');
   const empty = await runMain('gpio', ['-j', '-c', file, '--system-config-dir', board], { stdin: '  \n' });
   assert.equal((JSON.parse(empty.stdout) as { device_name: string }).device_name, 'from file');
@@ -91,12 +99,22 @@ test('-j reads stdin when it is piped and not empty (named <stdin>), else the -c
 });
 
 test('-j validates before any output: exit 6, one line per problem, nothing on stdout', async (t) => {
-  const file = writeConfig(t, { device_name: 'x', channels: [{ name: 'a', gpio: 1, direction: 'input' }, { name: 'b', gpio: 1, direction: 'input' }, { name: 'c', gpio: -1 }] });
+  const file = writeConfig(t, {
+    device_name: 'x',
+    channels: [
+      { name: 'a', gpio: 1, direction: 'input' },
+      { name: 'b', gpio: 1, direction: 'input' },
+      { name: 'c', gpio: -1 },
+    ],
+  });
   const r = await runMain('gpio', ['-j', '-c', file, '--system-config-dir', gpioBoard(t)], { tty: true });
   assert.equal(r.code, 6);
   assert.equal(r.stdout, '');
   const lines = r.stderr.trimEnd().split('\n');
-  assert.deepEqual(lines.map((l) => l.replace(/^[^:]+:\d+:\d+: /, '')), ['channels[2].direction: is required', 'channels[2].gpio: must be >= 0 (got -1)']);
+  assert.deepEqual(
+    lines.map((l) => l.replace(/^[^:]+:\d+:\d+: /, '')),
+    ['channels[2].direction: is required', 'channels[2].gpio: must be >= 0 (got -1)'],
+  );
   for (const l of lines) assert.match(l, PROBLEM_LINE);
   const missing = await runMain('gpio', ['-j', '-c', join(tempDir(t), 'none.conf')], { tty: true });
   assert.equal(missing.code, 6);
@@ -132,7 +150,8 @@ test('-J: empty properties removed, protected keys of system channels stripped, 
 
 test('-J without a board definition: a reserved id with its own hardware is kept whole, the others lose their protected keys', async () => {
   const r = await runMain('adc', ['-J', '--system-config-dir', '/nonexistent'], {
-    stdin: '{"device_name": "ADCs", "iio_channels": [{"id": "Vin", "match_iio": "x", "channel_number": 1, "voltage_multiplier": 2, "decimal_places": 1}, {"id": "A2", "mqtt_type": "current", "max_voltage": 3}, {"id": "A3", "voltage_multiplier": 2, "decimal_places": 2}]}',
+    stdin:
+      '{"device_name": "ADCs", "iio_channels": [{"id": "Vin", "match_iio": "x", "channel_number": 1, "voltage_multiplier": 2, "decimal_places": 1}, {"id": "A2", "mqtt_type": "current", "max_voltage": 3}, {"id": "A3", "voltage_multiplier": 2, "decimal_places": 2}]}',
   });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
@@ -159,7 +178,11 @@ test('-J drops only name-only system entries: one equal to the -j stub (the boar
     device_name: 'ADCs',
     iio_channels: [{ id: 'Vin', decimal_places: 2 }, { id: 'V3_3', decimal_places: 3 }, { id: 'A1' }, { id: 'A2', decimal_places: 2 }],
   };
-  const expected = [{ id: 'Vin', decimal_places: 2 }, { id: 'V3_3', decimal_places: 3 }, { id: 'A2', decimal_places: 2 }];
+  const expected = [
+    { id: 'Vin', decimal_places: 2 },
+    { id: 'V3_3', decimal_places: 3 },
+    { id: 'A2', decimal_places: 2 },
+  ];
   for (const dir of [board, join(tempDir(t), 'no-board')]) {
     const r = await runMain('adc', ['-J', '--system-config-dir', dir], { stdin: JSON.stringify(editor) });
     assert.equal(r.code, 0, r.stderr);
@@ -172,11 +195,25 @@ test('-J keeps values equal to the schema defaults: they override a board that s
   // back to the default 10 from the editor.
   const board = writeDir(tempDir(t), 'conf.d', {
     'system.conf': {
-      iio_channels: [{ id: 'Vin', match_iio: 'adc', channel_number: 'voltage1', voltage_multiplier: 2, averaging_window: 1, poll_interval: 100, delay_between_measurements: 1, scale: 0.5, decimal_places: 1 }],
+      iio_channels: [
+        {
+          id: 'Vin',
+          match_iio: 'adc',
+          channel_number: 'voltage1',
+          voltage_multiplier: 2,
+          averaging_window: 1,
+          poll_interval: 100,
+          delay_between_measurements: 1,
+          scale: 0.5,
+          decimal_places: 1,
+        },
+      ],
     },
   });
   const defaults = { averaging_window: 10, poll_interval: 700, delay_between_measurements: 10, scale: 0, decimal_places: 3 };
-  const r = await runMain('adc', ['-J', '--system-config-dir', board], { stdin: JSON.stringify({ device_name: 'ADCs', iio_channels: [{ id: 'Vin', ...defaults }] }) });
+  const r = await runMain('adc', ['-J', '--system-config-dir', board], {
+    stdin: JSON.stringify({ device_name: 'ADCs', iio_channels: [{ id: 'Vin', ...defaults }] }),
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout).iio_channels, [{ id: 'Vin', ...defaults }]);
   const vin = loadAdc(r.stdout, board).model.channels.find((c) => c.id === 'Vin');
@@ -190,13 +227,12 @@ test('-J keeps values equal to the schema defaults: they override a board that s
 test('-J validates: exit 6 with <stdin> problem lines, nothing on stdout; comments are allowed', async (t) => {
   const board = adcBoard(t);
   const bad = await runMain('adc', ['-J', '--system-config-dir', board], {
-    stdin: '// editor output\n{"device_name": "ADCs", "iio_channels": [{"id": "x", "channel_number": "in_voltage3", "voltage_multiplier": 1}, {"id": "Vin", "poll_interval": 0}]}',
+    stdin:
+      '// editor output\n{"device_name": "ADCs", "iio_channels": [{"id": "x", "channel_number": "in_voltage3", "voltage_multiplier": 1}, {"id": "Vin", "poll_interval": 0}]}',
   });
   assert.equal(bad.code, 6);
   assert.equal(bad.stdout, '');
-  assert.deepEqual(bad.stderr.trimEnd().split('\n'), [
-    '<stdin>:2:144: iio_channels[1].poll_interval: must be >= 1 (got 0)',
-  ]);
+  assert.deepEqual(bad.stderr.trimEnd().split('\n'), ['<stdin>:2:144: iio_channels[1].poll_interval: must be >= 1 (got 0)']);
   const syntax = await runMain('adc', ['-J', '--system-config-dir', board], { stdin: '{"device_name": ' });
   assert.deepEqual([syntax.code, syntax.stdout], [6, '']);
   assert.match(syntax.stderr, /^<stdin>:1:17: device_name: invalid JSON: unexpected end of text: expected a value\n$/);
@@ -205,7 +241,8 @@ test('-J validates: exit 6 with <stdin> problem lines, nothing on stdout; commen
   assert.match(empty.stderr, /^<stdin>:1:1: \(root\): invalid JSON/);
   // Empty properties are removed before validation: an editor's leftover "" never fails it.
   const leftovers = await runMain('adc', ['-J', '--system-config-dir', board], {
-    stdin: '{"device_name": "ADCs", "iio_channels": [{"id": "x", "channel_number": 3, "voltage_multiplier": 1, "match_iio": "", "mqtt_type": "", "max_voltage": null}]}',
+    stdin:
+      '{"device_name": "ADCs", "iio_channels": [{"id": "x", "channel_number": 3, "voltage_multiplier": 1, "match_iio": "", "mqtt_type": "", "max_voltage": null}]}',
   });
   assert.equal(leftovers.code, 0, leftovers.stderr);
   assert.deepEqual(JSON.parse(leftovers.stdout).iio_channels, [{ id: 'x', channel_number: 3, voltage_multiplier: 1 }]);

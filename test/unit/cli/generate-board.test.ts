@@ -32,8 +32,20 @@ function controllerTree(t: TestContext): { root: string; dt: string } {
   const iio = createFakeIioTree(root, [{ parent: 'platform/soc/2100000.bus/2198000.adc' }]);
   setOfPhandle(iio.device(0).dir, 0x30);
   writeDtChildren(root, 'wirenboard/analog-inputs', {
-    Vin: { 'iio-device': cells(0x30), 'iio-channel-name': str('voltage1'), 'divider-r1-ohms': cells(200000), 'divider-r2-ohms': cells(12000), 'decimal-places': cells(2) },
-    A1: { 'iio-device': cells(0x30), 'iio-channel-name': str('voltage6'), 'divider-r1-ohms': cells(20000), 'divider-r2-ohms': cells(10000), 'sort-order': cells(3) },
+    Vin: {
+      'iio-device': cells(0x30),
+      'iio-channel-name': str('voltage1'),
+      'divider-r1-ohms': cells(200000),
+      'divider-r2-ohms': cells(12000),
+      'decimal-places': cells(2),
+    },
+    A1: {
+      'iio-device': cells(0x30),
+      'iio-channel-name': str('voltage6'),
+      'divider-r1-ohms': cells(20000),
+      'divider-r2-ohms': cells(10000),
+      'sort-order': cells(3),
+    },
     V3_3: { 'iio-device': cells(0x30), 'iio-channel-name': str('voltage2'), 'averaging-window': cells(5) },
   });
   return { root, dt: join(root, 'sys/firmware/devicetree/base') };
@@ -68,7 +80,12 @@ test('writes conf.d/system.conf from the device tree, one line on stdout, exit 0
     ),
     text,
   );
-  assert.ok(text.includes('{ "name": "5V_OUT", "gpio": { "chip": "/dev/gpiochip0", "offset": 9 }, "direction": "output", "inverted": false, "initial_state": true }\n  ]\n}\n'), text);
+  assert.ok(
+    text.includes(
+      '{ "name": "5V_OUT", "gpio": { "chip": "/dev/gpiochip0", "offset": 9 }, "direction": "output", "inverted": false, "initial_state": true }\n  ]\n}\n',
+    ),
+    text,
+  );
 
   const adcDir = join(root, 'adc-conf.d');
   const a = await runMain('adc', args(root, adcDir));
@@ -98,9 +115,12 @@ test('an unchanged device tree leaves the file alone (same inode, same mtime)', 
   assert.notEqual(statSync(file).ino, before.ino);
 });
 
-test('no device-tree node: no board file, exit 0; the editor\'s schema (the shipped one) only where its directory exists', async (t) => {
+test("no device-tree node: no board file, exit 0; the editor's schema (the shipped one) only where its directory exists", async (t) => {
   const root = tempDir(t, 'ctl-gen-');
-  for (const [driver, node] of [['gpio', 'wirenboard/gpios'], ['adc', 'wirenboard/analog-inputs']] as const) {
+  for (const [driver, node] of [
+    ['gpio', 'wirenboard/gpios'],
+    ['adc', 'wirenboard/analog-inputs'],
+  ] as const) {
     const dir = join(root, `${driver}-conf.d`);
     const r = await runMain(driver, args(root, dir));
     const noNode = `ctl-mqtt-${driver}: no device-tree node ${root}/sys/firmware/devicetree/base/${node}: no board file written\n`;
@@ -113,7 +133,10 @@ test('no device-tree node: no board file, exit 0; the editor\'s schema (the ship
     const r = await runMain(driver, args(root, join(root, `${driver}-conf.d`)));
     const schemaFile = join(root, 'confed', `ctl-mqtt-${driver}.schema.json`);
     assert.equal(r.code, 0);
-    assert.match(r.stdout, new RegExp(`\\n${'ctl-mqtt-'}${driver}: ${schemaFile}: editor schema with the reserved names \\(written\\)\\n$`));
+    assert.match(
+      r.stdout,
+      new RegExp(`\\n${'ctl-mqtt-'}${driver}: ${schemaFile}: editor schema with the reserved names \\(written\\)\\n$`),
+    );
     assert.equal(readFileSync(schemaFile, 'utf8'), readFileSync(new URL(`schemas/ctl-mqtt-${driver}.schema.json`, ROOT), 'utf8'));
   }
   assert.deepEqual(readdirSync(join(root, 'confed')).sort(), ['ctl-mqtt-adc.schema.json', 'ctl-mqtt-gpio.schema.json']);
@@ -143,14 +166,21 @@ test('a malformed property: one line naming it, exit 6, the previous board file 
 
 test('a property that is not a small regular file (1 GiB, a link to /dev/zero, a FIFO, a directory): one line naming it, exit 6, no hang', async (t) => {
   const cases: [string, (path: string) => void, RegExp][] = [
-    ['1 GiB', (p) => (writeFileSync(p, ''), truncateSync(p, 1024 ** 3)), /: 1073741824 bytes, more than a device-tree property has \(at most 65536\)$/],
+    [
+      '1 GiB',
+      (p) => (writeFileSync(p, ''), truncateSync(p, 1024 ** 3)),
+      /: 1073741824 bytes, more than a device-tree property has \(at most 65536\)$/,
+    ],
     ['/dev/zero', (p) => symlinkSync('/dev/zero', p), /: not a regular file \(a device-tree property is one\)$/],
     ['a FIFO', (p) => assert.equal(spawnSync('mkfifo', [p]).status, 0), /: not a regular file/],
     ['a directory', (p) => mkdirSync(p), /: not a regular file/],
   ];
   for (const [what, make, rule] of cases) {
     const { root, dt } = controllerTree(t);
-    for (const [driver, property] of [['gpio', 'wirenboard/gpios/A2_OUT/io-gpios'], ['adc', 'wirenboard/analog-inputs/Vin/divider-r2-ohms']] as const) {
+    for (const [driver, property] of [
+      ['gpio', 'wirenboard/gpios/A2_OUT/io-gpios'],
+      ['adc', 'wirenboard/analog-inputs/Vin/divider-r2-ohms'],
+    ] as const) {
       const path = join(dt, property);
       rmSync(path);
       make(path);
@@ -184,7 +214,10 @@ test('the editor schema copy: written when its directory exists, with the board 
   assert.equal(existsSync(confed), false);
   mkdirSync(confed);
   const g = await runMain('gpio', args(root, join(root, 'g')));
-  assert.match(g.stdout, new RegExp(`\\n${'ctl-mqtt-gpio'}: ${confed}/ctl-mqtt-gpio\\.schema\\.json: editor schema for this board \\(written\\)\\n$`));
+  assert.match(
+    g.stdout,
+    new RegExp(`\\n${'ctl-mqtt-gpio'}: ${confed}/ctl-mqtt-gpio\\.schema\\.json: editor schema for this board \\(written\\)\\n$`),
+  );
   const gs = JSON.parse(readFileSync(join(confed, 'ctl-mqtt-gpio.schema.json'), 'utf8')) as Schema;
   assert.deepEqual(gs.definitions.reserved_name!.enum, ['A1_IN', 'A2_IN', 'A1_OUT', 'A2_OUT', '5V_OUT']);
   assert.deepEqual(gs.definitions.system_input!.properties!.name!.enum, ['A1_IN', 'A2_IN']);
@@ -209,12 +242,20 @@ test('the editor schema copy: written when its directory exists, with the board 
 test('the generated board files are accepted by the services: their channels are system channels', async (t) => {
   const { root } = controllerTree(t);
   // The names a Wiren Board tree gives its channels are the reserved names of the schema.
-  const reserved = { gpio: shippedSchema('ctl-mqtt-gpio').definitions.reserved_name!.enum!, adc: shippedSchema('ctl-mqtt-adc').definitions.reserved_id!.enum! };
+  const reserved = {
+    gpio: shippedSchema('ctl-mqtt-gpio').definitions.reserved_name!.enum!,
+    adc: shippedSchema('ctl-mqtt-adc').definitions.reserved_id!.enum!,
+  };
   for (const driver of ['gpio', 'adc'] as const) {
     const dir = join(root, `${driver}-conf.d`);
     assert.equal((await runMain(driver, args(root, dir))).code, 0);
     const main = join(root, `${driver}.conf`);
-    writeFileSync(main, driver === 'gpio' ? '{"device_name": "GPIOs", "channels": [{"name": "A1_IN", "type": "watt_meter"}]}' : '{"device_name": "ADCs", "iio_channels": [{"id": "Vin", "decimal_places": 1}]}');
+    writeFileSync(
+      main,
+      driver === 'gpio'
+        ? '{"device_name": "GPIOs", "channels": [{"name": "A1_IN", "type": "watt_meter"}]}'
+        : '{"device_name": "ADCs", "iio_channels": [{"id": "Vin", "decimal_places": 1}]}',
+    );
     const j = await runMain(driver, ['-j', '-c', main, '--system-config-dir', dir], { tty: true });
     assert.deepEqual([j.code, j.stderr], [0, ''], j.stderr);
     const editor = JSON.parse(j.stdout) as { channels?: { name: string }[]; iio_channels?: { id: string }[] };
@@ -234,7 +275,7 @@ test('the generated board files are accepted by the services: their channels are
   }
 });
 
-test('a tree whose channels have names outside the reserved list (D1_IN, Relay_1, EXT1_K3, 5Vout): the user\'s settings survive -j | -J', async (t) => {
+test("a tree whose channels have names outside the reserved list (D1_IN, Relay_1, EXT1_K3, 5Vout): the user's settings survive -j | -J", async (t) => {
   const root = tempDir(t, 'ctl-gen-');
   addGpioChip(root, 0, 0x10);
   addGpioChip(root, 4, 0x40);
@@ -247,10 +288,22 @@ test('a tree whose channels have names outside the reserved list (D1_IN, Relay_1
   const iio = createFakeIioTree(root, [{ parent: 'platform/soc/2100000.bus/2198000.adc' }]);
   setOfPhandle(iio.device(0).dir, 0x30);
   writeDtChildren(root, 'wirenboard/analog-inputs', {
-    '5Vout': { 'iio-device': cells(0x30), 'iio-channel-name': str('voltage5'), 'divider-r1-ohms': cells(30000), 'divider-r2-ohms': cells(10000) },
+    '5Vout': {
+      'iio-device': cells(0x30),
+      'iio-channel-name': str('voltage5'),
+      'divider-r1-ohms': cells(30000),
+      'divider-r2-ohms': cells(10000),
+    },
   });
   const settings = {
-    gpio: { device_name: 'GPIOs', channels: [{ name: 'D1_IN', type: 'water_meter', multiplier: 10 }, { name: 'D1_OUT', initial_state: true }, { name: 'Relay_1', load_previous_state: false }] },
+    gpio: {
+      device_name: 'GPIOs',
+      channels: [
+        { name: 'D1_IN', type: 'water_meter', multiplier: 10 },
+        { name: 'D1_OUT', initial_state: true },
+        { name: 'Relay_1', load_previous_state: false },
+      ],
+    },
     adc: { device_name: 'ADCs', iio_channels: [{ id: '5Vout', averaging_window: 20 }] },
   };
   for (const driver of ['gpio', 'adc'] as const) {

@@ -52,7 +52,9 @@ test('the listing never writes a scale: the one in use is shown even where a lis
 });
 
 test('a channel that cannot be read is listed with its error and the others still are', async (t) => {
-  const tree = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 10, scale: 2 }, voltage2: { raw: 0 }, voltage3: { raw: 5 } } }]);
+  const tree = tempFakeIio(t, [
+    { parent: WB_ADC_PARENT, channels: { voltage1: { raw: 10, scale: 2 }, voltage2: { raw: 0 }, voltage3: { raw: 5 } } },
+  ]);
   tree.writeAttribute(0, 'in_voltage1_raw', 'busy');
   tree.writeAttribute(0, 'in_voltage3_scale', 'x');
   const r = await runMain('adc', ['--list-channels', '--sysfs-root', tree.root]);
@@ -79,7 +81,11 @@ test('nothing listed at all: exit 1 with one line, the document still printed', 
 
   rmSync(join(empty.root, 'sys'), { recursive: true });
   const noBus = await runMain('adc', ['--list-channels', '--sysfs-root', empty.root]);
-  assert.deepEqual(noBus, { code: 1, stdout: '{\n  "devices": []\n}\n', stderr: `ctl-mqtt-adc: no IIO devices: cannot read ${bus}: ENOENT\n` });
+  assert.deepEqual(noBus, {
+    code: 1,
+    stdout: '{\n  "devices": []\n}\n',
+    stderr: `ctl-mqtt-adc: no IIO devices: cannot read ${bus}: ENOENT\n`,
+  });
 
   const unreadable = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 1, scale: 1 } } }]);
   unreadable.writeAttribute(0, 'in_voltage1_raw', '');

@@ -40,7 +40,10 @@ test('a chip that cannot be opened is listed with its error and the others still
   const r = await runMain('gpio', ['--list-lines', '--gpio-backend', 'sim', '--gpio-sim', dir]);
   assert.deepEqual([r.code, r.stderr], [0, '']);
   const chips = (JSON.parse(r.stdout) as { chips: { path: string; error?: string }[] }).chips;
-  assert.deepEqual(chips.map((c) => c.path), ['/dev/gpiochip0', '/dev/gpiochip2', '/dev/gpiochip5', '/dev/gpiochip10']);
+  assert.deepEqual(
+    chips.map((c) => c.path),
+    ['/dev/gpiochip0', '/dev/gpiochip2', '/dev/gpiochip5', '/dev/gpiochip10'],
+  );
   assert.deepEqual(chips[2], {
     path: '/dev/gpiochip5',
     name: 'gpiochip5',
@@ -68,7 +71,10 @@ test('nothing listed at all: exit 1 with one line, the (empty or failed) documen
   const failed = await runMain('gpio', ['--list-lines', '--gpio-sim', empty]);
   assert.equal(failed.code, 1);
   assert.equal((JSON.parse(failed.stdout) as { chips: unknown[] }).chips.length, 1);
-  assert.equal(failed.stderr, `ctl-mqtt-gpio: none of the 1 GPIO chip(s) could be read: GPIO chip /dev/gpiochip0 does not exist (no directory ${join(empty, 'gpiochip0')})\n`);
+  assert.equal(
+    failed.stderr,
+    `ctl-mqtt-gpio: none of the 1 GPIO chip(s) could be read: GPIO chip /dev/gpiochip0 does not exist (no directory ${join(empty, 'gpiochip0')})\n`,
+  );
 });
 
 test('--human: a table per chip; a line or chip that cannot be read shows its error in its place', async (t) => {

@@ -14,7 +14,11 @@ import { runMain } from './cli-rig.js';
 const LONG = 'd'.repeat(70_000);
 
 for (const [what, argv, message] of [
-  ['--device-id', ['--device-id', LONG], /^ctl-mqtt-gpio: --device-id is too long for MQTT: the device's topics would be at least 70,034 bytes of UTF-8 \(the limit is 65,535\)$/],
+  [
+    '--device-id',
+    ['--device-id', LONG],
+    /^ctl-mqtt-gpio: --device-id is too long for MQTT: the device's topics would be at least 70,034 bytes of UTF-8 \(the limit is 65,535\)$/,
+  ],
   ['-T', ['-T', LONG], /^ctl-mqtt-gpio: -T \(topic prefix\) is too long for MQTT: /],
   ['--client-id', ['--client-id', LONG], /^ctl-mqtt-gpio: --client-id is too long for MQTT: 70,000 bytes/],
   ['-P', ['-P', LONG], /^ctl-mqtt-gpio: -P \(password\) is too long for MQTT/],
@@ -33,18 +37,41 @@ for (const [what, argv, message] of [
 test('a channel name too long for MQTT is exit 6 with one line, also in run mode', async (t) => {
   const dir = tempDir(t);
   const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'x', channels: [{ name: 'n'.repeat(66_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }] }));
-  const r = await runMain('gpio', ['-c', config, '--system-config-dir', join(dir, 'none'), '--gpio-sim', join(dir, 'sim'), '--state-file', join(dir, 'state.json'), '--broker', 'mqtt://127.0.0.1:1']);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      device_name: 'x',
+      channels: [{ name: 'n'.repeat(66_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }],
+    }),
+  );
+  const r = await runMain('gpio', [
+    '-c',
+    config,
+    '--system-config-dir',
+    join(dir, 'none'),
+    '--gpio-sim',
+    join(dir, 'sim'),
+    '--state-file',
+    join(dir, 'state.json'),
+    '--broker',
+    'mqtt://127.0.0.1:1',
+  ]);
   assert.equal(r.code, 6);
   const lines = r.stderr.trimEnd().split('\n');
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /gpio\.conf:1:\d+: channels\[0\]\.name: is too long for MQTT/);
 });
 
-test('with a long prefix, a name that fits alone is too long: -j checks with the command line\'s topics', async (t) => {
+test("with a long prefix, a name that fits alone is too long: -j checks with the command line's topics", async (t) => {
   const dir = tempDir(t);
   const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'x', channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      device_name: 'x',
+      channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }],
+    }),
+  );
   const base = ['-c', config, '--system-config-dir', join(dir, 'none'), '-j'];
   assert.equal((await runMain('gpio', base, { tty: true })).code, 0);
   const r = await runMain('gpio', [...base, '-T', 'p'.repeat(60_000)], { tty: true });
@@ -62,18 +89,43 @@ test('a user name or password too long for MQTT from any source (environment, pa
   mkdirSync(join(dir, 'credentials'));
   writeFileSync(join(dir, 'credentials', 'mqtt-password'), LONG);
   const sources: [string, string[], NodeJS.ProcessEnv, RegExp][] = [
-    ['CTL_MQTT_PASSWORD', [], { CTL_MQTT_PASSWORD: LONG }, /: CTL_MQTT_PASSWORD \(the password\) is too long for MQTT: 70,000 bytes of UTF-8/],
+    [
+      'CTL_MQTT_PASSWORD',
+      [],
+      { CTL_MQTT_PASSWORD: LONG },
+      /: CTL_MQTT_PASSWORD \(the password\) is too long for MQTT: 70,000 bytes of UTF-8/,
+    ],
     ['--password-file', ['--password-file', passwordFile], {}, new RegExp(`: the password in ${passwordFile} is too long for MQTT`)],
-    ['a systemd credential', [], { CREDENTIALS_DIRECTORY: join(dir, 'credentials') }, /: the password in .*credentials\/mqtt-password is too long for MQTT/],
+    [
+      'a systemd credential',
+      [],
+      { CREDENTIALS_DIRECTORY: join(dir, 'credentials') },
+      /: the password in .*credentials\/mqtt-password is too long for MQTT/,
+    ],
     ['the broker URL', ['--broker', `mqtt://${LONG}:pw@127.0.0.1:1`], {}, /: the MQTT user name is too long for MQTT/],
-    ['a malformed %-escape in the broker URL', ['--broker', 'mqtt://user:%ZZ@127.0.0.1:1'], {}, /: --broker: the password in the URL has a malformed %-escape$/],
+    [
+      'a malformed %-escape in the broker URL',
+      ['--broker', 'mqtt://user:%ZZ@127.0.0.1:1'],
+      {},
+      /: --broker: the password in the URL has a malformed %-escape$/,
+    ],
   ];
   for (const driver of ['gpio', 'adc'] as const) {
     for (const [what, extra, env, message] of sources) {
-      const args = [fileURLToPath(new URL(`../../../src/cli/${driver}-main.js`, import.meta.url)), '-c', config[driver], '--system-config-dir', join(dir, 'none')];
+      const args = [
+        fileURLToPath(new URL(`../../../src/cli/${driver}-main.js`, import.meta.url)),
+        '-c',
+        config[driver],
+        '--system-config-dir',
+        join(dir, 'none'),
+      ];
       if (driver === 'gpio') args.push('--gpio-sim', join(dir, 'sim'), '--state-file', join(dir, 'state.json'));
       else args.push('--sysfs-root', join(dir, 'sys'));
-      const r = spawnSync(process.execPath, [...args, '--broker', 'mqtt://127.0.0.1:1', ...extra], { env: { ...process.env, CTL_MQTT_PASSWORD: undefined, ...env }, encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(process.execPath, [...args, '--broker', 'mqtt://127.0.0.1:1', ...extra], {
+        env: { ...process.env, CTL_MQTT_PASSWORD: undefined, ...env },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       assert.equal(r.status, 2, `${driver}, ${what}: ${r.stderr}`);
       const first = r.stderr.split('\n')[0]!;
       assert.ok(first.startsWith(`ctl-mqtt-${driver}: `), first);
@@ -86,7 +138,13 @@ test('a user name or password too long for MQTT from any source (environment, pa
 test('with discovery on, its config topics count: a long discovery prefix makes a name that fits without it too long for -j', async (t) => {
   const dir = tempDir(t);
   const config = join(dir, 'gpio.conf');
-  writeFileSync(config, JSON.stringify({ device_name: 'x', channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      device_name: 'x',
+      channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }],
+    }),
+  );
   const base = ['-c', config, '--system-config-dir', join(dir, 'none'), '-j'];
   assert.equal((await runMain('gpio', [...base, '--ha-discovery'], { tty: true })).code, 0);
   const r = await runMain('gpio', [...base, `--ha-discovery=${'h'.repeat(60_000)}`], { tty: true });

@@ -14,7 +14,38 @@ test('--help prints the options of the binary on stdout, exit 0', async () => {
   assert.equal(g.code, 0);
   assert.equal(g.stderr, '');
   assert.match(g.stdout, /^Usage: ctl-mqtt-gpio \[OPTION\]\.\.\./);
-  for (const opt of ['-c FILE', '--system-config-dir DIR', '-h HOST', '-p PORT', '-u USER', '-P PASSWORD', '--broker URL', '--tls-ca FILE', '--tls-cert FILE', '--tls-key FILE', '-T PREFIX', '--device-id ID', '--client-id ID', '-d LEVEL', '-j', '-J', '--print-schema', '--ha-discovery[=PREFIX]', '--ha-status-topic TOPIC', '--ha-remove', '--gpio-backend cdev|sim', '--gpio-sim DIR', '--state-file FILE', '--save-interval S', '--health-interval S', '--sysfs-root DIR', '--generate-board', '--editor-schema-dir DIR', '--help', '--version']) {
+  for (const opt of [
+    '-c FILE',
+    '--system-config-dir DIR',
+    '-h HOST',
+    '-p PORT',
+    '-u USER',
+    '-P PASSWORD',
+    '--broker URL',
+    '--tls-ca FILE',
+    '--tls-cert FILE',
+    '--tls-key FILE',
+    '-T PREFIX',
+    '--device-id ID',
+    '--client-id ID',
+    '-d LEVEL',
+    '-j',
+    '-J',
+    '--print-schema',
+    '--ha-discovery[=PREFIX]',
+    '--ha-status-topic TOPIC',
+    '--ha-remove',
+    '--gpio-backend cdev|sim',
+    '--gpio-sim DIR',
+    '--state-file FILE',
+    '--save-interval S',
+    '--health-interval S',
+    '--sysfs-root DIR',
+    '--generate-board',
+    '--editor-schema-dir DIR',
+    '--help',
+    '--version',
+  ]) {
     assert.ok(g.stdout.includes(opt), `help mentions ${opt}`);
   }
   const a = await runMain('adc', ['--help']);
@@ -63,7 +94,10 @@ test('run: a missing config file is exit 6 with one line naming it', async (t) =
 
 test('run: an invalid config is exit 6, one line per problem, never a stack trace', async (t) => {
   const file = join(tempDir(t), 'bad.conf');
-  writeFileSync(file, '{\n  "device_name": "x",\n  "iio_channels": [{"id": "a", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}],\n  "max_unchanged_interval": 2\n}\n');
+  writeFileSync(
+    file,
+    '{\n  "device_name": "x",\n  "iio_channels": [{"id": "a", "channel_number": "voltage1", "voltage_multiplier": 1, "averaging_window": 0}],\n  "max_unchanged_interval": 2\n}\n',
+  );
   const r = await runMain('adc', ['-c', file, '--system-config-dir', tempDir(t)]);
   assert.equal(r.code, 6);
   assert.equal(r.stdout, '');
@@ -82,7 +116,10 @@ test('run: a valid config loads, warnings are logged, then the service runtime r
   const r = await runMain('gpio', ['-c', file, '--system-config-dir', tempDir(t), '--tls-ca', missingCa]);
   assert.equal(r.code, 1);
   const lines = r.stderr.trimEnd().split('\n');
-  assert.match(lines[0]!, /^WARNING: \[ctl:gpio\] .*ok\.conf:1:\d+: channels\[0\]: skipped: system channel "A1_IN" has no board definition/);
+  assert.match(
+    lines[0]!,
+    /^WARNING: \[ctl:gpio\] .*ok\.conf:1:\d+: channels\[0\]: skipped: system channel "A1_IN" has no board definition/,
+  );
   assert.equal(lines[1], `ctl-mqtt-gpio: cannot read TLS CA file ${missingCa}: ENOENT: no such file or directory, open '${missingCa}'`);
   assert.equal(lines.length, 2);
 });

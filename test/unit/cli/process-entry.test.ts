@@ -17,7 +17,10 @@ function runWith(t: Parameters<typeof spawnNode>[0], body: string) {
 const NO_STACK = /^\s+at /m;
 
 test('a throw in a callback after start is one line and exit 1', async (t) => {
-  const p = runWith(t, "setInterval(() => {}, 1000); setTimeout(() => { throw new RangeError('The value of \"value\" is out of range\\nmore'); }, 50); return new Promise(() => {});");
+  const p = runWith(
+    t,
+    'setInterval(() => {}, 1000); setTimeout(() => { throw new RangeError(\'The value of "value" is out of range\\nmore\'); }, 50); return new Promise(() => {});',
+  );
   assert.equal(await p.exit, 1);
   assert.equal(p.stderr(), 'ctl-test: internal error: The value of "value" is out of range\n');
 });

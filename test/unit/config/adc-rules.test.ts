@@ -14,7 +14,10 @@ const esc = (s: string) => s.replace(/[[\]().]/g, (c) => `\\${c}`);
 
 test('bound: max_unchanged_interval minimum 5', () => {
   assert.equal(accepts(adcDoc([], { max_unchanged_interval: 5 })).maxUnchangedInterval, 5);
-  oneProblem(() => loadAdc(adcDoc([], { max_unchanged_interval: 4 })), /^main\.conf:\d+:\d+: max_unchanged_interval: must be >= 5 \(got 4\)$/);
+  oneProblem(
+    () => loadAdc(adcDoc([], { max_unchanged_interval: 4 })),
+    /^main\.conf:\d+:\d+: max_unchanged_interval: must be >= 5 \(got 4\)$/,
+  );
 });
 
 const channelBounds: [string, number, string][] = [
@@ -30,8 +33,14 @@ for (const [key, min, field] of channelBounds) {
     const custom = m.channels.find((c) => c.id === 'adc1')! as unknown as Record<string, number>;
     const system = m.channels.find((c) => c.id === 'Vin')! as unknown as Record<string, number>;
     assert.deepEqual([custom[field], system[field]], [min, min]);
-    oneProblem(() => loadAdc(adcDoc([customAdc({ [key]: min - 1 })])), new RegExp(`iio_channels\\[0\\]\\.${key}: must be >= ${min} \\(got ${min - 1}\\)$`));
-    oneProblem(() => loadAdc(adcDoc([{ id: 'Vin', [key]: min - 1 }]), board), new RegExp(`iio_channels\\[0\\]\\.${key}: must be >= ${min}`));
+    oneProblem(
+      () => loadAdc(adcDoc([customAdc({ [key]: min - 1 })])),
+      new RegExp(`iio_channels\\[0\\]\\.${key}: must be >= ${min} \\(got ${min - 1}\\)$`),
+    );
+    oneProblem(
+      () => loadAdc(adcDoc([{ id: 'Vin', [key]: min - 1 }]), board),
+      new RegExp(`iio_channels\\[0\\]\\.${key}: must be >= ${min}`),
+    );
   });
 }
 
@@ -43,7 +52,10 @@ test('bound: readings_number minimum 1 (accepted, ignored)', () => {
 test('bound: channel_number string minLength 1, integer minimum 0', () => {
   assert.equal(accepts(adcDoc([customAdc({ channel_number: 'voltage1' })])).channels[0]!.channel, 'voltage1');
   assert.equal(accepts(adcDoc([customAdc({ channel_number: 0 })])).channels[0]!.channel, 'voltage0');
-  oneProblem(() => loadAdc(adcDoc([customAdc({ channel_number: '' })])), /iio_channels\[0\]\.channel_number: must not be empty \(got ""\)$/);
+  oneProblem(
+    () => loadAdc(adcDoc([customAdc({ channel_number: '' })])),
+    /iio_channels\[0\]\.channel_number: must not be empty \(got ""\)$/,
+  );
   oneProblem(() => loadAdc(adcDoc([customAdc({ channel_number: -1 })])), /iio_channels\[0\]\.channel_number: must be >= 0 \(got -1\)$/);
 });
 
@@ -55,15 +67,30 @@ const typeCases: [string, (bad: unknown) => unknown, unknown, string][] = [
   ['max_unchanged_interval', (v) => adcDoc([], { max_unchanged_interval: v }), 10.5, 'max_unchanged_interval: must be an integer'],
   ['iio_channels', (v) => ({ device_name: 'x', iio_channels: v }), 'none', 'iio_channels: must be an array'],
   ['id', (v) => adcDoc([customAdc({ id: v })]), 3, 'iio_channels[0].id: must be a string'],
-  ['channel_number', (v) => adcDoc([customAdc({ channel_number: v })]), 1.5, 'iio_channels[0].channel_number: must be a string or an integer'],
-  ['voltage_multiplier', (v) => adcDoc([customAdc({ voltage_multiplier: v })]), '2', 'iio_channels[0].voltage_multiplier: must be a number'],
+  [
+    'channel_number',
+    (v) => adcDoc([customAdc({ channel_number: v })]),
+    1.5,
+    'iio_channels[0].channel_number: must be a string or an integer',
+  ],
+  [
+    'voltage_multiplier',
+    (v) => adcDoc([customAdc({ voltage_multiplier: v })]),
+    '2',
+    'iio_channels[0].voltage_multiplier: must be a number',
+  ],
   ['match_iio', (v) => adcDoc([customAdc({ match_iio: v })]), 1, 'iio_channels[0].match_iio: must be a string'],
   ['max_voltage', (v) => adcDoc([customAdc({ max_voltage: v })]), '3.3', 'iio_channels[0].max_voltage: must be a number'],
   ['averaging_window', (v) => adcDoc([customAdc({ averaging_window: v })]), 2.5, 'iio_channels[0].averaging_window: must be an integer'],
   ['decimal_places', (v) => adcDoc([customAdc({ decimal_places: v })]), 1.5, 'iio_channels[0].decimal_places: must be an integer'],
   ['scale', (v) => adcDoc([customAdc({ scale: v })]), 'max', 'iio_channels[0].scale: must be a number'],
   ['poll_interval', (v) => adcDoc([customAdc({ poll_interval: v })]), 7.5, 'iio_channels[0].poll_interval: must be an integer'],
-  ['delay_between_measurements', (v) => adcDoc([customAdc({ delay_between_measurements: v })]), '10', 'iio_channels[0].delay_between_measurements: must be an integer'],
+  [
+    'delay_between_measurements',
+    (v) => adcDoc([customAdc({ delay_between_measurements: v })]),
+    '10',
+    'iio_channels[0].delay_between_measurements: must be an integer',
+  ],
   ['readings_number', (v) => adcDoc([customAdc({ readings_number: v })]), 1.5, 'iio_channels[0].readings_number: must be an integer'],
 ];
 for (const [field, make, bad, message] of typeCases) {
@@ -82,7 +109,10 @@ test('type: scale takes any number, 0 selects the maximum', () => {
 test('enum: mqtt_type voltage and current; anything else rejected', () => {
   assert.equal(accepts(adcDoc([customAdc({ mqtt_type: 'voltage' })])).channels[0]!.mqttType, 'voltage');
   assert.equal(accepts(adcDoc([customAdc({ mqtt_type: 'current' })])).channels[0]!.mqttType, 'current');
-  oneProblem(() => loadAdc(adcDoc([customAdc({ mqtt_type: 'power' })])), /iio_channels\[0\]\.mqtt_type: must be one of "voltage", "current" \(got "power"\)$/);
+  oneProblem(
+    () => loadAdc(adcDoc([customAdc({ mqtt_type: 'power' })])),
+    /iio_channels\[0\]\.mqtt_type: must be one of "voltage", "current" \(got "power"\)$/,
+  );
 });
 
 test('enum: each reserved id is a system channel', (t) => {

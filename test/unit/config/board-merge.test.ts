@@ -16,8 +16,14 @@ const chip0 = (offset: number) => ({ chip: '/dev/gpiochip0', offset });
 
 test('board files are read in sorted order, names ending in .conf only, later files redefine earlier channels', (t) => {
   const dir = writeDir(tempDir(t), 'conf.d', {
-    '20-module.conf': { channels: [{ name: 'A2_IN', gpio: chip0(2), direction: 'input' }, { name: 'A1_IN', gpio: chip0(11), direction: 'input' }] },
-    '10-base.conf': '// base board\n{"channels": [{"name": "A1_IN", "gpio": {"chip": "/dev/gpiochip0", "offset": 1}, "direction": "input", "inverted": true},]}',
+    '20-module.conf': {
+      channels: [
+        { name: 'A2_IN', gpio: chip0(2), direction: 'input' },
+        { name: 'A1_IN', gpio: chip0(11), direction: 'input' },
+      ],
+    },
+    '10-base.conf':
+      '// base board\n{"channels": [{"name": "A1_IN", "gpio": {"chip": "/dev/gpiochip0", "offset": 1}, "direction": "input", "inverted": true},]}',
     'system.conf.bak': { channels: [{ name: 'A3_IN', gpio: chip0(3), direction: 'input' }] },
     'notes.txt': 'not json',
   });
@@ -34,7 +40,10 @@ test('board files are read in sorted order, names ending in .conf only, later fi
 
 test('a missing board directory is fine; -c only chooses the main config', (t) => {
   const m = loadGpio(gpioDoc([{ name: 'x', gpio: chip0(1), direction: 'input' }]), join(tempDir(t), 'absent')).model;
-  assert.deepEqual(m.channels.map((c) => c.name), ['x']);
+  assert.deepEqual(
+    m.channels.map((c) => c.name),
+    ['x'],
+  );
 });
 
 test('an invalid board file is a configuration error naming the file; device_name is not required there', (t) => {
@@ -75,27 +84,39 @@ test('main config overrides non-protected keys of a board channel; protected one
     [ch.line, ch.direction, ch.inverted, ch.openDrain, ch.openSource, ch.initialState, ch.loadPreviousState, ch.debounceUs],
     [{ chip: '/dev/gpiochip22', offset: 152 }, 'output', false, false, false, true, false, 30000],
   );
-  assert.deepEqual(loaded.warnings.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')), [
-    'channels[0].gpio: ignored: "gpio", "direction", "inverted", "open_drain", "open_source" of system channel "A1_OUT" are set by the board definition',
-  ]);
+  assert.deepEqual(
+    loaded.warnings.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')),
+    [
+      'channels[0].gpio: ignored: "gpio", "direction", "inverted", "open_drain", "open_source" of system channel "A1_OUT" are set by the board definition',
+    ],
+  );
 });
 
 test('one protected key: one warning line in the singular, at that key', (t) => {
   const dir = writeDir(tempDir(t), 'conf.d', { 'system.conf': { channels: [{ name: 'A1_OUT', gpio: chip0(3), direction: 'output' }] } });
   const loaded = loadGpio(gpioDoc([{ name: 'A1_OUT', initial_state: true, inverted: true }]), dir);
   assert.equal(loaded.warnings.length, 1);
-  assert.match(loaded.warnings[0]!, /^main\.conf:\d+:\d+: channels\[0\]\.inverted: ignored: "inverted" of system channel "A1_OUT" is set by the board definition$/);
+  assert.match(
+    loaded.warnings[0]!,
+    /^main\.conf:\d+:\d+: channels\[0\]\.inverted: ignored: "inverted" of system channel "A1_OUT" is set by the board definition$/,
+  );
 });
 
 test('input settings of a board input come from the main config (counter on A1_IN)', (t) => {
   const dir = writeDir(tempDir(t), 'conf.d', { 'system.conf': { channels: [{ name: 'A1_IN', gpio: chip0(0), direction: 'input' }] } });
-  const ch = loadGpio(gpioDoc([{ name: 'A1_IN', type: 'watt_meter', multiplier: 100, edge: 'rising', decimal_points_total: 4 }]), dir).model.channels[0]!;
+  const ch = loadGpio(gpioDoc([{ name: 'A1_IN', type: 'watt_meter', multiplier: 100, edge: 'rising', decimal_points_total: 4 }]), dir).model
+    .channels[0]!;
   assert.deepEqual(ch.counter, { type: 'watt_meter', edge: 'rising', multiplier: 100, decimalPointsCurrent: 2, decimalPointsTotal: 4 });
 });
 
 test('channel order: board channels (board order), then the main config other channels in file order', (t) => {
   const dir = writeDir(tempDir(t), 'conf.d', {
-    'system.conf': { channels: [{ name: 'A2_IN', gpio: chip0(2), direction: 'input' }, { name: 'A1_IN', gpio: chip0(1), direction: 'input' }] },
+    'system.conf': {
+      channels: [
+        { name: 'A2_IN', gpio: chip0(2), direction: 'input' },
+        { name: 'A1_IN', gpio: chip0(1), direction: 'input' },
+      ],
+    },
   });
   const m = loadGpio(
     gpioDoc([
@@ -105,15 +126,32 @@ test('channel order: board channels (board order), then the main config other ch
     ]),
     dir,
   ).model;
-  assert.deepEqual(m.channels.map((c) => [c.name, c.system]), [['A2_IN', true], ['A1_IN', true], ['z', false], ['a', false]]);
+  assert.deepEqual(
+    m.channels.map((c) => [c.name, c.system]),
+    [
+      ['A2_IN', true],
+      ['A1_IN', true],
+      ['z', false],
+      ['a', false],
+    ],
+  );
 });
 
 test('a reserved name without a board definition is skipped with a warning', () => {
-  const loaded = loadGpio(gpioDoc([{ name: 'V_OUT', initial_state: true }, { name: 'x', gpio: chip0(1), direction: 'input' }]));
-  assert.deepEqual(loaded.model.channels.map((c) => c.name), ['x']);
-  assert.deepEqual(loaded.warnings.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')), [
-    'channels[0]: skipped: system channel "V_OUT" has no board definition (see --system-config-dir)',
-  ]);
+  const loaded = loadGpio(
+    gpioDoc([
+      { name: 'V_OUT', initial_state: true },
+      { name: 'x', gpio: chip0(1), direction: 'input' },
+    ]),
+  );
+  assert.deepEqual(
+    loaded.model.channels.map((c) => c.name),
+    ['x'],
+  );
+  assert.deepEqual(
+    loaded.warnings.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')),
+    ['channels[0]: skipped: system channel "V_OUT" has no board definition (see --system-config-dir)'],
+  );
 });
 
 test('a board channel without gpio (or an ADC one without channel_number) is skipped with a warning', (t) => {
@@ -163,8 +201,14 @@ test('ADC: protected keys of a system channel are ignored with a warning, common
     mqttType: 'voltage',
   });
   assert.equal(loaded.warnings.length, 1, 'one line for the channel');
-  assert.match(loaded.warnings[0]!, /"match_iio", "channel_number", "mqtt_type", "voltage_multiplier", "max_voltage" of system channel "A1" are set by the board definition$/);
-  assert.deepEqual(loaded.model.channels.map((c) => c.id), ['Vin', 'V3_3', 'V5_0', 'Vbus_debug', 'Vbus_network', 'A1', 'A2', 'A3', 'A4']);
+  assert.match(
+    loaded.warnings[0]!,
+    /"match_iio", "channel_number", "mqtt_type", "voltage_multiplier", "max_voltage" of system channel "A1" are set by the board definition$/,
+  );
+  assert.deepEqual(
+    loaded.model.channels.map((c) => c.id),
+    ['Vin', 'V3_3', 'V5_0', 'Vbus_debug', 'Vbus_network', 'A1', 'A2', 'A3', 'A4'],
+  );
 });
 
 test('top-level keys: the main config wins over board files, board values fill the gaps', (t) => {
@@ -188,12 +232,21 @@ test('the services load their configuration through loadGpioConfig / loadAdcConf
   writeFileSync(file, '{"device_name": "g", "channels": [{"name": "A1_IN"}]}');
   const g = loadGpioConfig(file, null, topicLengthCheck());
   assert.deepEqual([g.config.deviceName, g.config.channels.length, g.warnings.length], ['g', 0, 1]);
-  const a = parseAdcConfig('{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}', null, topicLengthCheck());
+  const a = parseAdcConfig(
+    '{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}',
+    null,
+    topicLengthCheck(),
+  );
   assert.deepEqual([a.config.channels[0]!.channel, a.warnings], ['voltage1', []]);
 });
 
 test('a reserved name without a board definition that gives its own hardware is used with it, with one information line', () => {
-  const g = loadGpio(gpioDoc([{ name: 'V_OUT', gpio: 73, initial_state: true }, { name: 'A1_IN', gpio: chip0(1), inverted: true }]));
+  const g = loadGpio(
+    gpioDoc([
+      { name: 'V_OUT', gpio: 73, initial_state: true },
+      { name: 'A1_IN', gpio: chip0(1), inverted: true },
+    ]),
+  );
   assert.deepEqual(
     g.model.channels.map((c) => [c.name, c.system, c.line, c.direction, c.inverted, c.initialState]),
     [
@@ -202,12 +255,23 @@ test('a reserved name without a board definition that gives its own hardware is 
     ],
   );
   assert.deepEqual(g.warnings, []);
-  assert.deepEqual(g.notices.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')), [
-    'channels[0]: system channel "V_OUT" has no board definition: using the gpio given here',
-    'channels[1]: system channel "A1_IN" has no board definition: using the gpio given here',
-  ]);
-  const a = loadAdc(adcDoc([{ id: 'Vin', channel_number: 8, voltage_multiplier: 8.4, match_iio: 'x' }, { id: 'A1', decimal_places: 1 }]));
-  assert.deepEqual(a.model.channels.map((c) => [c.id, c.system, c.channel, c.voltageMultiplier, c.matchIio]), [['Vin', true, 'voltage8', 8.4, 'x']]);
+  assert.deepEqual(
+    g.notices.map((w) => w.replace(/^main\.conf:\d+:\d+: /, '')),
+    [
+      'channels[0]: system channel "V_OUT" has no board definition: using the gpio given here',
+      'channels[1]: system channel "A1_IN" has no board definition: using the gpio given here',
+    ],
+  );
+  const a = loadAdc(
+    adcDoc([
+      { id: 'Vin', channel_number: 8, voltage_multiplier: 8.4, match_iio: 'x' },
+      { id: 'A1', decimal_places: 1 },
+    ]),
+  );
+  assert.deepEqual(
+    a.model.channels.map((c) => [c.id, c.system, c.channel, c.voltageMultiplier, c.matchIio]),
+    [['Vin', true, 'voltage8', 8.4, 'x']],
+  );
   assert.equal(a.notices.length, 1);
   assert.match(a.notices[0]!, /iio_channels\[0\]: system channel "Vin" has no board definition: using the channel_number given here$/);
   assert.match(a.warnings.join('\n'), /iio_channels\[1\]: skipped: system channel "A1" has no board definition/);

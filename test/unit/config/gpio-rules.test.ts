@@ -14,20 +14,29 @@ const accepts = (doc: unknown, board: string | null = null) => loadGpio(doc, boa
 
 test('bound: channels[].name minLength 1', () => {
   assert.equal(accepts(gpioDoc([customGpio({ name: 'a' })])).channels[0]!.name, 'a');
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ name: '' })])), /^main\.conf:\d+:\d+: channels\[0\]\.name: must not be empty \(got ""\)$/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ name: '' })])),
+    /^main\.conf:\d+:\d+: channels\[0\]\.name: must not be empty \(got ""\)$/,
+  );
   // An undefined channel (no gpio) has the same bound.
   oneProblem(() => loadGpio(gpioDoc([{ name: '' }])), /channels\[0\]\.name: must not be empty/);
 });
 
 test('bound: gpio.chip minLength 1', () => {
   accepts(gpioDoc([customGpio({ gpio: { chip: 'c', offset: 0 } })]));
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ gpio: { chip: '', offset: 0 } })])), /channels\[0\]\.gpio\.chip: must not be empty \(got ""\)$/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ gpio: { chip: '', offset: 0 } })])),
+    /channels\[0\]\.gpio\.chip: must not be empty \(got ""\)$/,
+  );
 });
 
 test('bound: gpio.offset minimum 0', () => {
   const m = accepts(gpioDoc([customGpio({ gpio: { chip: '/dev/gpiochip0', offset: 0 } })]));
   assert.deepEqual(m.channels[0]!.line, { chip: '/dev/gpiochip0', offset: 0 });
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ gpio: { chip: '/dev/gpiochip0', offset: -1 } })])), /channels\[0\]\.gpio\.offset: must be >= 0 \(got -1\)$/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ gpio: { chip: '/dev/gpiochip0', offset: -1 } })])),
+    /channels\[0\]\.gpio\.offset: must be >= 0 \(got -1\)$/,
+  );
 });
 
 test('bound: integer gpio minimum 0 (deprecated form kept for the runtime to map)', () => {
@@ -60,7 +69,12 @@ const typeCases: [string, (bad: unknown) => unknown, unknown, string][] = [
   ['open_drain', (v) => gpioDoc([customGpio({ open_drain: v })]), 1, 'channels[0].open_drain: must be a boolean'],
   ['open_source', (v) => gpioDoc([customGpio({ open_source: v })]), 1, 'channels[0].open_source: must be a boolean'],
   ['initial_state', (v) => gpioDoc([customGpio({ initial_state: v })]), 'on', 'channels[0].initial_state: must be a boolean'],
-  ['load_previous_state', (v) => gpioDoc([customGpio({ load_previous_state: v })]), null, 'channels[0].load_previous_state: must be a boolean'],
+  [
+    'load_previous_state',
+    (v) => gpioDoc([customGpio({ load_previous_state: v })]),
+    null,
+    'channels[0].load_previous_state: must be a boolean',
+  ],
   ['channels[] item', (v) => gpioDoc([v]), 'A1_IN', 'channels[0]: must be an object'],
 ];
 for (const [field, make, bad, message] of typeCases) {
@@ -79,21 +93,30 @@ test('type: max_unchanged_interval takes any integer (negative, zero, positive)'
 test('enum: direction input and output; anything else rejected', () => {
   assert.equal(accepts(gpioDoc([customGpio({ direction: 'input' })])).channels[0]!.direction, 'input');
   assert.equal(accepts(gpioDoc([customGpio({ direction: 'output' })])).channels[0]!.direction, 'output');
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ direction: 'in' })])), /channels\[0\]\.direction: must be one of "input", "output" \(got "in"\)$/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ direction: 'in' })])),
+    /channels\[0\]\.direction: must be one of "input", "output" \(got "in"\)$/,
+  );
 });
 
 test('enum: type "", watt_meter, water_meter; anything else rejected', () => {
   assert.equal(accepts(gpioDoc([customGpio({ type: '' })])).channels[0]!.counter, null);
   assert.equal(accepts(gpioDoc([customGpio({ type: 'watt_meter' })])).channels[0]!.counter?.type, 'watt_meter');
   assert.equal(accepts(gpioDoc([customGpio({ type: 'water_meter' })])).channels[0]!.counter?.type, 'water_meter');
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'gas_meter' })])), /channels\[0\]\.type: must be one of "", "watt_meter", "water_meter" \(got "gas_meter"\)$/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ type: 'gas_meter' })])),
+    /channels\[0\]\.type: must be one of "", "watt_meter", "water_meter" \(got "gas_meter"\)$/,
+  );
 });
 
 test('enum: edge rising, falling, both; anything else rejected', () => {
   for (const edge of ['rising', 'falling', 'both']) {
     assert.equal(accepts(gpioDoc([customGpio({ type: 'watt_meter', edge })])).channels[0]!.counter?.edge, edge);
   }
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', edge: 'up' })])), /channels\[0\]\.edge: must be one of "rising", "falling", "both" \(got "up"\)$/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', edge: 'up' })])),
+    /channels\[0\]\.edge: must be one of "rising", "falling", "both" \(got "up"\)$/,
+  );
 });
 
 test('enum: each system input name is a system input', (t) => {
@@ -166,6 +189,11 @@ test('defaults: a channel that does not say is an output, except the reserved in
   const channels = accepts(gpioDoc([]), board).channels;
   assert.deepEqual(
     channels.map((ch) => [ch.name, ch.direction]),
-    [['A1_OUT', 'output'], ['A2_IN', 'input'], ['V_OUT', 'input'], ['A3_IN', 'output']],
+    [
+      ['A1_OUT', 'output'],
+      ['A2_IN', 'input'],
+      ['V_OUT', 'input'],
+      ['A3_IN', 'output'],
+    ],
   );
 });

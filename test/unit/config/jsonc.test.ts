@@ -18,7 +18,17 @@ test('comments and trailing commas are accepted, everything else is JSON', () =>
 });
 
 test('values equal JSON.parse on plain JSON', () => {
-  const samples = ['0', '-0.5e3', '"\\"q\\" \\\\ \\/ \\b\\f\\r\\t"', 'true', 'false', 'null', '[[],{}]', '{"x":{"y":[1,{"z":null}]}}', '1E+2'];
+  const samples = [
+    '0',
+    '-0.5e3',
+    '"\\"q\\" \\\\ \\/ \\b\\f\\r\\t"',
+    'true',
+    'false',
+    'null',
+    '[[],{}]',
+    '{"x":{"y":[1,{"z":null}]}}',
+    '1E+2',
+  ];
   for (const s of samples) assert.deepEqual(parseJsonc(s).value, JSON.parse(s), s);
 });
 

@@ -25,6 +25,10 @@ test('all problems are listed in file order, up to the limit, then "... and N mo
   assert.equal(problems.length, 51);
   assert.equal(problems[50], '... and 10 more');
   const lines = problems.slice(0, 50).map((p) => Number(/^main\.conf:(\d+):/.exec(p)![1]));
-  assert.deepEqual(lines, [...lines].sort((a, b) => a - b));
-  for (const p of problems.slice(0, 50)) assert.match(p, /^main\.conf:\d+:\d+: channels\[\d+\]\.direction: must be one of "input", "output" \(got "sideways"\)$/);
+  assert.deepEqual(
+    lines,
+    [...lines].sort((a, b) => a - b),
+  );
+  for (const p of problems.slice(0, 50))
+    assert.match(p, /^main\.conf:\d+:\d+: channels\[\d+\]\.direction: must be one of "input", "output" \(got "sideways"\)$/);
 });

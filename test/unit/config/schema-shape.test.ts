@@ -22,7 +22,10 @@ function prop(schema: Node, def: string | null, key: string): Node {
   let node = (owner.properties as Node)[key] as Node;
   assert.ok(node, `${def}.${key} exists`);
   while (typeof node.$ref === 'string') {
-    const target = node.$ref.slice(2).split('/').reduce<Node>((o, k) => o[k] as Node, schema);
+    const target = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<Node>((o, k) => o[k] as Node, schema);
     const { $ref: _ref, ...rest } = node;
     node = { ...target, ...rest };
   }
@@ -53,7 +56,10 @@ test('GPIO root: type, title, description, required, defaults, configFile', () =
   assert.deepEqual([prop(gpio, null, 'device_name').type, prop(gpio, null, 'device_name').default], ['string', 'GPIOs']);
   assert.equal(prop(gpio, null, 'device_name').description, 'Name of the MQTT device.');
   assert.deepEqual([prop(gpio, null, 'max_unchanged_interval').type, prop(gpio, null, 'max_unchanged_interval').default], ['integer', -1]);
-  assert.match(String(prop(gpio, null, 'max_unchanged_interval').description), /^Maximum interval in seconds between postings of the same value to MQTT\. Negative: publish only on change\. Zero: publish after every read from the device\. Positive: /);
+  assert.match(
+    String(prop(gpio, null, 'max_unchanged_interval').description),
+    /^Maximum interval in seconds between postings of the same value to MQTT\. Negative: publish only on change\. Zero: publish after every read from the device\. Positive: /,
+  );
   const channels = prop(gpio, null, 'channels');
   assert.equal(channels.type, 'array');
   assert.deepEqual(
@@ -70,14 +76,31 @@ test('GPIO gpio_channel: required, name, gpio forms, direction, inverted; the re
   const object = forms[0]!;
   assert.equal(object.type, 'object');
   assert.deepEqual(object.required, ['chip', 'offset']);
-  assert.deepEqual([(object.properties as Node).chip].map((c) => [(c as Node).type, (c as Node).minLength]), [['string', 1]]);
-  assert.deepEqual([(object.properties as Node).offset].map((c) => [(c as Node).type, (c as Node).minimum]), [['integer', 0]]);
+  assert.deepEqual(
+    [(object.properties as Node).chip].map((c) => [(c as Node).type, (c as Node).minLength]),
+    [['string', 1]],
+  );
+  assert.deepEqual(
+    [(object.properties as Node).offset].map((c) => [(c as Node).type, (c as Node).minimum]),
+    [['integer', 0]],
+  );
   assert.deepEqual([forms[1]!.type, forms[1]!.minimum], ['integer', 0]);
   const direction = prop(gpio, 'gpio_channel', 'direction');
   assert.deepEqual([direction.type, direction.enum, direction.default], ['string', ['input', 'output'], 'input']);
   assert.deepEqual([prop(gpio, 'gpio_channel', 'inverted').type, prop(gpio, 'gpio_channel', 'inverted').default], ['boolean', false]);
   assert.equal(prop(gpio, 'gpio_channel', 'inverted').description, 'Inverts polarity.');
-  assert.deepEqual(def(gpio, 'reserved_name').enum, ['5V_OUT', 'A1_IN', 'A1_OUT', 'A2_IN', 'A2_OUT', 'A3_IN', 'A3_OUT', 'A4_IN', 'A4_OUT', 'V_OUT']);
+  assert.deepEqual(def(gpio, 'reserved_name').enum, [
+    '5V_OUT',
+    'A1_IN',
+    'A1_OUT',
+    'A2_IN',
+    'A2_OUT',
+    'A3_IN',
+    'A3_OUT',
+    'A4_IN',
+    'A4_OUT',
+    'V_OUT',
+  ]);
 });
 
 test('GPIO input properties: type, edge (autodetect when unset), multiplier, decimal points', () => {
@@ -98,7 +121,12 @@ test('GPIO input properties: type, edge (autodetect when unset), multiplier, dec
 });
 
 test('GPIO output properties and system variants with hidden hardware keys', () => {
-  for (const [key, value] of [['open_drain', false], ['open_source', false], ['initial_state', false], ['load_previous_state', true]] as const) {
+  for (const [key, value] of [
+    ['open_drain', false],
+    ['open_source', false],
+    ['initial_state', false],
+    ['load_previous_state', true],
+  ] as const) {
     const p = prop(gpio, 'gpio_channel', key);
     assert.deepEqual([p.type, p.default], ['boolean', value], key);
   }
@@ -116,7 +144,10 @@ test('GPIO output properties and system variants with hidden hardware keys', () 
   }
   assert.deepEqual(prop(gpio, 'system_output', 'name').enum, GPIO_OUTPUT_NAMES);
   assert.deepEqual(def(gpio, 'system_output').required, ['name']);
-  assert.deepEqual([prop(gpio, 'system_output', 'initial_state').default, prop(gpio, 'system_output', 'load_previous_state').default], [false, true]);
+  assert.deepEqual(
+    [prop(gpio, 'system_output', 'initial_state').default, prop(gpio, 'system_output', 'load_previous_state').default],
+    [false, true],
+  );
   for (const k of ['gpio', 'direction', 'inverted', 'open_drain', 'open_source']) {
     assert.equal((prop(gpio, 'system_output', k).options as Node).hidden, true, `system_output.${k}`);
   }
@@ -171,10 +202,22 @@ test('ADC fields: types, defaults and bounds of the common parameters and the cu
     }
   }
   const forms = prop(adc, 'custom_channel', 'channel_number').oneOf as Node[];
-  assert.deepEqual(forms.map((f) => [f.type, f.minLength, f.minimum]), [['string', 1, undefined], ['integer', undefined, 0]]);
-  assert.deepEqual([prop(adc, 'custom_channel', 'voltage_multiplier').type, prop(adc, 'custom_channel', 'voltage_multiplier').default], ['number', 1]);
+  assert.deepEqual(
+    forms.map((f) => [f.type, f.minLength, f.minimum]),
+    [
+      ['string', 1, undefined],
+      ['integer', undefined, 0],
+    ],
+  );
+  assert.deepEqual(
+    [prop(adc, 'custom_channel', 'voltage_multiplier').type, prop(adc, 'custom_channel', 'voltage_multiplier').default],
+    ['number', 1],
+  );
   assert.equal(prop(adc, 'custom_channel', 'match_iio').type, 'string');
   assert.equal(prop(adc, 'custom_channel', 'max_voltage').type, 'number');
-  assert.deepEqual([prop(adc, 'custom_channel', 'mqtt_type').type, prop(adc, 'custom_channel', 'mqtt_type').enum], ['string', ['voltage', 'current']]);
+  assert.deepEqual(
+    [prop(adc, 'custom_channel', 'mqtt_type').type, prop(adc, 'custom_channel', 'mqtt_type').enum],
+    ['string', ['voltage', 'current']],
+  );
   assert.equal(prop(adc, 'custom_channel', 'id').type, 'string');
 });

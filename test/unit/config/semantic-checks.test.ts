@@ -23,7 +23,9 @@ const chip = (c: number, offset: number) => ({ chip: `/dev/gpiochip${c}`, offset
 const strip = (lines: readonly string[]) => lines.map((l) => l.replace(/^[^:]+:\d+:\d+: /, ''));
 
 test('duplicate GPIO names in one file: reported at the second, naming the first', () => {
-  const problems = problemsOf(() => loadGpio(gpioDoc([customGpio({ name: 'a' }, 1), customGpio({ name: 'b' }, 2), customGpio({ name: 'a' }, 3)])));
+  const problems = problemsOf(() =>
+    loadGpio(gpioDoc([customGpio({ name: 'a' }, 1), customGpio({ name: 'b' }, 2), customGpio({ name: 'a' }, 3)])),
+  );
   assert.deepEqual(strip(problems), ['channels[2].name: duplicate name: already used by channels[0] (got "a")']);
 });
 
@@ -32,12 +34,20 @@ test('duplicate ADC ids in one file, and duplicate overrides of one system chann
     'iio_channels[1].id: duplicate id: already used by iio_channels[0] (got "adc1")',
   ]);
   const board = gpioBoard(t);
-  oneProblem(() => loadGpio(gpioDoc([{ name: 'A1_IN' }, { name: 'A1_IN', type: 'watt_meter' }]), board), /channels\[1\]\.name: duplicate name/);
+  oneProblem(
+    () => loadGpio(gpioDoc([{ name: 'A1_IN' }, { name: 'A1_IN', type: 'watt_meter' }]), board),
+    /channels\[1\]\.name: duplicate name/,
+  );
 });
 
 test('duplicate names inside one board file are an error there; across board files they merge', (t) => {
   const dir = writeDir(tempDir(t), 'conf.d', {
-    'a.conf': { channels: [{ name: 'A1_IN', gpio: chip(0, 1), direction: 'input' }, { name: 'A1_IN', gpio: chip(0, 2), direction: 'input' }] },
+    'a.conf': {
+      channels: [
+        { name: 'A1_IN', gpio: chip(0, 1), direction: 'input' },
+        { name: 'A1_IN', gpio: chip(0, 2), direction: 'input' },
+      ],
+    },
   });
   oneProblem(() => loadGpio(gpioDoc([]), dir), /a\.conf:\d+:\d+: channels\[1\]\.name: duplicate name/);
 });
@@ -48,14 +58,25 @@ test('two channels on the same chip line, board channels included; integer numbe
     /^main\.conf:\d+:\d+: channels\[1\]\.gpio: line already used by channel "a" \(got \{"chip":"\/dev\/gpiochip0","offset":5\}\)$/,
   );
   oneProblem(
-    () => loadGpio(gpioDoc([customGpio({ name: 'a', gpio: chip(0, 5) }), customGpio({ name: 'b', gpio: { chip: '/dev//gpiochip0', offset: 5 } })])),
+    () =>
+      loadGpio(
+        gpioDoc([customGpio({ name: 'a', gpio: chip(0, 5) }), customGpio({ name: 'b', gpio: { chip: '/dev//gpiochip0', offset: 5 } })]),
+      ),
     /channels\[1\]\.gpio: line already used by channel "a"/,
   );
   const board = gpioBoard(t); // A1_IN is gpiochip0 line 100
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ name: 'x', gpio: chip(0, 100) })]), board), /^main\.conf:.*channels\[0\]\.gpio: line already used by channel "A1_IN"/);
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ name: 'a', gpio: 40 }), customGpio({ name: 'b', gpio: 40 })])), /channels\[1\]\.gpio: line already used by channel "a" \(got 40\)/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ name: 'x', gpio: chip(0, 100) })]), board),
+    /^main\.conf:.*channels\[0\]\.gpio: line already used by channel "A1_IN"/,
+  );
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ name: 'a', gpio: 40 }), customGpio({ name: 'b', gpio: 40 })])),
+    /channels\[1\]\.gpio: line already used by channel "a" \(got 40\)/,
+  );
   // Same offset on another chip, or a number beside a chip line: no conflict known here.
-  loadGpio(gpioDoc([customGpio({ name: 'a', gpio: chip(0, 5) }), customGpio({ name: 'b', gpio: chip(1, 5) }), customGpio({ name: 'c', gpio: 5 })]));
+  loadGpio(
+    gpioDoc([customGpio({ name: 'a', gpio: chip(0, 5) }), customGpio({ name: 'b', gpio: chip(1, 5) }), customGpio({ name: 'c', gpio: 5 })]),
+  );
 });
 
 test('names and ids must be one MQTT topic level', () => {
@@ -74,15 +95,24 @@ test('debounce: integer microseconds >= 0, 0 = no debounce; anything else reject
   assert.equal(loadGpio(gpioDoc([customGpio({ debounce: 0 })])).model.channels[0]!.debounceUs, 0);
   assert.equal(loadGpio(gpioDoc([customGpio({ debounce: 20000 })])).model.channels[0]!.debounceUs, 20000);
   for (const bad of [-1, 1.5, '10']) {
-    oneProblem(() => loadGpio(gpioDoc([customGpio({ debounce: bad })])), /channels\[0\]\.debounce: must be an integer >= 0 \(microseconds; 0 = no debounce\)/);
+    oneProblem(
+      () => loadGpio(gpioDoc([customGpio({ debounce: bad })])),
+      /channels\[0\]\.debounce: must be an integer >= 0 \(microseconds; 0 = no debounce\)/,
+    );
   }
   // The kernel's limit (a u32 of microseconds); beyond it no backend could apply it.
   assert.equal(loadGpio(gpioDoc([customGpio({ debounce: 4294967295 })])).model.channels[0]!.debounceUs, 4294967295);
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ debounce: 4294967296 })])), /debounce: must be an integer >= 0 \(microseconds; 0 = no debounce\) and <= 4294967295 \(got 4294967296\)/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ debounce: 4294967296 })])),
+    /debounce: must be an integer >= 0 \(microseconds; 0 = no debounce\) and <= 4294967295 \(got 4294967296\)/,
+  );
 });
 
 test('ADC channel_number written as in_voltage4 or voltage4_raw: rejected with a hint', () => {
-  oneProblem(() => loadAdc(adcDoc([customAdc({ channel_number: 'in_voltage4' })])), /iio_channels\[0\]\.channel_number: write "voltage4": the driver adds the in_ prefix and _raw suffix itself \(got "in_voltage4"\)$/);
+  oneProblem(
+    () => loadAdc(adcDoc([customAdc({ channel_number: 'in_voltage4' })])),
+    /iio_channels\[0\]\.channel_number: write "voltage4": the driver adds the in_ prefix and _raw suffix itself \(got "in_voltage4"\)$/,
+  );
   oneProblem(() => loadAdc(adcDoc([customAdc({ channel_number: 'in_voltage4_raw' })])), /write "voltage4"/);
   oneProblem(() => loadAdc(adcDoc([customAdc({ channel_number: 'voltage4_raw' })])), /write "voltage4"/);
   oneProblem(() => loadAdc(adcDoc([customAdc({ channel_number: '../../x' })])), /must be an IIO channel name like "voltage4"/);
@@ -103,11 +133,17 @@ test('a counter type on an output is ignored with one warning', () => {
 });
 
 test('a pulse counter needs a multiplier > 0 (pulses per unit); a plain input does not care', () => {
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: 0 })])), /channels\[0\]\.multiplier: must be > 0 for a pulse counter/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: 0 })])),
+    /channels\[0\]\.multiplier: must be > 0 for a pulse counter/,
+  );
   oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: -2 })])), /must be > 0/);
   loadGpio(gpioDoc([customGpio({ multiplier: 0 })]));
   // Small enough to make totals infinite: a config error, not a crash at the first pulse.
-  oneProblem(() => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: 1e-300 })])), /multiplier: must be >= 1e-9 for a pulse counter \(pulses per unit\) \(got 1e-300\)/);
+  oneProblem(
+    () => loadGpio(gpioDoc([customGpio({ type: 'watt_meter', multiplier: 1e-300 })])),
+    /multiplier: must be >= 1e-9 for a pulse counter \(pulses per unit\) \(got 1e-300\)/,
+  );
   loadGpio(gpioDoc([customGpio({ type: 'water_meter', multiplier: 0.001 })]));
 });
 
@@ -141,29 +177,42 @@ test('semantic problems are all listed with their positions', () => {
     {"name": "c", "gpio": 1, "direction": "input", "debounce": -5},
   ]
 }`;
-  assert.deepEqual(problemsOf(() => loadGpio(text)), [
-    'main.conf:4:14: channels[0].name: must not contain \'/\' (it must be one MQTT topic level) (got "a/b")',
-    'main.conf:5:27: channels[1].gpio: line already used by channel "a/b" (got 1)',
-    'main.conf:5:64: channels[1].debounce: must be an integer >= 0 (microseconds; 0 = no debounce) (got -5)',
-  ]);
+  assert.deepEqual(
+    problemsOf(() => loadGpio(text)),
+    [
+      'main.conf:4:14: channels[0].name: must not contain \'/\' (it must be one MQTT topic level) (got "a/b")',
+      'main.conf:5:27: channels[1].gpio: line already used by channel "a/b" (got 1)',
+      'main.conf:5:64: channels[1].debounce: must be an integer >= 0 (microseconds; 0 = no debounce) (got -5)',
+    ],
+  );
 });
 
 test('a schema problem does not hide the name checks: every problem of the file at once', () => {
   const problems = problemsOf(() =>
-    loadGpio(gpioDoc([customGpio({ name: 'a', direction: 'sideways' }, 0), customGpio({ name: 'a' }, 1), customGpio({ name: 'b/c' }, 2), customGpio({ name: '' }, 3)])),
+    loadGpio(
+      gpioDoc([
+        customGpio({ name: 'a', direction: 'sideways' }, 0),
+        customGpio({ name: 'a' }, 1),
+        customGpio({ name: 'b/c' }, 2),
+        customGpio({ name: '' }, 3),
+      ]),
+    ),
   );
   assert.deepEqual(
     problems.map((p) => p.replace(/^main\.conf:\d+:\d+: /, '')),
     [
       'channels[0].direction: must be one of "input", "output" (got "sideways")',
       'channels[1].name: duplicate name: already used by channels[0] (got "a")',
-      "channels[2].name: must not contain '/' (it must be one MQTT topic level) (got \"b/c\")",
+      'channels[2].name: must not contain \'/\' (it must be one MQTT topic level) (got "b/c")',
       'channels[3].name: must not be empty (got "")', // once: the schema's, not again from the name check
     ],
   );
   const adc = problemsOf(() => loadAdc(adcDoc([customAdc({ id: 'a', averaging_window: 0 }), customAdc({ id: 'a' })])));
   assert.deepEqual(
     adc.map((p) => p.replace(/^main\.conf:\d+:\d+: /, '')),
-    ['iio_channels[0].averaging_window: must be >= 1 (got 0)', 'iio_channels[1].id: duplicate id: already used by iio_channels[0] (got "a")'],
+    [
+      'iio_channels[0].averaging_window: must be >= 1 (got 0)',
+      'iio_channels[1].id: duplicate id: already used by iio_channels[0] (got "a")',
+    ],
   );
 });

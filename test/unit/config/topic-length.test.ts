@@ -10,7 +10,8 @@ import { gpioConfigSpec } from '../../../src/gpio/config/gpio-config-spec.js';
 import { TopicBudget, topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { adcDoc, customAdc, customGpio, gpioDoc, oneProblem } from './config-rig.js';
 
-const TOO_LONG = /is too long for MQTT: with the topic prefix and device id its longest topic would be [\d,]+ bytes of UTF-8 \(the limit is 65,535\)/;
+const TOO_LONG =
+  /is too long for MQTT: with the topic prefix and device id its longest topic would be [\d,]+ bytes of UTF-8 \(the limit is 65,535\)/;
 const gpio = (channels: unknown[], topics?: { prefix: string; deviceId: string }) => () =>
   loadConfigText(gpioConfigSpec, 'main.conf', JSON.stringify(gpioDoc(channels)), null, topicLengthCheck(topics && new TopicBudget(topics)));
 
@@ -38,6 +39,7 @@ test('the prefix and device id of the command line count', () => {
 });
 
 test('ADC ids too', () => {
-  const load = () => loadConfigText(adcConfigSpec, 'main.conf', JSON.stringify(adcDoc([customAdc({ id: 'a'.repeat(65_600) })])), null, topicLengthCheck());
+  const load = () =>
+    loadConfigText(adcConfigSpec, 'main.conf', JSON.stringify(adcDoc([customAdc({ id: 'a'.repeat(65_600) })])), null, topicLengthCheck());
   assert.match(oneProblem(load, TOO_LONG), /: iio_channels\[0\]\.id: /);
 });

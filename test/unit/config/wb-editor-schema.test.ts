@@ -53,8 +53,10 @@ function visibleTexts(node: unknown, at = '', out: { at: string; text: string }[
   else if (node !== null && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === 'translations' || key === 'configFile') continue;
-      if ((key === 'title' || key === 'description' || key === 'disabledEditorText') && typeof value === 'string') out.push({ at: `${at}.${key}`, text: value });
-      else if (key === 'enum_titles' && Array.isArray(value)) value.forEach((t, i) => out.push({ at: `${at}.enum_titles[${i}]`, text: String(t) }));
+      if ((key === 'title' || key === 'description' || key === 'disabledEditorText') && typeof value === 'string')
+        out.push({ at: `${at}.${key}`, text: value });
+      else if (key === 'enum_titles' && Array.isArray(value))
+        value.forEach((t, i) => out.push({ at: `${at}.enum_titles[${i}]`, text: String(t) }));
       else visibleTexts(value, `${at}.${key}`, out);
     }
   }
@@ -110,7 +112,11 @@ for (const { label, schema, listKey, idKey } of SCHEMAS) {
       // The web UI puts a row's delete button among the controls of the variant it was built
       // with (the first); a row that turns out to be another variant loses it.
       assert.equal(onTop, isCustom(name), `${name}: controls_on_top`);
-      assert.notEqual(((def.options as Node | undefined)?.wb as Node | undefined)?.disable_title, true, `${name}: its title holds the controls`);
+      assert.notEqual(
+        ((def.options as Node | undefined)?.wb as Node | undefined)?.disable_title,
+        true,
+        `${name}: its title holds the controls`,
+      );
     }
   });
 
@@ -118,7 +124,12 @@ for (const { label, schema, listKey, idKey } of SCHEMAS) {
     const list = (schema.properties as Node)[listKey] as Node;
     const options = list.options as Node;
     assert.deepEqual(
-      [options.disable_array_reorder, options.disable_array_delete_all_rows, options.disable_array_delete_last_row, options.disable_array_add],
+      [
+        options.disable_array_reorder,
+        options.disable_array_delete_all_rows,
+        options.disable_array_delete_last_row,
+        options.disable_array_add,
+      ],
       [true, true, true, undefined],
     );
     assert.equal((schema.options as Node).disable_edit_json, true, 'root');
@@ -173,7 +184,10 @@ test('ADC: channels are tabs', () => {
 /** A property with its `$ref` resolved, the use-site keys laid over. */
 function resolved(schema: Node, node: Node): Node {
   if (typeof node.$ref !== 'string') return node;
-  const target = node.$ref.slice(2).split('/').reduce<Node>((o, k) => o[k] as Node, schema);
+  const target = node.$ref
+    .slice(2)
+    .split('/')
+    .reduce<Node>((o, k) => o[k] as Node, schema);
   const { $ref: _ref, ...own } = node;
   return { ...resolved(schema, target), ...own };
 }

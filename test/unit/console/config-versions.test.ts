@@ -18,7 +18,10 @@ test('the newest 5 versions are kept, newest first; the same content twice is on
     const kept = await versions.list('svc');
     assert.equal(kept.length, 5);
     const texts = await Promise.all(kept.map(async (v) => (await versions.read('svc', v.id)).toString()));
-    assert.deepEqual(texts, [7, 6, 5, 4, 3].map((n) => `{"n": ${n}}\n`));
+    assert.deepEqual(
+      texts,
+      [7, 6, 5, 4, 3].map((n) => `{"n": ${n}}\n`),
+    );
     await assert.rejects(versions.read('svc', '../../etc/passwd'), /not a version id/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,20 @@ test('defaults: loopback, port 8080, the local broker', () => {
 });
 
 test('options, both forms; --schema and --apply add up', () => {
-  const args = parseConsoleArgs(['--listen=[::]', '--port', '8443', '--schema', 'a.json', '--schema=b.json', '--apply', 'ctl-mqtt-gpio=systemctl  restart ctl-mqtt-gpio', '-u', 'me', '--topic-prefix', 'pfx']);
+  const args = parseConsoleArgs([
+    '--listen=[::]',
+    '--port',
+    '8443',
+    '--schema',
+    'a.json',
+    '--schema=b.json',
+    '--apply',
+    'ctl-mqtt-gpio=systemctl  restart ctl-mqtt-gpio',
+    '-u',
+    'me',
+    '--topic-prefix',
+    'pfx',
+  ]);
   assert.equal(args.listen, '::');
   assert.equal(args.port, 8443);
   assert.deepEqual(args.schemas, ['a.json', 'b.json']);
@@ -36,7 +49,11 @@ test('mistakes are one USAGE line each', () => {
     [['--trusted-proxy', 'proxy.lan'], "--trusted-proxy takes an IP address (got 'proxy.lan')"],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseConsoleArgs(argv), (err: unknown) => err instanceof CtlError && err.code === 'USAGE' && err.message === message, argv.join(' '));
+    assert.throws(
+      () => parseConsoleArgs(argv),
+      (err: unknown) => err instanceof CtlError && err.code === 'USAGE' && err.message === message,
+      argv.join(' '),
+    );
   }
 });
 

@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { commandProblem } from '../../../src/console/control-commands.js';
 import type { ControlView } from '../../../src/console/device-view-model.js';
 
-const control = (type: string, readonly = false): ControlView => ({ name: 'c', value: null, type, units: '', order: 1, readonly, error: '' });
+const control = (type: string, readonly = false): ControlView => ({
+  name: 'c',
+  value: null,
+  type,
+  units: '',
+  order: 1,
+  readonly,
+  error: '',
+});
 
 test('a command must suit the control type', () => {
   const cases: Array<[string, string, string | undefined]> = [
@@ -22,6 +30,7 @@ test('a command must suit the control type', () => {
     ['text', 'two\nlines', 'the text must be one line without control characters'],
     ['text', 'x'.repeat(257), 'the value is longer than 256 characters'],
   ];
-  for (const [type, value, problem] of cases) assert.equal(commandProblem(control(type), value), problem, `${type} ${JSON.stringify(value)}`);
+  for (const [type, value, problem] of cases)
+    assert.equal(commandProblem(control(type), value), problem, `${type} ${JSON.stringify(value)}`);
   assert.equal(commandProblem(control('switch', true), '1'), 'c is read-only');
 });

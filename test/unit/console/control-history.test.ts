@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ControlHistory, downsample, HOURS_KEPT, MINUTES_KEPT, RECENT_POINTS, SMALL_CHART_POINTS } from '../../../src/console/control-history.js';
+import {
+  ControlHistory,
+  downsample,
+  HOURS_KEPT,
+  MINUTES_KEPT,
+  RECENT_POINTS,
+  SMALL_CHART_POINTS,
+} from '../../../src/console/control-history.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -31,7 +38,7 @@ test('minutes: one min/mean/max point per minute, the last 24 h only', () => {
   const history = new ControlHistory(c.now);
   // 25 h of one value every 10 s: 1, 2, 3, 4, 5, 6 in each minute.
   const end = T0 + 25 * HOUR;
-  for (let t = T0; t < end; t += 10_000) history.record('adc', 'Vin', 'voltage', String(((t - T0) / 10_000) % 6 + 1), t);
+  for (let t = T0; t < end; t += 10_000) history.record('adc', 'Vin', 'voltage', String((((t - T0) / 10_000) % 6) + 1), t);
   c.set(end - 1);
   const doc = history.document('adc', 'Vin', 'voltage')!;
   assert.equal(doc.minutes.length, MINUTES_KEPT);
@@ -47,7 +54,7 @@ test('minutes: one min/mean/max point per minute, the last 24 h only', () => {
   assert.deepEqual(small.recent, []);
 });
 
-test('a meter counts its consumption per hour from the total\'s increases; a set or a total going down counts nothing', () => {
+test("a meter counts its consumption per hour from the total's increases; a set or a total going down counts nothing", () => {
   const c = clock();
   const history = new ControlHistory(c.now);
   const total = (kWh: number, t: number): void => history.record('gpio', 'A1_IN_total', 'power_consumption', kWh.toFixed(3), t);
@@ -63,7 +70,10 @@ test('a meter counts its consumption per hour from the total\'s increases; a set
   c.set(T0 + HOUR + 6 * MINUTE);
   const doc = history.document('gpio', 'A1_IN_total', 'power_consumption')!;
   assert.equal(doc.meter, true);
-  assert.deepEqual(doc.hours, [[T0, 1.25], [T0 + HOUR, 1.5]]);
+  assert.deepEqual(doc.hours, [
+    [T0, 1.25],
+    [T0 + HOUR, 1.5],
+  ]);
   // Kept for 31 days of hours, then dropped.
   total(11, T0 + (HOURS_KEPT + 1) * HOUR);
   c.set(T0 + (HOURS_KEPT + 1) * HOUR);
@@ -84,7 +94,15 @@ test('switches, text and non-numbers are not kept; a forgotten control has no hi
 });
 
 test('downsampling: one min/mean/max point per slice of time that holds a value', () => {
-  const points: Array<[number, number]> = [[0, 1], [10, 3], [20, 2], [55, 10], [99, 4], [100, 6], [150, 0]];
+  const points: Array<[number, number]> = [
+    [0, 1],
+    [10, 3],
+    [20, 2],
+    [55, 10],
+    [99, 4],
+    [100, 6],
+    [150, 0],
+  ];
   assert.deepEqual(downsample(points, 0, 100, 4), [
     [0, 1, 2, 3],
     [50, 10, 10, 10],
@@ -101,7 +119,10 @@ test('the small chart: the last hour in at most 60 points, from the values as th
   c.set(T0 + 300 * 1000);
   const young = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
   assert.ok(young.length >= 5 && young.length <= SMALL_CHART_POINTS, `${young.length} points`);
-  assert.deepEqual(young.map((p) => [p[1], p[3]]).slice(0, 2), [[0, 1], [0, 1]]);
+  assert.deepEqual(young.map((p) => [p[1], p[3]]).slice(0, 2), [
+    [0, 1],
+    [0, 1],
+  ]);
   // Two hours of it: the ring holds the last 20 minutes only, so the minutes are used.
   for (let i = 300; i < 7200; i++) history.record('adc', 'Vin', 'voltage', String(i % 2), T0 + i * 1000);
   c.set(T0 + 7200 * 1000);

@@ -10,7 +10,10 @@ test('builds devices and controls from Wiren Board topics', () => {
     ['/devices/ctl-gpio/meta', '{"driver":"ctl-mqtt-gpio","title":{"en":"Discrete I/O"}}'],
     ['/devices/ctl-gpio/controls/relay1/meta', '{"order":2,"readonly":false,"type":"switch"}'],
     ['/devices/ctl-gpio/controls/relay1', '1'],
-    ['/devices/ctl-gpio/controls/A1_IN_total/meta', '{"order":1,"precision":0.001,"readonly":false,"type":"power_consumption","units":"kWh"}'],
+    [
+      '/devices/ctl-gpio/controls/A1_IN_total/meta',
+      '{"order":1,"precision":0.001,"readonly":false,"type":"power_consumption","units":"kWh"}',
+    ],
     ['/devices/ctl-gpio/controls/A1_IN_total', '0.012'],
     ['/devices/ctl-gpio/controls/A1_IN_total/meta/error', 'r'],
   ]);
@@ -34,9 +37,23 @@ test('empty payloads remove what they stood for; unrelated topics change nothing
     ['/devices/ctl-adc/controls/Vin', '24.0'],
   ]);
   const version = model.version;
-  assert.deepEqual(feed(model, [['/devices/ctl-adc/controls/Vin', '24.0'], ['/other/topic', 'x'], ['/devices/ctl-adc/controls/Vin/on', '1']]), [false, false, false]);
+  assert.deepEqual(
+    feed(model, [
+      ['/devices/ctl-adc/controls/Vin', '24.0'],
+      ['/other/topic', 'x'],
+      ['/devices/ctl-adc/controls/Vin/on', '1'],
+    ]),
+    [false, false, false],
+  );
   assert.equal(model.version, version);
-  assert.deepEqual(feed(model, [['/devices/ctl-adc/controls/Vin', ''], ['/devices/ctl-adc/controls/Vin/meta', ''], ['/devices/ctl-adc/meta', '']]), [true, true, true]);
+  assert.deepEqual(
+    feed(model, [
+      ['/devices/ctl-adc/controls/Vin', ''],
+      ['/devices/ctl-adc/controls/Vin/meta', ''],
+      ['/devices/ctl-adc/meta', ''],
+    ]),
+    [true, true, true],
+  );
   assert.deepEqual(model.list(), []);
   assert.ok(model.version > version);
 });
@@ -48,9 +65,15 @@ test('a control seen before its meta sorts last, and takes its place when the me
     ['/devices/d/controls/a/meta', '{"order":2,"type":"value"}'],
     ['/devices/d/controls/a', '5'],
   ]);
-  assert.deepEqual(DeviceViewModel.controlsOf(model.list()[0]!).map((c) => c.name), ['a', 'b']);
+  assert.deepEqual(
+    DeviceViewModel.controlsOf(model.list()[0]!).map((c) => c.name),
+    ['a', 'b'],
+  );
   feed(model, [['/devices/d/controls/b/meta', '{"order":1,"type":"switch"}']]);
-  assert.deepEqual(DeviceViewModel.controlsOf(model.list()[0]!).map((c) => c.name), ['b', 'a']);
+  assert.deepEqual(
+    DeviceViewModel.controlsOf(model.list()[0]!).map((c) => c.name),
+    ['b', 'a'],
+  );
 });
 
 test('filters follow the topic prefix', () => {
@@ -72,12 +95,24 @@ test('a device whose topics are cleared in the order a stopping service clears t
     ['/devices/ctl-gpio/controls/door', '0'],
   ]);
   // Per control: value, meta, legacy metas, error flags; then the device's metas.
-  const cleared = ['relay1', 'door'].flatMap((c) => ['', '/meta', '/meta/type', '/meta/order', '/meta/error'].map((t) => `/devices/ctl-gpio/controls/${c}${t}`));
+  const cleared = ['relay1', 'door'].flatMap((c) =>
+    ['', '/meta', '/meta/type', '/meta/order', '/meta/error'].map((t) => `/devices/ctl-gpio/controls/${c}${t}`),
+  );
   cleared.push('/devices/ctl-gpio/meta', '/devices/ctl-gpio/meta/driver', '/devices/ctl-gpio/meta/name', '/devices/ctl-gpio/meta/error');
-  feed(model, cleared.map((t) => [t, ''] as [string, string]));
+  feed(
+    model,
+    cleared.map((t) => [t, ''] as [string, string]),
+  );
   assert.deepEqual(model.list(), []);
   assert.equal(model.devices.size, 0, 'nothing is kept of the device');
   // Clearing what was never there creates nothing either.
-  assert.deepEqual(feed(model, [['/devices/gone/controls/x/meta/error', ''], ['/devices/gone/meta/error', ''], ['/devices/gone/meta', '']]), [false, false, false]);
+  assert.deepEqual(
+    feed(model, [
+      ['/devices/gone/controls/x/meta/error', ''],
+      ['/devices/gone/meta/error', ''],
+      ['/devices/gone/meta', ''],
+    ]),
+    [false, false, false],
+  );
   assert.equal(model.devices.size, 0);
 });

@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { formModel, languageOf, type FieldModel } from '../../../src/console/editor-schema.js';
 
 const schemaOf = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../../../schemas/${name}.schema.json`, import.meta.url)), 'utf8')) as Record<string, unknown>;
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../../../../schemas/${name}.schema.json`, import.meta.url)), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 
 const field = (fields: readonly FieldModel[], key: string): FieldModel => {
   const found = fields.find((f) => f.key === key);
@@ -20,10 +23,20 @@ const field = (fields: readonly FieldModel[], key: string): FieldModel => {
 
 test('GPIO: settings and channel variants, in English', () => {
   const form = formModel(schemaOf('ctl-mqtt-gpio'), 'en');
-  assert.deepEqual(form.settings.map((f) => [f.key, f.kind]), [['debug', 'boolean'], ['device_name', 'string'], ['max_unchanged_interval', 'integer']]);
+  assert.deepEqual(
+    form.settings.map((f) => [f.key, f.kind]),
+    [
+      ['debug', 'boolean'],
+      ['device_name', 'string'],
+      ['max_unchanged_interval', 'integer'],
+    ],
+  );
   assert.equal(form.list.key, 'channels');
   assert.equal(form.list.idKey, 'name');
-  assert.deepEqual(form.list.variants.map((v) => v.id), ['gpio_channel', 'system_input', 'system_output', 'undefined_channel']);
+  assert.deepEqual(
+    form.list.variants.map((v) => v.id),
+    ['gpio_channel', 'system_input', 'system_output', 'undefined_channel'],
+  );
   const custom = form.list.variants[0]!;
   assert.deepEqual(custom.start, { name: '', gpio: { chip: '', offset: 0 }, direction: 'input' });
   assert.equal(field(custom.fields, 'gpio').kind, 'gpio');
@@ -34,7 +47,10 @@ test('GPIO: settings and channel variants, in English', () => {
   const output = form.list.variants[2]!;
   assert.ok(output.names.includes('A1_OUT'));
   // What the board fixes is not a field of a system channel.
-  assert.deepEqual(output.fields.map((f) => f.key), ['initial_state', 'load_previous_state']);
+  assert.deepEqual(
+    output.fields.map((f) => f.key),
+    ['initial_state', 'load_previous_state'],
+  );
   assert.equal(field(output.fields, 'initial_state').title, 'Initial state');
 });
 

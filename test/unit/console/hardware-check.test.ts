@@ -8,12 +8,29 @@ import { adcProblems, gpioProblems, listHardware, type GpioChipInfo } from '../.
 
 const line = (offset: number, used = false, consumer = '') => ({ offset, name: '', consumer, direction: 'input', used, active_low: false });
 const chips: GpioChipInfo[] = [
-  { path: '/dev/gpiochip0', name: 'gpiochip0', label: 'soc', lines: 32, line_info: [...Array(32).keys()].map((o) => (o === 5 ? line(5, true, 'kernel-led') : o === 6 ? line(6, true, 'ctl-mqtt-gpio') : line(o))) },
+  {
+    path: '/dev/gpiochip0',
+    name: 'gpiochip0',
+    label: 'soc',
+    lines: 32,
+    line_info: [...Array(32).keys()].map((o) =>
+      o === 5 ? line(5, true, 'kernel-led') : o === 6 ? line(6, true, 'ctl-mqtt-gpio') : line(o),
+    ),
+  },
 ];
 const gpio = (chip: string, offset: number) => ({ name: 'x', gpio: { chip, offset }, direction: 'input' });
 
 test('a line past the chip end, a missing chip, a line held by another program: one line each at its field', () => {
-  const config = { channels: [{ name: 'A1_IN' }, gpio('/dev/gpiochip0', 40), gpio('/dev/gpiochip7', 1), gpio('/dev/gpiochip0', 5), gpio('/dev/gpiochip0', 6), gpio('/dev/gpiochip0', 31)] };
+  const config = {
+    channels: [
+      { name: 'A1_IN' },
+      gpio('/dev/gpiochip0', 40),
+      gpio('/dev/gpiochip7', 1),
+      gpio('/dev/gpiochip0', 5),
+      gpio('/dev/gpiochip0', 6),
+      gpio('/dev/gpiochip0', 31),
+    ],
+  };
   assert.deepEqual(gpioProblems(config, chips), [
     'channels[1].gpio.offset: /dev/gpiochip0 has 32 lines (offsets 0 to 31): there is no line 40',
     'channels[2].gpio.chip: there is no GPIO chip /dev/gpiochip7 on this controller (it has /dev/gpiochip0)',
@@ -22,8 +39,22 @@ test('a line past the chip end, a missing chip, a line held by another program: 
 });
 
 test('ADC: a channel no matching device has, a pattern no device matches', () => {
-  const devices = [{ device: 'iio:device0', target: '../../devices/platform/soc/2080000.adc/iio:device0', name: 'adc', channels: [{ channel: 'voltage1' }, { channel: 'voltage2' }] }];
-  const config = { iio_channels: [{ id: 'a', channel_number: 'voltage1' }, { id: 'b', channel_number: 9 }, { id: 'c', channel_number: 'voltage1', match_iio: '*i2c*' }, { id: 'd', channel_number: 'voltage2', match_iio: '*2080000.adc*' }] };
+  const devices = [
+    {
+      device: 'iio:device0',
+      target: '../../devices/platform/soc/2080000.adc/iio:device0',
+      name: 'adc',
+      channels: [{ channel: 'voltage1' }, { channel: 'voltage2' }],
+    },
+  ];
+  const config = {
+    iio_channels: [
+      { id: 'a', channel_number: 'voltage1' },
+      { id: 'b', channel_number: 9 },
+      { id: 'c', channel_number: 'voltage1', match_iio: '*i2c*' },
+      { id: 'd', channel_number: 'voltage2', match_iio: '*2080000.adc*' },
+    ],
+  };
   assert.deepEqual(adcProblems(config, devices), [
     'iio_channels[1].channel_number: there is no IIO channel voltage9 (there are voltage1, voltage2)',
     'iio_channels[2].match_iio: no IIO device of this controller matches *i2c*',

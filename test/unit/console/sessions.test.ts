@@ -42,7 +42,8 @@ test('cookie flags and parsing', () => {
 });
 
 test('loopback host names', () => {
-  for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '[::1]', '::1', 'app.localhost']) assert.equal(isLoopbackHost(host), true, host);
+  for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '[::1]', '::1', 'app.localhost'])
+    assert.equal(isLoopbackHost(host), true, host);
   for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.com', '128.0.0.1', '']) assert.equal(isLoopbackHost(host), false, host);
 });
 
@@ -65,7 +66,7 @@ test('login limiter: a check takes its slot first; a good password frees them; a
   assert.equal(limiter.retryAfterS('a'), 0);
 });
 
-test('visitor cookies are signed, not stored: a forged or another console\'s one is nobody', () => {
+test("visitor cookies are signed, not stored: a forged or another console's one is nobody", () => {
   const visitors = new VisitorTokens(false);
   const visitor = visitors.create();
   assert.match(visitor.id, /^[A-Za-z0-9_-]{32}$/);

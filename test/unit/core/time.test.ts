@@ -35,7 +35,10 @@ test('a timer due beyond the 32-bit timer range (~24.8 days) neither runs early 
   t.after(() => periodic.cancel());
   await marker(30);
   assert.equal(ran, false);
-  assert.deepEqual(warnings.filter((w) => w === 'TimeoutOverflowWarning'), []);
+  assert.deepEqual(
+    warnings.filter((w) => w === 'TimeoutOverflowWarning'),
+    [],
+  );
 });
 
 test('every runs until cancelled; after counts from now; sleepUntil resolves at its time', async () => {

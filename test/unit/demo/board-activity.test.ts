@@ -16,8 +16,18 @@ function seeded(seed = 1): () => number {
 
 function channel(over: Partial<AdcChannelConfig>): { channel: AdcChannelConfig; deviceIndex: number } {
   const base: AdcChannelConfig = {
-    id: 'A1', system: true, channel: 'voltage6', matchIio: '2198000.adc', averagingWindow: 10, decimalPlaces: 3, scale: 0,
-    pollIntervalMs: 700, delayBetweenMeasurementsMs: 10, voltageMultiplier: 3.03, maxVoltage: 3.3, mqttType: 'voltage',
+    id: 'A1',
+    system: true,
+    channel: 'voltage6',
+    matchIio: '2198000.adc',
+    averagingWindow: 10,
+    decimalPlaces: 3,
+    scale: 0,
+    pollIntervalMs: 700,
+    delayBetweenMeasurementsMs: 10,
+    voltageMultiplier: 3.03,
+    maxVoltage: 3.3,
+    mqttType: 'voltage',
   };
   return { channel: { ...base, ...over }, deviceIndex: 0 };
 }

@@ -4,7 +4,13 @@ import { DEFAULT_DEMO_CONSOLE_PORT, DEFAULT_DEMO_PORT, DEFAULT_DEMO_WS_PORT, par
 import { CtlError } from '../../../src/core/errors.js';
 
 test('defaults, both option forms, last one wins', () => {
-  assert.deepEqual(parseDemoArgs([]), { help: false, port: DEFAULT_DEMO_PORT, wsPort: DEFAULT_DEMO_WS_PORT, consolePort: DEFAULT_DEMO_CONSOLE_PORT, durationS: null });
+  assert.deepEqual(parseDemoArgs([]), {
+    help: false,
+    port: DEFAULT_DEMO_PORT,
+    wsPort: DEFAULT_DEMO_WS_PORT,
+    consolePort: DEFAULT_DEMO_CONSOLE_PORT,
+    durationS: null,
+  });
   assert.deepEqual(parseDemoArgs(['--port', '1884', '--ws-port=9001', '--duration', '2.5', '--port=1885', '--console-port', '8081']), {
     help: false,
     port: 1885,
@@ -29,6 +35,10 @@ test('mistakes are one USAGE line each', () => {
     [['--console-port', '1883'], "--console-port must differ from the broker's ports (1883)"],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseDemoArgs(argv), (err: unknown) => err instanceof CtlError && err.code === 'USAGE' && err.message === message, argv.join(' '));
+    assert.throws(
+      () => parseDemoArgs(argv),
+      (err: unknown) => err instanceof CtlError && err.code === 'USAGE' && err.message === message,
+      argv.join(' '),
+    );
   }
 });

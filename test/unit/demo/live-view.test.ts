@@ -31,7 +31,13 @@ test('TTY: frames redraw in place, fit the width, and at most every 250 ms', asy
   const out = new FakeTerminal(true, 50);
   const m = model();
   const time = new ManualTime();
-  const view = new LiveView({ out, model: m, header: ['broker mqtt://127.0.0.1:1883 and a very long hint line that must be cut'], status: () => ['service running'], time });
+  const view = new LiveView({
+    out,
+    model: m,
+    header: ['broker mqtt://127.0.0.1:1883 and a very long hint line that must be cut'],
+    status: () => ['service running'],
+    time,
+  });
   view.start();
   const first = out.writes.join('');
   assert.ok(first.startsWith(`${ESC}?25l`), 'cursor hidden');
@@ -88,7 +94,11 @@ test('TTY: a frame never gets taller than the screen; the log gives way before t
     for (let i = 0; i < 4; i++) view.log(`log ${i}`);
     view.stop();
     const last = out.writes.filter((w) => w.includes('title')).at(-1)!;
-    return last.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/^\r/, '').split('\n').slice(0, -1);
+    return last
+      .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+      .replace(/^\r/, '')
+      .split('\n')
+      .slice(0, -1);
   };
   const small = frameLines(12);
   assert.equal(small.length, 11);

@@ -38,7 +38,10 @@ test('a device is a heading and a grid that fits the terminal, column by column'
   assert.equal(wide.length, 2, wide.join('\n'));
   assert.match(wide[1]!, /^ {2}A1_IN_total {4}0\.012 kWh\* +A1_IN_current {2}1500\.0 W +A3_IN {10}off +relay1 {9}on\* !w$/);
   const narrow = deviceLines(gpioModel().list(), 40);
-  assert.deepEqual(narrow.slice(1).map((l) => l.trim().split(/\s+/)[0]), ['A1_IN_total', 'A1_IN_current', 'A3_IN', 'relay1']);
+  assert.deepEqual(
+    narrow.slice(1).map((l) => l.trim().split(/\s+/)[0]),
+    ['A1_IN_total', 'A1_IN_current', 'A3_IN', 'relay1'],
+  );
   for (const line of narrow) assert.ok([...line].length <= 40, line);
   for (const line of deviceLines(gpioModel().list(), 20)) assert.ok([...line].length <= 20, line);
 });

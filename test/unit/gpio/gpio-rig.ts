@@ -94,7 +94,8 @@ const START_MS = 1_000_000;
 export async function startGpioRig(t: TestContext, options: GpioRigOptions): Promise<GpioRig> {
   const time = options.after?.time ?? new ManualTime(START_MS);
   const board =
-    options.after?.board ?? tempSimBoard(t, options.layout ?? { gpiochip0: 8 }, { time, ...(options.noIrqChips ? { noIrqChips: options.noIrqChips } : {}) });
+    options.after?.board ??
+    tempSimBoard(t, options.layout ?? { gpiochip0: 8 }, { time, ...(options.noIrqChips ? { noIrqChips: options.noIrqChips } : {}) });
   for (const offset of options.pullUp ?? []) writeFileSync(join(board.lineDir(CHIP0, offset), 'pull'), 'pull-up\n');
   const statePath = options.after?.statePath ?? join(board.dir, 'state.json');
   const log = createMemoryLogger('ctl:gpio', true);
@@ -117,7 +118,12 @@ export async function startGpioRig(t: TestContext, options: GpioRigOptions): Pro
     timing: { readCycleMs: 0, pollMs: 0, retryMs: 2000, ...options.timing },
     ...(options.mapLegacyNumber ? { mapLegacyNumber: options.mapLegacyNumber } : {}),
     ...(options.findRenamedChips
-      ? { listChips: async () => readdirSync(board.dir).filter((n) => /^gpiochip\d+$/.test(n)).map((n) => `/dev/${n}`) }
+      ? {
+          listChips: async () =>
+            readdirSync(board.dir)
+              .filter((n) => /^gpiochip\d+$/.test(n))
+              .map((n) => `/dev/${n}`),
+        }
       : {}),
   });
   let stopped = false;

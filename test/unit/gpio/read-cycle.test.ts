@@ -12,7 +12,10 @@ test('max_unchanged_interval 0: every read cycle re-publishes every control (not
   const before = counts();
   await rig.service.readCycle();
   await rig.service.readCycle();
-  assert.deepEqual(counts(), before.map((n) => n + 2));
+  assert.deepEqual(
+    counts(),
+    before.map((n) => n + 2),
+  );
   assert.deepEqual(rig.device.valuesOf('GONE'), []);
   assert.equal(rig.device.control('GONE')?.errors, 'r', 'the cycle never clears r of a line it does not have');
   assert.ok(rig.device.controlSpecs().every((c) => c.maxUnchangedInterval === 0));
@@ -33,12 +36,22 @@ test('the read cycle runs once per period on its timer, and not after the stop',
   const before = counts();
   const reads = rig.reads(0);
   await rig.advanceMs(3 * 500 - 1);
-  assert.deepEqual(counts(), before.map((n) => n + 2));
+  assert.deepEqual(
+    counts(),
+    before.map((n) => n + 2),
+  );
   await rig.advanceMs(1);
-  assert.deepEqual(counts(), before.map((n) => n + 3), 'three periods: three cycles');
+  assert.deepEqual(
+    counts(),
+    before.map((n) => n + 3),
+    'three periods: three cycles',
+  );
   assert.equal(rig.reads(0), reads + 3, 'each cycle reads the line once');
   await rig.stop();
   assert.equal(rig.time.pending, 0, 'no timer left');
   await rig.advanceMs(1000);
-  assert.deepEqual(counts(), before.map((n) => n + 3));
+  assert.deepEqual(
+    counts(),
+    before.map((n) => n + 3),
+  );
 });

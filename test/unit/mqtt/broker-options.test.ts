@@ -35,7 +35,11 @@ test('URLs override host and port; the password never shows', () => {
 
 test('bad URLs are usage errors with one line', () => {
   for (const url of ['not a url', 'http://h', 'unix://']) {
-    assert.throws(() => resolveBroker({ url }, 'd'), (e) => isCtlError(e, 'USAGE') && !e.message.includes('\n'), url);
+    assert.throws(
+      () => resolveBroker({ url }, 'd'),
+      (e) => isCtlError(e, 'USAGE') && !e.message.includes('\n'),
+      url,
+    );
   }
 });
 
@@ -50,5 +54,8 @@ test('TLS files are read at once; a missing one is one clear line (exit 1)', (t)
     () => resolveBroker({ tlsCa: join(dir, 'missing.pem') }, 'd'),
     (e) => isCtlError(e, 'RUNTIME') && e.message.startsWith(`cannot read TLS CA file ${join(dir, 'missing.pem')}: `),
   );
-  assert.throws(() => resolveBroker({ tlsCert: join(dir, 'ca.pem') }, 'd'), (e) => isCtlError(e, 'USAGE'));
+  assert.throws(
+    () => resolveBroker({ tlsCert: join(dir, 'ca.pem') }, 'd'),
+    (e) => isCtlError(e, 'USAGE'),
+  );
 });

@@ -30,7 +30,13 @@ const shared = (control: string) => ({
   ],
   availability_mode: 'all',
   qos: 1,
-  device: { identifiers: ['ctl-mqtt_cellar_ctl-gpio'], name: 'GPIO (cellar)', manufacturer: 'ctl-mqtt', model: 'ctl-mqtt-gpio', sw_version: '1.2.3' },
+  device: {
+    identifiers: ['ctl-mqtt_cellar_ctl-gpio'],
+    name: 'GPIO (cellar)',
+    manufacturer: 'ctl-mqtt',
+    model: 'ctl-mqtt-gpio',
+    sw_version: '1.2.3',
+  },
   origin: { name: 'ctl-mqtt', sw_version: '1.2.3' },
 });
 
@@ -74,7 +80,15 @@ test('counter total → sensor with HA unit spelling and total_increasing', () =
 });
 
 test('ADC voltage → sensor; the unit defaults to the control units', () => {
-  const config = sensorConfig(ctx({ id: 'Vin', type: 'voltage', readonly: true, units: 'V', ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' } }));
+  const config = sensorConfig(
+    ctx({
+      id: 'Vin',
+      type: 'voltage',
+      readonly: true,
+      units: 'V',
+      ha: { component: 'sensor', deviceClass: 'voltage', stateClass: 'measurement' },
+    }),
+  );
   assert.equal(config['unit_of_measurement'], 'V');
   assert.equal(config['state_class'], 'measurement');
 });
@@ -97,7 +111,19 @@ test('an escaped id never equals a name used as it is: `x y` and `x_y_887fce` ar
   assert.equal(haSafeId('relay_1'), 'relay_1', 'an ordinary name stays as it is');
   assert.equal(haSafeId('meter_abcdef0'), 'meter_abcdef0', 'seven hex digits are not the escaped shape');
   // Every name that stays as it is differs from every escaped one, whatever the names.
-  const names = ['a b', 'a_b', 'a.b', 'a/b', 'x y', 'x_y_887fce', 'ä', '_', 'a_b_' + haSafeId('a b').slice(-6), haSafeId('a.b'), haSafeId('ä')];
+  const names = [
+    'a b',
+    'a_b',
+    'a.b',
+    'a/b',
+    'x y',
+    'x_y_887fce',
+    'ä',
+    '_',
+    'a_b_' + haSafeId('a b').slice(-6),
+    haSafeId('a.b'),
+    haSafeId('ä'),
+  ];
   const ids = names.map(haSafeId);
   assert.equal(new Set(ids).size, names.length, ids.join(' '));
 });
@@ -128,7 +154,12 @@ test('writable total → number: commands on /on, min 0, a step of its decimals 
     device_class: 'energy',
     unit_of_measurement: 'kWh',
   });
-  for (const [decimals, step, max] of [[undefined, 1, 1e15], [0, 1, 1e15], [3, 0.001, 1e12], [6, 0.001, 1e12]] as const) {
+  for (const [decimals, step, max] of [
+    [undefined, 1, 1e15],
+    [0, 1, 1e15],
+    [3, 0.001, 1e12],
+    [6, 0.001, 1e12],
+  ] as const) {
     const c = numberConfig(ctx(total(decimals)));
     assert.deepEqual([c['step'], c['max']], [step, max], `decimals ${decimals}`);
     assert.ok(Number.isSafeInteger((c['max'] as number) / (c['step'] as number)));
@@ -143,9 +174,12 @@ test('default_entity_id is <component>.<slug of the unique id> in the alphabet o
   for (const id of ['-a', 'A__B', 'a-_-b-']) assert.doesNotMatch(haDefaultEntityId('sensor', id), /__/, id);
 });
 
-test('the console URL is the HA device\'s configuration_url; without it there is none', () => {
+test("the console URL is the HA device's configuration_url; without it there is none", () => {
   const control: ControlSpec = { id: 'IN', type: 'switch', readonly: true, ha: { component: 'binary_sensor' } };
-  const withUrl: HaEntityContext = { ...ctx(control), controller: { id: 'cellar', source: 'environment', consoleUrl: 'http://cellar.lan:8080/' } };
+  const withUrl: HaEntityContext = {
+    ...ctx(control),
+    controller: { id: 'cellar', source: 'environment', consoleUrl: 'http://cellar.lan:8080/' },
+  };
   assert.equal((binarySensorConfig(withUrl)['device'] as Record<string, unknown>)['configuration_url'], 'http://cellar.lan:8080/');
   assert.equal('configuration_url' in (binarySensorConfig(ctx(control))['device'] as Record<string, unknown>), false);
 });

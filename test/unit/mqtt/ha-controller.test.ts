@@ -8,7 +8,10 @@ const MACHINE_ID = '3d1219c7c4c5404aaa1f6d2a48adfda4\n';
 
 test('the controller id: the host name, lower case, its first label', () => {
   assert.deepEqual(controllerOf({ env: {}, hostname: 'Cellar', machineId: MACHINE_ID }), { id: 'cellar', source: 'host name' });
-  assert.deepEqual(controllerOf({ env: {}, hostname: 'wirenboard-AB12CD34.lan', machineId: MACHINE_ID }), { id: 'wirenboard-ab12cd34', source: 'host name' });
+  assert.deepEqual(controllerOf({ env: {}, hostname: 'wirenboard-AB12CD34.lan', machineId: MACHINE_ID }), {
+    id: 'wirenboard-ab12cd34',
+    source: 'host name',
+  });
 });
 
 test('a host name many machines share gives way to the machine id (its first 8 hex digits)', () => {
@@ -19,7 +22,10 @@ test('a host name many machines share gives way to the machine id (its first 8 h
 
 test('a shared host name without a machine id is kept, with one warning saying what to set', () => {
   const log = createMemoryLogger('ctl:test', true);
-  assert.deepEqual(controllerOf({ env: {}, hostname: 'raspberrypi', machineId: undefined }, log), { id: 'raspberrypi', source: 'host name' });
+  assert.deepEqual(controllerOf({ env: {}, hostname: 'raspberrypi', machineId: undefined }, log), {
+    id: 'raspberrypi',
+    source: 'host name',
+  });
   assert.equal(log.lines.length, 1, log.lines.join('\n'));
   assert.match(log.lines[0]!, /WARNING: .*"raspberrypi" is one many machines share .*set CTL_MQTT_CONTROLLER_ID/);
 });
@@ -30,7 +36,10 @@ test('CTL_MQTT_CONTROLLER_ID wins; one that ids cannot hold is one USAGE error l
   for (const bad of ['a b', 'ä', 'x/y', 'x'.repeat(64)]) {
     assert.throws(
       () => controllerOf({ env: { CTL_MQTT_CONTROLLER_ID: bad }, hostname: 'cellar', machineId: MACHINE_ID }),
-      (err: unknown) => err instanceof CtlError && err.code === 'USAGE' && /^CTL_MQTT_CONTROLLER_ID ".*": use 1 to 63 letters, digits, "_" or "-"$/.test(err.message),
+      (err: unknown) =>
+        err instanceof CtlError &&
+        err.code === 'USAGE' &&
+        /^CTL_MQTT_CONTROLLER_ID ".*": use 1 to 63 letters, digits, "_" or "-"$/.test(err.message),
       bad,
     );
   }
@@ -41,6 +50,9 @@ test('CTL_MQTT_CONSOLE_URL: an http(s) URL, else one USAGE error line', () => {
   assert.equal(of('http://cellar.lan:8080').consoleUrl, 'http://cellar.lan:8080/');
   assert.equal(of('https://10.0.0.7/console/').consoleUrl, 'https://10.0.0.7/console/');
   assert.equal('consoleUrl' in of(''), false);
-  assert.throws(() => of('cellar:8080'), /CTL_MQTT_CONSOLE_URL "cellar:8080": Home Assistant links only to http:\/\/ or https:\/\/ addresses/);
+  assert.throws(
+    () => of('cellar:8080'),
+    /CTL_MQTT_CONSOLE_URL "cellar:8080": Home Assistant links only to http:\/\/ or https:\/\/ addresses/,
+  );
   assert.throws(() => of('not a url'), /CTL_MQTT_CONSOLE_URL "not a url": not a URL/);
 });

@@ -50,5 +50,8 @@ test('a systemd credential mqtt-password is used when nothing else gives one', (
 
 test('an unreadable password file is one line and exit 1 (RUNTIME)', (t) => {
   const file = join(tempDir(t), 'missing');
-  assert.throws(() => passwordOf(['--password-file', file]), (e) => isCtlError(e, 'RUNTIME') && e.message.startsWith(`cannot read password file ${file}: `));
+  assert.throws(
+    () => passwordOf(['--password-file', file]),
+    (e) => isCtlError(e, 'RUNTIME') && e.message.startsWith(`cannot read password file ${file}: `),
+  );
 });

@@ -36,7 +36,10 @@ test('5,000 invalid commands in a row: one line; the count is told by the first 
   clock.jump(60_000);
   await device.command('OUT', '1');
   assert.equal(warnings(device).length, 2);
-  assert.match(warnings(device)[1]!, /control OUT: 4999 more invalid commands since the previous line \(the last: "garbage 4999" ignored: expected 0 or 1\)$/);
+  assert.match(
+    warnings(device)[1]!,
+    /control OUT: 4999 more invalid commands since the previous line \(the last: "garbage 4999" ignored: expected 0 or 1\)$/,
+  );
   // The next invalid one, a minute later, is a line of its own.
   clock.jump(60_000);
   await device.command('OUT', 'x');
@@ -58,7 +61,10 @@ test('10,000 invalid commands interleaved with valid ones in 9 s: one line, and 
   clock.jump(60_000);
   await device.command('OUT', 'bad again');
   assert.equal(warnings(device).length, 2);
-  assert.match(warnings(device)[1]!, /control OUT: invalid command "bad again" ignored: expected 0 or 1 \(9999 more invalid commands since the previous line\)$/);
+  assert.match(
+    warnings(device)[1]!,
+    /control OUT: invalid command "bad again" ignored: expected 0 or 1 \(9999 more invalid commands since the previous line\)$/,
+  );
 });
 
 test('a streak that never ends is reported at most once a minute', async () => {
@@ -71,7 +77,10 @@ test('a streak that never ends is reported at most once a minute', async () => {
   }
   const lines = warnings(device);
   assert.ok(lines.length >= 5 && lines.length <= 6, lines.join('\n'));
-  assert.match(lines[1]!, /control OUT: invalid command "bad" ignored: expected 0 or 1 \(59 more invalid commands since the previous line\)$/);
+  assert.match(
+    lines[1]!,
+    /control OUT: invalid command "bad" ignored: expected 0 or 1 \(59 more invalid commands since the previous line\)$/,
+  );
 });
 
 test('a long payload is cut in the log line', async () => {

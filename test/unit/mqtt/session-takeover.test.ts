@@ -65,9 +65,17 @@ test('not a takeover: errors, other reasons, closes of healthy connections; a he
   const watch = new SessionTakeoverWatch();
   assert.equal(watch.closed({ upMs: 1 * S, reasonCode: undefined, error: true }).kind, 'other');
   assert.equal(watch.closed({ upMs: 1 * S, reasonCode: 0x8b, error: false }).kind, 'other', 'server shutting down');
-  assert.equal(watch.closed({ upMs: HEALTHY_CONNECTION_MS, reasonCode: undefined, error: false }).kind, 'other', 'a connection that lasted');
+  assert.equal(
+    watch.closed({ upMs: HEALTHY_CONNECTION_MS, reasonCode: undefined, error: false }).kind,
+    'other',
+    'a connection that lasted',
+  );
   assert.equal(delayOf(watch.closed({ upMs: 1 * S, reasonCode: SESSION_TAKEN_OVER, error: false })), 30 * S);
   assert.equal(delayOf(watch.closed({ upMs: 1 * S, reasonCode: SESSION_TAKEN_OVER, error: false })), 60 * S);
   assert.equal(watch.closed({ upMs: 60 * S, reasonCode: undefined, error: false }).kind, 'other', 'a restart after a healthy minute');
-  assert.equal(delayOf(watch.closed({ upMs: 1 * S, reasonCode: SESSION_TAKEN_OVER, error: false })), 30 * S, 'the streak ended with the healthy connection');
+  assert.equal(
+    delayOf(watch.closed({ upMs: 1 * S, reasonCode: SESSION_TAKEN_OVER, error: false })),
+    30 * S,
+    'the streak ended with the healthy connection',
+  );
 });

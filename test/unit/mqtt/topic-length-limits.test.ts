@@ -12,7 +12,12 @@ test('the longest topic of a control is its legacy meta/readonly, counted in byt
   const budget = new TopicBudget({ prefix: 'pfx', deviceId: 'ctl-gpio' });
   for (const id of ['A1', 'é', 'x'.repeat(1000), '€uro']) {
     const expected = Math.max(
-      ...[topics.control(id), topics.controlMeta(id), topics.controlCommand(id), ...(['type', 'order', 'readonly', 'error'] as const).map((k) => topics.controlLegacyMeta(id, k))].map(utf8Bytes),
+      ...[
+        topics.control(id),
+        topics.controlMeta(id),
+        topics.controlCommand(id),
+        ...(['type', 'order', 'readonly', 'error'] as const).map((k) => topics.controlLegacyMeta(id, k)),
+      ].map(utf8Bytes),
     );
     assert.equal(budget.controlTopicBytes(id), expected, id.slice(0, 10));
   }
@@ -23,9 +28,13 @@ test('with discovery, a long discovery prefix makes the config topic the longest
   const ha = 'h'.repeat(200);
   const budget = new TopicBudget({ prefix: '', deviceId: 'dev' }, haConfigTopicBytes(ha, '', 'dev'));
   assert.equal(budget.controlTopicBytes('A1'), utf8Bytes(`${ha}/binary_sensor/${haNodeId('c'.repeat(63), '', 'dev')}/A1/config`));
-  assert.equal(new TopicBudget({ prefix: '', deviceId: 'dev' }).controlTopicBytes('A1'), utf8Bytes('/devices/dev/controls/A1/meta/readonly'));
+  assert.equal(
+    new TopicBudget({ prefix: '', deviceId: 'dev' }).controlTopicBytes('A1'),
+    utf8Bytes('/devices/dev/controls/A1/meta/readonly'),
+  );
 });
 
 test('byte counts in messages are grouped by thousands, as en-US writes them', () => {
-  for (const v of [0, 7, 999, 1000, 65_535, 65_536, 100_000, 1_234_567]) assert.equal(withThousands(v), v.toLocaleString('en-US'), String(v));
+  for (const v of [0, 7, 999, 1000, 65_535, 65_536, 100_000, 1_234_567])
+    assert.equal(withThousands(v), v.toLocaleString('en-US'), String(v));
 });

@@ -26,18 +26,30 @@ test('parseControlTopic splits the control id from the rest', () => {
 test('ids must be one topic level; prefixes must not hold wildcards', () => {
   assert.equal(topicLevelProblem('A1_OUT'), undefined);
   for (const bad of ['', 'a/b', 'a+', '#', 'a\u0000', 'a\nb']) assert.ok(topicLevelProblem(bad), JSON.stringify(bad));
-  assert.throws(() => new DeviceTopics('', 'a/b'), (e) => isCtlError(e, 'USAGE') && /device id "a\/b"/.test(e.message));
-  assert.throws(() => new DeviceTopics('x/#', 'd'), (e) => isCtlError(e, 'USAGE'));
+  assert.throws(
+    () => new DeviceTopics('', 'a/b'),
+    (e) => isCtlError(e, 'USAGE') && /device id "a\/b"/.test(e.message),
+  );
+  assert.throws(
+    () => new DeviceTopics('x/#', 'd'),
+    (e) => isCtlError(e, 'USAGE'),
+  );
 });
 
 test('metas: compact JSON, sorted keys, readonly always explicit', () => {
-  assert.equal(deviceMetaJson({ id: 'd', driver: 'ctl-mqtt-adc', title: 'ADC "1"' }), '{"driver":"ctl-mqtt-adc","title":{"en":"ADC \\"1\\""}}');
+  assert.equal(
+    deviceMetaJson({ id: 'd', driver: 'ctl-mqtt-adc', title: 'ADC "1"' }),
+    '{"driver":"ctl-mqtt-adc","title":{"en":"ADC \\"1\\""}}',
+  );
   assert.equal(controlMetaJson({ id: 'a', type: 'switch', readonly: false }, 1), '{"order":1,"readonly":false,"type":"switch"}');
   assert.equal(
     controlMetaJson({ id: 'a', type: 'power_consumption', readonly: false, units: 'kWh', decimals: 3 }, 4),
     '{"order":4,"precision":0.001,"readonly":false,"type":"power_consumption","units":"kWh"}',
   );
-  assert.equal(controlMetaJson({ id: 'a', type: 'value', readonly: true, decimals: 0 }, 2), '{"order":2,"precision":1,"readonly":true,"type":"value"}');
+  assert.equal(
+    controlMetaJson({ id: 'a', type: 'value', readonly: true, decimals: 0 }, 2),
+    '{"order":2,"precision":1,"readonly":true,"type":"value"}',
+  );
   assert.deepEqual(controlLegacyMetas({ id: 'a', type: 'switch', readonly: true }, 7), [
     ['type', 'switch'],
     ['order', '7'],

@@ -9,7 +9,7 @@ import { HealthReport } from '../../../src/service/health.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 
-test('the document is published every interval until stopped, and the hash is the config file\'s', async (t) => {
+test("the document is published every interval until stopped, and the hash is the config file's", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-health-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const configFile = join(dir, 'config.conf');

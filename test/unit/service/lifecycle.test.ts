@@ -45,17 +45,19 @@ function lifecycle(parts: Partial<ServiceParts>, stopTimeoutMs = 1000, startupTi
 }
 
 /** Resolves once the driver's start is over and the device started. */
-const started = (s: { device: RecordingDevice }) =>
-  waitUntil(() => s.device.events.some((e) => e.kind === 'start'), 'the device to start');
+const started = (s: { device: RecordingDevice }) => waitUntil(() => s.device.events.some((e) => e.kind === 'start'), 'the device to start');
 
-test('a signal runs the driver\'s stop, then the device\'s, then exits 0', async () => {
+test("a signal runs the driver's stop, then the device's, then exits 0", async () => {
   const order: string[] = [];
   const s = lifecycle({ stop: async () => void order.push('driver stop'), close: async () => void order.push('close') });
   await started(s);
   signal(STOP);
   assert.equal(await s.exited, 0);
   assert.deepEqual(order, ['driver stop', 'close']);
-  assert.deepEqual(s.device.events.map((e) => e.kind).filter((k) => k === 'start' || k === 'stop'), ['start', 'stop']);
+  assert.deepEqual(
+    s.device.events.map((e) => e.kind).filter((k) => k === 'start' || k === 'stop'),
+    ['start', 'stop'],
+  );
   assert.ok(s.log.lines.includes(`INFO: [test] ${STOP}: stopping`));
 });
 
@@ -93,12 +95,16 @@ test('a stop that throws exits 1 with one error line', async () => {
   assert.ok(s.log.lines.includes('ERROR: [test] stop failed: broken'));
 });
 
-test('the driver\'s start may end the service with its exit code, after the same stop', async () => {
+test("the driver's start may end the service with its exit code, after the same stop", async () => {
   let stopped = false;
   const s = lifecycle({ start: async () => 1, stop: async () => void (stopped = true) });
   assert.equal(await s.exited, 1);
   assert.equal(stopped, true);
-  assert.equal(s.device.events.some((e) => e.kind === 'start'), false, 'the device never connected');
+  assert.equal(
+    s.device.events.some((e) => e.kind === 'start'),
+    false,
+    'the device never connected',
+  );
 });
 
 test('no broker within the start-up timeout: the same stop, exit 1, at the timeout to the millisecond', async () => {

@@ -17,6 +17,8 @@ test('CTL_MQTT_STARTUP_TIMEOUT that is not a number >= 0: one warning, the defau
   for (const bad of ['abc', '-1', 'Infinity', '1e400']) {
     const log = createMemoryLogger('ctl:test');
     assert.equal(startupTimeoutOf({ CTL_MQTT_STARTUP_TIMEOUT: bad }, log), 30, bad);
-    assert.deepEqual(log.lines, [`WARNING: [ctl:test] CTL_MQTT_STARTUP_TIMEOUT=${JSON.stringify(bad)} ignored (seconds >= 0; 0 waits forever); using 30 s`]);
+    assert.deepEqual(log.lines, [
+      `WARNING: [ctl:test] CTL_MQTT_STARTUP_TIMEOUT=${JSON.stringify(bad)} ignored (seconds >= 0; 0 waits forever); using 30 s`,
+    ]);
   }
 });

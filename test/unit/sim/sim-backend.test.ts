@@ -276,7 +276,11 @@ describe('sim backend: files and faults', () => {
     const board = tempSimBoard(t, { gpiochip0: { lines: 4, noIrq: true }, gpiochip1: 4, gpiochip2: 1 }, { noIrqChips: ['gpiochip1'] });
     // A line with interrupts whose edges mark that the watch got past the writes before them.
     const markers: EdgeEvent[] = [];
-    await requestLines(await board.backend.openChip('/dev/gpiochip2'), { consumer: 'm', lines: [input(0, { edges: true })], onEdge: (e) => markers.push(e) });
+    await requestLines(await board.backend.openChip('/dev/gpiochip2'), {
+      consumer: 'm',
+      lines: [input(0, { edges: true })],
+      onEdge: (e) => markers.push(e),
+    });
     const marker = async () => {
       writeFileSync(join(board.lineDir('gpiochip2', 0), 'pull'), markers.length % 2 === 0 ? 'pull-up' : 'pull-down');
       await nextEdge(markers, markers.length + 1);
@@ -387,7 +391,11 @@ describe('sim backend: files and faults', () => {
     assert.ok(isCtlError(await failure, 'HW_GONE'));
     // An edge on another chip after it: the watch got past the removal without an edge of the failed request.
     const markers: EdgeEvent[] = [];
-    await requestLines(await board.backend.openChip('/dev/gpiochip1'), { consumer: 'm', lines: [input(0, { edges: true })], onEdge: (e) => markers.push(e) });
+    await requestLines(await board.backend.openChip('/dev/gpiochip1'), {
+      consumer: 'm',
+      lines: [input(0, { edges: true })],
+      onEdge: (e) => markers.push(e),
+    });
     writeFileSync(join(board.lineDir('gpiochip1', 0), 'pull'), 'pull-up');
     await nextEdge(markers, 1);
     assert.deepEqual(

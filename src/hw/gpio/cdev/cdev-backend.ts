@@ -27,7 +27,6 @@ export interface CdevBackendOptions {
   watchDevices?: boolean;
 }
 
-
 export function createCdevBackend(options: CdevBackendOptions = {}): GpioBackend {
   return new CdevBackend(options);
 }

@@ -11,15 +11,7 @@ import { toCtlError } from './errno.js';
 import type { EventWaiter } from './event-waiter.js';
 import { groupIntoRequests, hasEdges, kernelLineOf, type GroupedRequest, type KernelLine } from './kernel-requests.js';
 import type { Syscalls } from './syscalls.js';
-import {
-  IOCTL,
-  LINE_FLAG,
-  decodeLineInfo,
-  decodeRequestFd,
-  encodeLineInfoQuery,
-  encodeLineRequest,
-  type ChipInfo,
-} from './uapi.js';
+import { IOCTL, LINE_FLAG, decodeLineInfo, decodeRequestFd, encodeLineInfoQuery, encodeLineRequest, type ChipInfo } from './uapi.js';
 
 /** What a chip needs from its backend. */
 export interface ChipContext {
@@ -71,16 +63,8 @@ export class CdevChip implements GpioChip {
     const s = options.line;
     const debounced = s.direction === 'input' && s.edges === true && (s.debounceUs ?? 0) > 0 && !polled;
     if (polled) this.ctx.log.warn(`${this.path}: line ${offset} has no interrupt; it is polled instead`);
-    const req = new CdevLineRequest(
-      this.ctx.sys,
-      this.ctx.waiter(),
-      this.path,
-      part,
-      options,
-      polled,
-      debounced,
-      this.ctx.log,
-      (r) => this.ctx.untrack(r),
+    const req = new CdevLineRequest(this.ctx.sys, this.ctx.waiter(), this.path, part, options, polled, debounced, this.ctx.log, (r) =>
+      this.ctx.untrack(r),
     );
     this.ctx.track(req);
     return req;

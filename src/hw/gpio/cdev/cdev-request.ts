@@ -9,16 +9,7 @@ import type { EdgeEvent, HwLog, LineRequest, RequestOptions } from '../backend.j
 import { toCtlError } from './errno.js';
 import { isHangup, type EventWaiter } from './event-waiter.js';
 import type { Syscalls } from './syscalls.js';
-import {
-  EVENT_ID,
-  IOCTL,
-  LIMITS,
-  SIZE,
-  bitOf,
-  decodeLineEvent,
-  decodeLineValues,
-  encodeLineValues,
-} from './uapi.js';
+import { EVENT_ID, IOCTL, LIMITS, SIZE, bitOf, decodeLineEvent, decodeLineValues, encodeLineValues } from './uapi.js';
 
 /** A granted kernel request: its fd and its lines in request-index order. */
 export interface KernelPart {

@@ -54,8 +54,18 @@ test('match_iio is the symlink target of the IIO device the phandle names; divid
   assert.ok(board);
   assert.deepEqual(board.value, {
     iio_channels: [
-      { id: 'A1', match_iio: '../../../devices/platform/soc/21a0000.i2c/i2c-0/0-0048/iio:device1', channel_number: 'voltage3', voltage_multiplier: 1.33333 },
-      { id: 'V3_3', match_iio: '../../../devices/platform/soc/2100000.bus/2198000.adc/iio:device0', channel_number: 'voltage0', voltage_multiplier: 1 },
+      {
+        id: 'A1',
+        match_iio: '../../../devices/platform/soc/21a0000.i2c/i2c-0/0-0048/iio:device1',
+        channel_number: 'voltage3',
+        voltage_multiplier: 1.33333,
+      },
+      {
+        id: 'V3_3',
+        match_iio: '../../../devices/platform/soc/2100000.bus/2198000.adc/iio:device0',
+        channel_number: 'voltage0',
+        voltage_multiplier: 1,
+      },
       {
         id: 'Vin',
         match_iio: '../../../devices/platform/soc/2100000.bus/2198000.adc/iio:device0',
@@ -89,14 +99,19 @@ test('sort-order orders the channels (default 0); equal orders keep the name ord
     V5_0: { 'iio-device': cells(SOC_ADC) },
   });
   const board = await adcBoardGenerator.generate(root);
-  assert.deepEqual((board!.value.iio_channels as { id: string }[]).map((c) => c.id), ['V5_0', 'Vin', 'A1', 'A2']);
+  assert.deepEqual(
+    (board!.value.iio_channels as { id: string }[]).map((c) => c.id),
+    ['V5_0', 'Vin', 'A1', 'A2'],
+  );
 });
 
 test('an ADC that is not there: the channel matches no device, with a warning', async (t) => {
   const root = treeWith(t, { A4: { 'iio-device': cells(0x99) } });
   const board = await adcBoardGenerator.generate(root);
   assert.equal((board!.value.iio_channels as { match_iio: string }[])[0]!.match_iio, 'disconnected_iio_device_phandle_153');
-  assert.deepEqual(board!.warnings, ['A4: no IIO device has the device-tree phandle 153 (not probed?); its match_iio is "disconnected_iio_device_phandle_153"']);
+  assert.deepEqual(board!.warnings, [
+    'A4: no IIO device has the device-tree phandle 153 (not probed?); its match_iio is "disconnected_iio_device_phandle_153"',
+  ]);
 });
 
 test('no analog-inputs node: null', async (t) => {
@@ -110,7 +125,11 @@ test('malformed nodes: one line naming the property', async (t) => {
   const cases: [DtProperties, string, string][] = [
     [{}, 'iio-device', 'missing: an analog input node needs the phandle of its ADC'],
     [{ 'iio-device': cells(SOC_ADC, 1) }, 'iio-device', 'expected 1 cell(s), got 2'],
-    [{ 'iio-device': cells(SOC_ADC), 'divider-r1-ohms': cells(10) }, 'divider-r2-ohms', 'missing: a divider needs both divider-r1-ohms and divider-r2-ohms'],
+    [
+      { 'iio-device': cells(SOC_ADC), 'divider-r1-ohms': cells(10) },
+      'divider-r2-ohms',
+      'missing: a divider needs both divider-r1-ohms and divider-r2-ohms',
+    ],
     [{ 'iio-device': cells(SOC_ADC), 'divider-r1-ohms': cells(10), 'divider-r2-ohms': cells(0) }, 'divider-r2-ohms', 'must not be 0'],
     [{ 'iio-device': cells(SOC_ADC), 'averaging-window': cells(0) }, 'averaging-window', 'must be >= 1'],
     [{ 'iio-device': cells(SOC_ADC), 'iio-channel-name': cells(3) }, 'iio-channel-name', 'expected one NUL-terminated string'],

@@ -31,14 +31,17 @@ test('-j of a board file whose outputs leave out direction: every stub says what
   assert.deepEqual(channels[1], { name: 'A2_OUT', load_previous_state: false }, 'the stored override, as written');
 });
 
-test('an older controller\'s single config: -j shows it whole, -J keeps every reserved channel with its own line', async (t) => {
+test("an older controller's single config: -j shows it whole, -J keeps every reserved channel with its own line", async (t) => {
   const empty = join(tempDir(t), 'conf.d');
   mkdirSync(empty);
   const text = singleConfigShape('Discrete I/O', globalNumber);
   const j = await runMain('gpio', ['-j', '--system-config-dir', empty], { stdin: text });
   assert.equal(j.code, 0, j.stderr);
   const editor = JSON.parse(j.stdout) as { channels: Item[] };
-  assert.deepEqual(editor.channels.map((c) => [c.name, c.gpio]), SHAPE_LINES.map((l) => [l.name, globalNumber(l.chip, l.offset)]));
+  assert.deepEqual(
+    editor.channels.map((c) => [c.name, c.gpio]),
+    SHAPE_LINES.map((l) => [l.name, globalNumber(l.chip, l.offset)]),
+  );
   const back = await runMain('gpio', ['-J', '--system-config-dir', empty], { stdin: j.stdout });
   assert.equal(back.code, 0, back.stderr);
   assert.deepEqual(JSON.parse(back.stdout), editor, 'nothing stripped: the file is the only place these lines are defined');
@@ -57,13 +60,20 @@ const ADC_SINGLE = `// Configuration options
 }
 `;
 
-test('ADC: an older controller\'s single config runs its reserved ids on their own channel_number and survives -j | -J', async (t) => {
+test("ADC: an older controller's single config runs its reserved ids on their own channel_number and survives -j | -J", async (t) => {
   const empty = join(tempDir(t), 'conf.d');
   mkdirSync(empty);
   const j = await runMain('adc', ['-j', '--system-config-dir', empty], { stdin: ADC_SINGLE });
   assert.equal(j.code, 0, j.stderr);
   const editor = JSON.parse(j.stdout) as { iio_channels: Item[] };
-  assert.deepEqual(editor.iio_channels.map((c) => [c.id, c.channel_number]), [['A1', 4], ['Vin', 8], ['5Vout', 5]]);
+  assert.deepEqual(
+    editor.iio_channels.map((c) => [c.id, c.channel_number]),
+    [
+      ['A1', 4],
+      ['Vin', 8],
+      ['5Vout', 5],
+    ],
+  );
   const back = await runMain('adc', ['-J', '--system-config-dir', empty], { stdin: j.stdout });
   assert.equal(back.code, 0, back.stderr);
   assert.deepEqual(JSON.parse(back.stdout), editor);

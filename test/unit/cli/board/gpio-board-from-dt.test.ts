@@ -71,7 +71,10 @@ test('sort-order orders the channels (default 0); equal orders keep the name ord
     Z_OUT: { 'io-gpios': cells(SOC, 6, 0) },
   });
   const board = await gpioBoardGenerator.generate(root);
-  assert.deepEqual((board!.value.channels as { name: string }[]).map((c) => c.name), ['Z_OUT', 'A1_IN', 'A2_OUT', 'A1_OUT']);
+  assert.deepEqual(
+    (board!.value.channels as { name: string }[]).map((c) => c.name),
+    ['Z_OUT', 'A1_IN', 'A2_OUT', 'A1_OUT'],
+  );
 });
 
 test('a chip that is not there: the channels stay, each on its own "disconnected" chip, with a warning', async (t) => {
@@ -83,7 +86,10 @@ test('a chip that is not there: the channels stay, each on its own "disconnected
   const chips = (board!.value.channels as { gpio: { chip: string } }[]).map((c) => c.gpio.chip);
   assert.deepEqual(chips, ['disconnected_gpiochip_1', 'disconnected_gpiochip_2']);
   assert.equal(board!.warnings.length, 2);
-  assert.match(board!.warnings[0]!, /^A1_OUT: no GPIO chip has the device-tree phandle 153 \(not probed\?\); its chip is "disconnected_gpiochip_1"$/);
+  assert.match(
+    board!.warnings[0]!,
+    /^A1_OUT: no GPIO chip has the device-tree phandle 153 \(not probed\?\); its chip is "disconnected_gpiochip_1"$/,
+  );
 });
 
 test('no gpios node: null (nothing to generate)', async (t) => {
@@ -105,5 +111,8 @@ test('malformed nodes: one line naming the property', async (t) => {
   root = treeWith(t, { A1_OUT: { 'io-gpios': cells(SOC, 4, 0), 'sort-order': Buffer.from('1') } });
   assert.equal(await generationError(root), `${at(root, 'A1_OUT/sort-order')}: expected 32-bit cells, got 1 byte(s)`);
   root = treeWith(t, { 'A+1': { 'io-gpios': cells(SOC, 4, 0) } });
-  assert.equal(await generationError(root), `${at(root, 'A+1')}: the node name is the channel name, which must not contain the MQTT wildcards '+' or '#'`);
+  assert.equal(
+    await generationError(root),
+    `${at(root, 'A+1')}: the node name is the channel name, which must not contain the MQTT wildcards '+' or '#'`,
+  );
 });

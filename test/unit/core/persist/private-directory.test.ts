@@ -29,13 +29,19 @@ test('a world-writable directory is refused, with or without the sticky bit', as
   assert.equal(await privateDirectoryProblem(dir), 'is writable by every user (mode 1777)');
 });
 
-test('group-writable is fine for root\'s group and the service\'s own, not for another group', async (t) => {
+test("group-writable is fine for root's group and the service's own, not for another group", async (t) => {
   const dir = await tempDir(t);
   await chmod(dir, 0o775);
   const st = await stat(dir);
   assert.equal(othersCanWrite(st, self), undefined);
-  assert.equal(othersCanWrite(Object.assign(Object.create(st), { gid: 4321, mode: st.mode }), self), `is writable by group 4321 (mode 0775)`);
-  assert.equal(othersCanWrite(Object.assign(Object.create(st), { uid: 1234, mode: st.mode & ~0o020 }), { uid: 999, gid: 999 }), 'belongs to another user (uid 1234)');
+  assert.equal(
+    othersCanWrite(Object.assign(Object.create(st), { gid: 4321, mode: st.mode }), self),
+    `is writable by group 4321 (mode 0775)`,
+  );
+  assert.equal(
+    othersCanWrite(Object.assign(Object.create(st), { uid: 1234, mode: st.mode & ~0o020 }), { uid: 999, gid: 999 }),
+    'belongs to another user (uid 1234)',
+  );
 });
 
 test('a missing directory is created private; one that cannot be examined is left to the writes', async (t) => {

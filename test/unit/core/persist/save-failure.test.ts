@@ -20,7 +20,13 @@ test('failing writes are reported once, and their end once', async (t) => {
   await writeFile(blocker, 'not a directory');
   const changes: boolean[] = [];
   const log = createMemoryLogger();
-  const saver = new StateSaver({ path: join(blocker, 'state.json'), intervalMs: 1000, log, serialize: () => '{}', onFailingChange: (f) => changes.push(f) });
+  const saver = new StateSaver({
+    path: join(blocker, 'state.json'),
+    intervalMs: 1000,
+    log,
+    serialize: () => '{}',
+    onFailingChange: (f) => changes.push(f),
+  });
   await saver.saveNow();
   await saver.saveNow();
   assert.deepEqual(changes, [true]);
@@ -68,7 +74,10 @@ test('a failed save is tried again on its own, at the save interval and then les
   assert.deepEqual(JSON.parse(await readFile(join(blocker, 'state.json'), 'utf8')), { level: 2 });
   assert.equal(time.pending, 0, 'no more tries once saved');
   assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 1, log.lines.join('\n'));
-  assert.match(log.lines.find((l) => l.startsWith('ERROR'))!, /cannot write state file .*; trying again in 5 s/);
+  assert.match(
+    log.lines.find((l) => l.startsWith('ERROR'))!,
+    /cannot write state file .*; trying again in 5 s/,
+  );
 
   // A new failure streak starts again at the save interval.
   await rm(blocker, { recursive: true });

@@ -108,17 +108,21 @@ test('concurrent saveNow calls end with the latest state on disk', async (t) => 
   assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { n: 20 });
 });
 
-test('a failing disk is reported once per failure streak, not per write', { skip: process.getuid?.() === 0 ? 'root ignores permissions' : false }, async (t) => {
-  const dir = await tempDir(t);
-  const ro = join(dir, 'ro');
-  await mkdir(ro);
-  await chmod(ro, 0o500);
-  const log = createMemoryLogger();
-  const saver = new StateSaver({ path: join(ro, 'state.json'), intervalMs: 1000, log, serialize: () => '{}' });
-  await saver.saveNow();
-  await saver.saveNow();
-  assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 1);
-});
+test(
+  'a failing disk is reported once per failure streak, not per write',
+  { skip: process.getuid?.() === 0 ? 'root ignores permissions' : false },
+  async (t) => {
+    const dir = await tempDir(t);
+    const ro = join(dir, 'ro');
+    await mkdir(ro);
+    await chmod(ro, 0o500);
+    const log = createMemoryLogger();
+    const saver = new StateSaver({ path: join(ro, 'state.json'), intervalMs: 1000, log, serialize: () => '{}' });
+    await saver.saveNow();
+    await saver.saveNow();
+    assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 1);
+  },
+);
 
 test('saveNow during a write is answered by the next write, which takes the newest state: a burst costs two writes', async (t) => {
   const dir = await tempDir(t);
@@ -138,10 +142,12 @@ test('saveNow during a write is answered by the next write, which takes the newe
   for (let i = 1; i <= 100; i++) {
     value = i;
     const asked = i;
-    answered.push(saver.saveNow().then(async () => {
-      const onDisk = JSON.parse(await readFile(path, 'utf8')).n as number;
-      assert.ok(onDisk >= asked, `request ${asked} answered while the file had ${onDisk}`);
-    }));
+    answered.push(
+      saver.saveNow().then(async () => {
+        const onDisk = JSON.parse(await readFile(path, 'utf8')).n as number;
+        assert.ok(onDisk >= asked, `request ${asked} answered while the file had ${onDisk}`);
+      }),
+    );
   }
   await Promise.all(answered);
   assert.equal(serialized, 2, 'the first write, then one for the 99 requests made during it');
@@ -173,7 +179,12 @@ test('temp files that saves killed midway left beside the state file are removed
   const path = join(dir, 'state.json');
   await writeFile(path, '{"n": 7}');
   const leftovers = ['.state.json.0123456789abcdef.tmp', '.state.json.fedcba9876543210.tmp'];
-  const others = ['.state.json.draft.tmp', '.other.json.0123456789abcdef.tmp', 'state.json.0123456789abcdef.tmp', 'state.json.corrupt-1700000000'];
+  const others = [
+    '.state.json.draft.tmp',
+    '.other.json.0123456789abcdef.tmp',
+    'state.json.0123456789abcdef.tmp',
+    'state.json.corrupt-1700000000',
+  ];
   for (const name of [...leftovers, ...others]) await writeFile(join(dir, name), '{"n": 1');
   const log = createMemoryLogger();
   assert.deepEqual(await loadStateFile(path, decodeNumberDoc, log), { n: 7 });
@@ -211,5 +222,8 @@ test('a save killed midway (SIGKILL while writing) leaves a temp file that the n
   await exited;
   assert.ok(await hasTemp(), 'the killed save left its temp file');
   await loadStateFile(path, decodeNumberDoc, createMemoryLogger());
-  assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+  assert.deepEqual(
+    (await readdir(dir)).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
 });

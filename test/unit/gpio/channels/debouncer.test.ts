@@ -15,9 +15,7 @@ function tracker(debounceUs: number, granted = { polled: false, kernelDebounced:
   // CLOCK_MONOTONIC ns on the same synthetic time as the scheduler's milliseconds.
   const nowNs = () => BigInt(Math.round(time.now() * 1e6));
   const changes: Array<{ level: boolean; atNs: bigint; resync: boolean }> = [];
-  const level = new Debouncer(debounceUs, { scheduler: time, time, nowNs }, (l, atNs, resync) =>
-    changes.push({ level: l, atNs, resync }),
-  );
+  const level = new Debouncer(debounceUs, { scheduler: time, time, nowNs }, (l, atNs, resync) => changes.push({ level: l, atNs, resync }));
   level.begin(false, granted, nowNs());
   return { level, changes, time, nowNs };
 }
@@ -59,7 +57,13 @@ test('kernel-debounced edges commit at once; a repeated level is no change', () 
   level.onEdge(true, 5n);
   level.onEdge(true, 6n);
   level.onEdge(false, 7n);
-  assert.deepEqual(changes.map((c) => [c.level, c.atNs]), [[true, 5n], [false, 7n]]);
+  assert.deepEqual(
+    changes.map((c) => [c.level, c.atNs]),
+    [
+      [true, 5n],
+      [false, 7n],
+    ],
+  );
 });
 
 test('read cycle: a level that disagrees twice in a row with no edge between is taken over as a resync', () => {

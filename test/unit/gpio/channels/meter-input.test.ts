@@ -20,10 +20,13 @@ test('watt meter: 1000 pulses/kWh, a pulse every 3.6 s is 1000 W; total in kWh w
   const rig = await startGpioRig(t, {
     channels: [meter('M', 2, { type: 'watt_meter', multiplier: 1000, decimalPointsTotal: 3, decimalPointsCurrent: 1 })],
   });
-  assert.deepEqual(rig.device.controlSpecs().map((c) => [c.id, c.type, c.units, c.decimals, c.readonly]), [
-    ['M_total', 'power_consumption', 'kWh', 3, false],
-    ['M_current', 'power', 'W', 1, true],
-  ]);
+  assert.deepEqual(
+    rig.device.controlSpecs().map((c) => [c.id, c.type, c.units, c.decimals, c.readonly]),
+    [
+      ['M_total', 'power_consumption', 'kWh', 3, false],
+      ['M_current', 'power', 'W', 1, true],
+    ],
+  );
   assert.deepEqual(rig.device.valuesOf('M_total'), ['0.000']);
   assert.deepEqual(rig.device.valuesOf('M_current'), ['0.0']);
   await pulseEvery(rig, 2, 3, 3600);
@@ -33,10 +36,13 @@ test('watt meter: 1000 pulses/kWh, a pulse every 3.6 s is 1000 W; total in kWh w
 
 test('water meter: 100 pulses/m^3, a pulse every 36 s is 1 m^3/h', async (t) => {
   const rig = await startGpioRig(t, { channels: [meter('W', 1, { type: 'water_meter', multiplier: 100 })] });
-  assert.deepEqual(rig.device.controlSpecs().map((c) => [c.id, c.type, c.units, c.ha?.unit]), [
-    ['W_total', 'water_consumption', 'm^3', 'm³'],
-    ['W_current', 'water_flow', 'm^3/h', 'm³/h'],
-  ]);
+  assert.deepEqual(
+    rig.device.controlSpecs().map((c) => [c.id, c.type, c.units, c.ha?.unit]),
+    [
+      ['W_total', 'water_consumption', 'm^3', 'm³'],
+      ['W_current', 'water_flow', 'm^3/h', 'm³/h'],
+    ],
+  );
   await pulseEvery(rig, 1, 4, 36_000);
   assert.equal(lastValue(rig.device, 'W_total'), '0.04');
   assert.equal(lastValue(rig.device, 'W_current'), '1.00');
@@ -82,7 +88,8 @@ test('edge modes: rising and falling count once per pulse, both counts every tra
   assert.equal(lastValue(rig.device, 'B_total'), '0.007');
 });
 
-const counters = (rig: GpioRig) => JSON.parse(readFileSync(rig.statePath, 'utf8')).counters as Record<string, { pulses: number; edge?: string }>;
+const counters = (rig: GpioRig) =>
+  JSON.parse(readFileSync(rig.statePath, 'utf8')).counters as Record<string, { pulses: number; edge?: string }>;
 
 test('edge autodetect: a line resting high for a second counts falling edges, one resting low rising edges', async (t) => {
   const rig = await startGpioRig(t, {
@@ -93,7 +100,10 @@ test('edge autodetect: a line resting high for a second counts falling edges, on
   assert.ok(!rig.log.lines.some((l) => /autodetected/.test(l)), 'not decided from the level at start');
   await rig.advanceMs(1000);
   await rig.service.readCycle();
-  assert.ok(rig.log.lines.some((l) => /counter "HI": edge autodetected: the line rests high, counting falling/.test(l)), rig.log.lines.join('\n'));
+  assert.ok(
+    rig.log.lines.some((l) => /counter "HI": edge autodetected: the line rests high, counting falling/.test(l)),
+    rig.log.lines.join('\n'),
+  );
   assert.ok(rig.log.lines.some((l) => /counter "LO": edge autodetected: the line rests low, counting rising/.test(l)));
   // HI: a low pulse (1 -> 0 -> 1) counts once, at its falling edge.
   rig.drive(0, false);
@@ -114,7 +124,10 @@ test('edge autodetect started in the middle of a pulse: the line high at start i
   rig.drive(0, false); // the pulse in progress at start ends: not a whole pulse, not counted
   await rig.advanceMs(1100);
   await rig.service.readCycle();
-  assert.ok(rig.log.lines.some((l) => /counter "M": edge autodetected: the line rests low, counting rising/.test(l)), rig.log.lines.join('\n'));
+  assert.ok(
+    rig.log.lines.some((l) => /counter "M": edge autodetected: the line rests low, counting rising/.test(l)),
+    rig.log.lines.join('\n'),
+  );
   await rig.pulse(0);
   await rig.pulse(0);
   assert.deepEqual(rig.device.valuesOf('M_total'), ['0.00', '0.01', '0.02']);
@@ -134,7 +147,10 @@ test('edge autodetect on a busy line: the longer of a whole high and a whole low
     rig.drive(1, true);
     await rig.advanceMs(250);
   }
-  assert.ok(rig.log.lines.some((l) => /counter "LO": edge autodetected: the line rests low, counting rising/.test(l)), rig.log.lines.join('\n'));
+  assert.ok(
+    rig.log.lines.some((l) => /counter "LO": edge autodetected: the line rests low, counting rising/.test(l)),
+    rig.log.lines.join('\n'),
+  );
   assert.ok(rig.log.lines.some((l) => /counter "HI": edge autodetected: the line rests high, counting falling/.test(l)));
   assert.equal(lastValue(rig.device, 'LO_total'), '0.03', 'every pulse from the start');
   assert.equal(lastValue(rig.device, 'HI_total'), '0.03');
@@ -150,7 +166,10 @@ test('an autodetected edge is kept with the total: a restart in the middle of a 
   await first.stop();
   assert.deepEqual(counters(first).M, { pulses: 2, base: 0, multiplier: 100, edge: 'rising' });
   const second = await startGpioRig(t, { channels: [meter('M', 0, { edge: 'auto', multiplier: 100 })], after: first });
-  assert.ok(second.log.lines.some((l) => /counter "M": counting rising edges, as autodetected before/.test(l)), second.log.lines.join('\n'));
+  assert.ok(
+    second.log.lines.some((l) => /counter "M": counting rising edges, as autodetected before/.test(l)),
+    second.log.lines.join('\n'),
+  );
   second.drive(0, false); // the end of the pulse counted before the stop
   await second.advanceMs(50);
   await second.pulse(0);
@@ -251,7 +270,14 @@ test('_total/on takes a plain non-negative decimal number only', async (t) => {
     assert.deepEqual(rig.device.valuesOf('M_total').slice(before), ['0.01'], `${JSON.stringify(bad)}: the true value is republished`);
   }
   assert.equal(rig.device.errorsOf('M_total').length, 0, 'an invalid command never sets w');
-  for (const [good, shown] of [['12', '12.00'], ['0.5', '0.50'], ['.25', '0.25'], ['7.', '7.00'], ['1.5E2', '150.00'], ['0', '0.00']]) {
+  for (const [good, shown] of [
+    ['12', '12.00'],
+    ['0.5', '0.50'],
+    ['.25', '0.25'],
+    ['7.', '7.00'],
+    ['1.5E2', '150.00'],
+    ['0', '0.00'],
+  ]) {
     await rig.device.command('M_total', good!);
     assert.equal(lastValue(rig.device, 'M_total'), shown, good);
   }

@@ -8,10 +8,13 @@ import { input, lastValue, meter, output, startGpioRig } from '../gpio-rig.js';
 
 test('an input publishes the level read at start, then every committed change', async (t) => {
   const rig = await startGpioRig(t, { channels: [input('A', 0), input('B', 1)], pullUp: [1] });
-  assert.deepEqual(rig.device.controlSpecs().map((c) => [c.id, c.type, c.readonly, c.ha?.component]), [
-    ['A', 'switch', true, 'binary_sensor'],
-    ['B', 'switch', true, 'binary_sensor'],
-  ]);
+  assert.deepEqual(
+    rig.device.controlSpecs().map((c) => [c.id, c.type, c.readonly, c.ha?.component]),
+    [
+      ['A', 'switch', true, 'binary_sensor'],
+      ['B', 'switch', true, 'binary_sensor'],
+    ],
+  );
   assert.deepEqual(rig.device.valuesOf('A'), ['0']);
   assert.deepEqual(rig.device.valuesOf('B'), ['1']);
   rig.drive(0, true);
@@ -73,7 +76,10 @@ test('polled lines (chip without interrupts) are debounced and counted from samp
     noIrqChips: ['gpiochip0'],
     timing: { pollMs: 5 },
   });
-  assert.ok(rig.log.lines.some((l) => /channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled every 5 ms/.test(l)), rig.log.lines.join('\n'));
+  assert.ok(
+    rig.log.lines.some((l) => /channel "M" \(\/dev\/gpiochip0 line 1\): no interrupt; polled every 5 ms/.test(l)),
+    rig.log.lines.join('\n'),
+  );
   /** Holds both lines at `level` for `ms` while the service samples them every 5 ms. */
   const hold = async (level: boolean, ms: number) => {
     rig.drive(0, level);

@@ -9,10 +9,13 @@ const savedOutputs = (path: string) => JSON.parse(readFileSync(path, 'utf8')).ou
 
 test('start level: initial_state when nothing was saved; the line is driven and the level saved', async (t) => {
   const rig = await startGpioRig(t, { channels: [output('ON', 0, { initialState: true }), output('OFF', 1)] });
-  assert.deepEqual(rig.device.controlSpecs().map((c) => [c.id, c.type, c.readonly, c.ha?.component]), [
-    ['ON', 'switch', false, 'switch'],
-    ['OFF', 'switch', false, 'switch'],
-  ]);
+  assert.deepEqual(
+    rig.device.controlSpecs().map((c) => [c.id, c.type, c.readonly, c.ha?.component]),
+    [
+      ['ON', 'switch', false, 'switch'],
+      ['OFF', 'switch', false, 'switch'],
+    ],
+  );
   assert.deepEqual(rig.device.valuesOf('ON'), ['1']);
   assert.deepEqual(rig.device.valuesOf('OFF'), ['0']);
   assert.equal(rig.board.backend.level('gpiochip0', 0), true);
@@ -83,7 +86,10 @@ test('a failed write sets w and keeps the value; the next good write clears w', 
   await rig.device.command('OUT', '1');
   assert.deepEqual(rig.device.errorsOf('OUT'), ['w']);
   assert.deepEqual(rig.device.valuesOf('OUT'), ['0']);
-  assert.ok(rig.log.lines.some((l) => /output "OUT": cannot set 1: /.test(l)), rig.log.lines.join('\n'));
+  assert.ok(
+    rig.log.lines.some((l) => /output "OUT": cannot set 1: /.test(l)),
+    rig.log.lines.join('\n'),
+  );
   rmSync(value, { recursive: true });
   writeFileSync(value, '0\n');
   await rig.device.command('OUT', '1');
@@ -91,10 +97,14 @@ test('a failed write sets w and keeps the value; the next good write clears w', 
   assert.deepEqual(rig.device.errorsOf('OUT'), ['w', '']);
   assert.equal(lastValue(rig.device, 'OUT'), '1');
   const last = rig.device.events.filter((e) => 'control' in e && e.control === 'OUT').slice(-2);
-  assert.deepEqual(last, [
-    { kind: 'error', control: 'OUT', flags: '' },
-    { kind: 'value', control: 'OUT', text: '1' },
-  ], 'w is cleared before the new value is published');
+  assert.deepEqual(
+    last,
+    [
+      { kind: 'error', control: 'OUT', flags: '' },
+      { kind: 'value', control: 'OUT', text: '1' },
+    ],
+    'w is cleared before the new value is published',
+  );
 });
 
 test('a read cycle during the save of a command does not publish the new level before it is on disk', async (t) => {

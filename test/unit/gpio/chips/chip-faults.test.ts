@@ -23,7 +23,11 @@ const CHIP1 = '/dev/gpiochip1';
 
 test('a chip missing at start: r on its controls, the others work; picked up when it appears', async (t) => {
   const rig = await startGpioRig(t, {
-    channels: [input('HERE', 0), input('LATER', 1, { line: { chip: '/dev/gpiochip1', offset: 1 } }), meter('M', 2, {}, { line: { chip: '/dev/gpiochip1', offset: 2 } })],
+    channels: [
+      input('HERE', 0),
+      input('LATER', 1, { line: { chip: '/dev/gpiochip1', offset: 1 } }),
+      meter('M', 2, {}, { line: { chip: '/dev/gpiochip1', offset: 2 } }),
+    ],
     timing: RETRY,
   });
   assert.equal(rig.report.chips[1]?.path, '/dev/gpiochip1');
@@ -118,7 +122,10 @@ test('the read cycle notices lines that cannot be read any more: r, requested ag
   await rig.service.readCycle();
   assert.equal(rig.device.control('IN')?.errors, 'r');
   assert.equal(rig.device.control('OUT')?.errors, 'r');
-  assert.ok(rig.log.lines.some((l) => /WARNING.*channel "IN" .*read failed: EIO; error r, retrying/.test(l)), rig.log.lines.join('\n'));
+  assert.ok(
+    rig.log.lines.some((l) => /WARNING.*channel "IN" .*read failed: EIO; error r, retrying/.test(l)),
+    rig.log.lines.join('\n'),
+  );
   const reads = rig.reads(0);
   await rig.advanceMs(5 * RETRY_MS); // retries fail while reads fail
   assert.equal(rig.reads(0), reads + 5, 'one attempt per retry period: requested, read, given up');
@@ -152,7 +159,10 @@ test('a chip back under another name with the same label and size is used (Linux
   await rig.advanceMs(1);
   assert.equal(rig.device.control('EXP')?.errors, '', 'EXP back');
   assert.equal(lastValue(rig.device, 'EXP'), '1');
-  assert.ok(rig.log.lines.some((l) => /\/dev\/gpiochip1 \(label "mcp23017"\) came back as \/dev\/gpiochip3/.test(l)), rig.log.lines.join('\n'));
+  assert.ok(
+    rig.log.lines.some((l) => /\/dev\/gpiochip1 \(label "mcp23017"\) came back as \/dev\/gpiochip3/.test(l)),
+    rig.log.lines.join('\n'),
+  );
 });
 
 test('two chips with the label of a lost one: ambiguous, neither is taken', async (t) => {
@@ -168,7 +178,11 @@ test('two chips with the label of a lost one: ambiguous, neither is taken', asyn
   createSimBoard(rig.board.dir, { gpiochip3: { lines: 16, label: 'mcp23017' }, gpiochip4: { lines: 16, label: 'mcp23017' } });
   const opens = ['/dev/gpiochip1', '/dev/gpiochip3', '/dev/gpiochip4'].map((path) => rig.opens(path));
   await rig.advanceMs(5 * RETRY_MS);
-  assert.deepEqual(['/dev/gpiochip1', '/dev/gpiochip3', '/dev/gpiochip4'].map((path) => rig.opens(path)), opens.map((n) => n + 5), 'each candidate looked at once per attempt');
+  assert.deepEqual(
+    ['/dev/gpiochip1', '/dev/gpiochip3', '/dev/gpiochip4'].map((path) => rig.opens(path)),
+    opens.map((n) => n + 5),
+    'each candidate looked at once per attempt',
+  );
   assert.equal(rig.device.control('OUT')?.errors, 'r');
   createSimBoard(rig.board.dir, { gpiochip1: { lines: 16, label: 'mcp23017' } });
   await rig.advanceMs(RETRY_MS);
@@ -180,7 +194,11 @@ test('a busy line gets r with the consumer named; the other lines of the chip wo
   await rig.stop();
   const chip = await rig.board.backend.openChip('/dev/gpiochip0');
   const other = await requestLines(chip, { consumer: 'other-daemon', lines: [{ offset: 3, direction: 'input', activeLow: false }] });
-  const busy = await startGpioRig(t, { channels: [input('A', 2), input('B', 3), output('C', 4, { initialState: true })], timing: RETRY, after: rig });
+  const busy = await startGpioRig(t, {
+    channels: [input('A', 2), input('B', 3), output('C', 4, { initialState: true })],
+    timing: RETRY,
+    after: rig,
+  });
   assert.deepEqual(busy.device.errorsOf('B'), ['r']);
   assert.deepEqual(busy.device.valuesOf('A'), ['0']);
   assert.deepEqual(busy.device.valuesOf('C'), ['1']);
@@ -204,8 +222,14 @@ test('deprecated integer gpio: mapped through the chip ranges, or skipped with a
     channels: [input('MAPPED', 0, { line: { legacyNumber: 103 } }), input('LOST', 1, { line: { legacyNumber: 7 } }), input('AFTER', 5)],
     mapLegacyNumber: async (gpio) => mapWithRanges(gpio, ranges),
   });
-  assert.deepEqual(rig.device.controlSpecs().map((c) => c.id), ['MAPPED', 'AFTER']);
-  assert.ok(rig.log.lines.some((l) => /WARNING.*channel "LOST" skipped: GPIO 7 is out of range/.test(l)), rig.log.lines.join('\n'));
+  assert.deepEqual(
+    rig.device.controlSpecs().map((c) => c.id),
+    ['MAPPED', 'AFTER'],
+  );
+  assert.ok(
+    rig.log.lines.some((l) => /WARNING.*channel "LOST" skipped: GPIO 7 is out of range/.test(l)),
+    rig.log.lines.join('\n'),
+  );
   rig.drive(3, true);
   await rig.advanceMs(20);
   assert.equal(lastValue(rig.device, 'MAPPED'), '1', 'GPIO 103 is gpiochip0 line 3');
@@ -217,6 +241,9 @@ test('a deprecated number mapped onto a line another channel has: the later chan
     channels: [input('FIRST', 2), input('AGAIN', 0, { line: { legacyNumber: 2 } })],
     mapLegacyNumber: async (gpio) => mapWithRanges(gpio, ranges),
   });
-  assert.deepEqual(rig.device.controlSpecs().map((c) => c.id), ['FIRST']);
+  assert.deepEqual(
+    rig.device.controlSpecs().map((c) => c.id),
+    ['FIRST'],
+  );
   assert.ok(rig.log.lines.some((l) => /channel "AGAIN" skipped: \/dev\/gpiochip0 line 2 is already channel "FIRST"/.test(l)));
 });

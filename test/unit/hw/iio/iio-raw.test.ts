@@ -6,7 +6,10 @@ import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
 import { IioRawReader, parseRaw } from '../../../../src/hw/iio/iio-raw.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../../helpers/fake-iio.js';
 
-const code = (c: ErrorCode, pattern = /./) => (err: unknown) => isCtlError(err, c) && pattern.test((err as Error).message);
+const code =
+  (c: ErrorCode, pattern = /./) =>
+  (err: unknown) =>
+    isCtlError(err, c) && pattern.test((err as Error).message);
 const openFds = () => readdirSync('/proc/self/fd').length;
 
 test('raw readings: signed integers, whitespace tolerated, junk named', () => {
@@ -15,7 +18,11 @@ test('raw readings: signed integers, whitespace tolerated, junk named', () => {
   assert.equal(parseRaw('+7', 'f'), 7);
   assert.equal(parseRaw('2147483647', 'f'), 2147483647);
   for (const junk of ['', '\n', '12abc', '1.5', '0x10', '- 3', '99999999999999999999']) {
-    assert.throws(() => parseRaw(junk, '/x/in_voltage1_raw'), code('HW_IO', /^\/x\/in_voltage1_raw: not an integer reading \(got ".*"\)$/), JSON.stringify(junk));
+    assert.throws(
+      () => parseRaw(junk, '/x/in_voltage1_raw'),
+      code('HW_IO', /^\/x\/in_voltage1_raw: not an integer reading \(got ".*"\)$/),
+      JSON.stringify(junk),
+    );
   }
 });
 

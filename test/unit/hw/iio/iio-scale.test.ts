@@ -6,7 +6,10 @@ import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
 import { parseScaleList, pickScale, readScaleInUse, resolveScale } from '../../../../src/hw/iio/iio-scale.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../../helpers/fake-iio.js';
 
-const code = (c: ErrorCode, pattern = /./) => (err: unknown) => isCtlError(err, c) && pattern.test((err as Error).message);
+const code =
+  (c: ErrorCode, pattern = /./) =>
+  (err: unknown) =>
+    isCtlError(err, c) && pattern.test((err as Error).message);
 const opts = (text: string) => parseScaleList(text);
 
 test('scale lists: numbers kept with their exact tokens, anything else skipped', () => {
@@ -37,18 +40,30 @@ test('choosing a scale: <= 0 the largest, else the closest, ties to the larger',
 
 test('a channel list picks, writes the token to in_<ch>_scale and uses what reads back', async (t) => {
   const tree = tempFakeIio(t, [
-    { parent: WB_ADC_PARENT, channels: { voltage1: { raw: 1, scale: '1', scaleAvailable: '0.5 1 2' } }, files: { in_voltage_scale_available: '7 8' } },
+    {
+      parent: WB_ADC_PARENT,
+      channels: { voltage1: { raw: 1, scale: '1', scaleAvailable: '0.5 1 2' } },
+      files: { in_voltage_scale_available: '7 8' },
+    },
   ]);
   const dir = tree.device(0).dir;
   const s = await resolveScale(dir, 'voltage1', 0);
-  assert.deepEqual(s, { value: 2, source: join(dir, 'in_voltage1_scale'), chosen: { from: join(dir, 'in_voltage1_scale_available'), token: '2' } });
+  assert.deepEqual(s, {
+    value: 2,
+    source: join(dir, 'in_voltage1_scale'),
+    chosen: { from: join(dir, 'in_voltage1_scale_available'), token: '2' },
+  });
   assert.equal(readFileSync(join(dir, 'in_voltage1_scale'), 'latin1'), '2\n');
   assert.equal((await resolveScale(dir, 'voltage1', 0.6)).value, 0.5);
 });
 
 test('the device-wide list and the shared scale file serve channels without their own', async (t) => {
   const tree = tempFakeIio(t, [
-    { parent: WB_ADC_PARENT, channels: { voltage3: { raw: 1 } }, files: { in_voltage_scale_available: '0.25 0.5', in_voltage_scale: '0.25' } },
+    {
+      parent: WB_ADC_PARENT,
+      channels: { voltage3: { raw: 1 } },
+      files: { in_voltage_scale_available: '0.25 0.5', in_voltage_scale: '0.25' },
+    },
     { parent: 'platform/b', channels: { voltage0: { raw: 1, scale: '9' } }, files: { scale_available: '4 5' } },
   ]);
   const a = tree.device(0).dir;
@@ -65,7 +80,11 @@ test('the device-wide list and the shared scale file serve channels without thei
 test('without a usable list the scale is read: in_<ch>_scale, then in_voltage_scale', async (t) => {
   const tree = tempFakeIio(t, [
     { parent: 'platform/a', channels: { voltage1: { raw: 254 } }, files: { in_voltage_scale: '2.54' } },
-    { parent: 'platform/b', channels: { voltage2: { raw: 1, scale: '0.805664062', scaleAvailable: 'junk only' } }, files: { in_voltage_scale: '5' } },
+    {
+      parent: 'platform/b',
+      channels: { voltage2: { raw: 1, scale: '0.805664062', scaleAvailable: 'junk only' } },
+      files: { in_voltage_scale: '5' },
+    },
   ]);
   const a = tree.device(0).dir;
   const before = statSync(join(a, 'in_voltage_scale')).mtimeMs;
@@ -77,13 +96,19 @@ test('without a usable list the scale is read: in_<ch>_scale, then in_voltage_sc
 
 test('scale failures are errors of the channel, each with its reason', async (t) => {
   const tree = tempFakeIio(t, [
-    { parent: 'platform/a', channels: { voltage1: { raw: 1, scaleAvailable: '1 2' }, voltage2: { raw: 1 }, voltage3: { raw: 1, scale: 'abc' } } },
+    {
+      parent: 'platform/a',
+      channels: { voltage1: { raw: 1, scaleAvailable: '1 2' }, voltage2: { raw: 1 }, voltage3: { raw: 1, scale: 'abc' } },
+    },
   ]);
   const dir = tree.device(0).dir;
   await assert.rejects(resolveScale(dir, 'voltage1'), code('HW_IO', /cannot set the scale of voltage1 to 2: neither .*in_voltage1_scale/));
   mkdirSync(join(dir, 'in_voltage1_scale'));
   await assert.rejects(resolveScale(dir, 'voltage1'), code('HW_IO', /cannot set the scale of voltage1 to 2/));
-  await assert.rejects(resolveScale(dir, 'voltage2'), code('HW_UNSUPPORTED', /voltage2 .* has no scale \(none of in_voltage2_scale_available, .*in_voltage_scale\)/));
+  await assert.rejects(
+    resolveScale(dir, 'voltage2'),
+    code('HW_UNSUPPORTED', /voltage2 .* has no scale \(none of in_voltage2_scale_available, .*in_voltage_scale\)/),
+  );
   await assert.rejects(resolveScale(dir, 'voltage3'), code('HW_IO', /in_voltage3_scale: not a scale \(got "abc"\)/));
   await assert.rejects(resolveScale(join(dir, 'gone'), 'voltage2'), code('HW_GONE'));
 });
@@ -106,6 +131,9 @@ test('the scale in use is read, never chosen or written: in_<ch>_scale, then in_
   assert.equal(statSync(join(a, 'in_voltage1_scale')).mtimeMs, before, 'nothing written');
   await assert.rejects(readScaleInUse(a, 'voltage3'), code('HW_IO', /in_voltage3_scale: not a scale \(got "abc"\)/));
   const b = tree.device(1).dir;
-  await assert.rejects(readScaleInUse(b, 'voltage0'), code('HW_UNSUPPORTED', /voltage0 .* has no scale \(none of in_voltage0_scale, in_voltage_scale\)$/));
+  await assert.rejects(
+    readScaleInUse(b, 'voltage0'),
+    code('HW_UNSUPPORTED', /voltage0 .* has no scale \(none of in_voltage0_scale, in_voltage_scale\)$/),
+  );
   await assert.rejects(readScaleInUse(join(b, 'gone'), 'voltage0'), code('HW_GONE'));
 });

@@ -35,7 +35,11 @@ test('devices in the order match_iio tries them; an entry whose directory cannot
   const devices = await surveyIioDevices(tree.root);
   assert.deepEqual(
     devices.map((d) => [d.entry, d.name]),
-    [['iio:device2', 'two'], ['iio:device5', ''], ['iio:device10', 'ten']],
+    [
+      ['iio:device2', 'two'],
+      ['iio:device5', ''],
+      ['iio:device10', 'ten'],
+    ],
   );
   assert.deepEqual(devices[1], {
     entry: 'iio:device5',

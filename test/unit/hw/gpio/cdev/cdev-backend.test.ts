@@ -71,7 +71,12 @@ test('outputs are requested with their start level in the request itself', async
   assert.equal(kernel.line(CHIP, 3).level, false);
   assert.equal(kernel.line(CHIP, 1).consumer, 'ctl-mqtt-gpio');
   assert.deepEqual(await req.get(), [true, true, false]);
-  await req.set(new Map([[3, true], [1, false]]));
+  await req.set(
+    new Map([
+      [3, true],
+      [1, false],
+    ]),
+  );
   assert.equal(kernel.line(CHIP, 3).level, true);
   assert.equal(kernel.line(CHIP, 1).level, false);
   assert.deepEqual(await req.get([3, 1]), [true, false]);
@@ -154,7 +159,10 @@ test('a busy line among many granted ones: the granted ones keep working', async
   const chip = await backend.openChip(CHIP);
   kernel.hold(CHIP, 75, 'other');
   const granted = await requestLines(chip, { consumer: 'c', lines: Array.from({ length: 75 }, (_, i) => input(i)) });
-  await assert.rejects(chip.requestLine({ consumer: 'c', line: input(75) }), (e: CtlError) => e.code === 'HW_BUSY' && /"other"/.test(e.message));
+  await assert.rejects(
+    chip.requestLine({ consumer: 'c', line: input(75) }),
+    (e: CtlError) => e.code === 'HW_BUSY' && /"other"/.test(e.message),
+  );
   assert.equal(kernel.granted.length, 75, 'one kernel request per granted line');
   assert.equal(kernel.openFds, 76, 'the refused line left nothing open');
   assert.equal((await granted.get()).length, 75);
@@ -168,19 +176,30 @@ test('more than 64 lines: one kernel request each, and they behave alike', async
   const req = await requestLines(chip, { consumer: 'c', lines, onEdge: (e) => events.push(e) });
   assert.equal(kernel.granted.length, 80);
   assert.ok(kernel.granted.every((r) => r.offsets.length === 1 && r.attrs.length <= 10));
-  assert.deepEqual(req.offsets, lines.map((l) => l.offset));
+  assert.deepEqual(
+    req.offsets,
+    lines.map((l) => l.offset),
+  );
   const levels = await req.get();
   assert.deepEqual(
     levels,
     lines.map((l) => l.initialValue === true),
   );
-  await req.set(new Map([[79, true], [1, false]]));
+  await req.set(
+    new Map([
+      [79, true],
+      [1, false],
+    ]),
+  );
   assert.equal(kernel.line(CHIP, 79).level, true);
   assert.equal(kernel.line(CHIP, 1).level, false);
   kernel.drive(CHIP, 0, true, 1n);
   kernel.drive(CHIP, 78, true, 2n);
   await waitUntil(() => events.length === 2, 'edges from two kernel requests');
-  assert.deepEqual(events.map((e) => e.offset).sort((a, b) => a - b), [0, 78]);
+  assert.deepEqual(
+    events.map((e) => e.offset).sort((a, b) => a - b),
+    [0, 78],
+  );
 });
 
 test('sequence gaps are reported as dropped events', async (t) => {
@@ -191,7 +210,10 @@ test('sequence gaps are reported as dropped events', async (t) => {
   kernel.drive(CHIP, 4, true, 1n);
   kernel.drive(CHIP, 4, false, 2n, 5);
   await waitUntil(() => events.length === 2, 'two edges');
-  assert.deepEqual(events.map((e) => e.lineSeqno), [1, 7]);
+  assert.deepEqual(
+    events.map((e) => e.lineSeqno),
+    [1, 7],
+  );
   assert.equal(warnings.filter((w) => /dropped 5 edge event/.test(w)).length, 1);
 });
 
@@ -249,7 +271,7 @@ test('release frees the lines at once, stops edges and is idempotent', async (t)
   assert.equal(kernel.line(CHIP, 1).consumer, 'd');
   // An edge the new request hears: the released one hears nothing, neither this nor the earlier one.
   kernel.drive(CHIP, 1, false, 2n);
-  await waitUntil(() => againEvents.length === 1, 'the new request\'s edge');
+  await waitUntil(() => againEvents.length === 1, "the new request's edge");
   await again.release();
   assert.equal(events.length, 0);
   await assert.rejects(req.get(), (e: CtlError) => e.code === 'HW_IO' && /released/.test(e.message));

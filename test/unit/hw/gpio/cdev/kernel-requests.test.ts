@@ -38,15 +38,33 @@ test('outputs get OUTPUT, their drive flag and their start level', () => {
 });
 
 test('settings the kernel would refuse are HW_IO errors naming the line', () => {
-  assert.throws(() => kernelLineOf(input(3, { drive: 'open-drain' })), (e) => isCtlError(e, 'HW_IO') && /line 3/.test(e.message));
-  assert.throws(() => kernelLineOf(input(-1)), (e) => isCtlError(e, 'HW_IO'));
-  assert.throws(() => kernelLineOf(output(2, { edges: true })), (e) => isCtlError(e, 'HW_IO') && /inputs only/.test(e.message));
-  assert.throws(() => kernelLineOf(output(2, { debounceUs: 10 })), (e) => isCtlError(e, 'HW_IO'));
-  assert.throws(() => kernelLineOf(input(1, { debounceUs: 1.5 })), (e) => isCtlError(e, 'HW_IO'));
+  assert.throws(
+    () => kernelLineOf(input(3, { drive: 'open-drain' })),
+    (e) => isCtlError(e, 'HW_IO') && /line 3/.test(e.message),
+  );
+  assert.throws(
+    () => kernelLineOf(input(-1)),
+    (e) => isCtlError(e, 'HW_IO'),
+  );
+  assert.throws(
+    () => kernelLineOf(output(2, { edges: true })),
+    (e) => isCtlError(e, 'HW_IO') && /inputs only/.test(e.message),
+  );
+  assert.throws(
+    () => kernelLineOf(output(2, { debounceUs: 10 })),
+    (e) => isCtlError(e, 'HW_IO'),
+  );
+  assert.throws(
+    () => kernelLineOf(input(1, { debounceUs: 1.5 })),
+    (e) => isCtlError(e, 'HW_IO'),
+  );
 });
 
 test('equal lines make one request with no attributes', () => {
-  const plan = groupIntoRequests([0, 1, 2].map((o) => kernelLineOf(input(o))), 'c');
+  const plan = groupIntoRequests(
+    [0, 1, 2].map((o) => kernelLineOf(input(o))),
+    'c',
+  );
   assert.equal(plan.length, 1);
   assert.deepEqual(plan[0]!.offsets, [0, 1, 2]);
   assert.equal(plan[0]!.flags, F.INPUT | F.EDGE_RISING | F.EDGE_FALLING);
@@ -90,7 +108,10 @@ test('more than 64 lines are split into several requests', () => {
     plan.map((r) => r.offsets.length),
     [64, 64, 22],
   );
-  assert.deepEqual(plan.flatMap((r) => r.offsets), lines.map((l) => l.offset));
+  assert.deepEqual(
+    plan.flatMap((r) => r.offsets),
+    lines.map((l) => l.offset),
+  );
 });
 
 test('lines needing more than 10 attributes are split, and every request encodes', () => {
@@ -101,7 +122,10 @@ test('lines needing more than 10 attributes are split, and every request encodes
   assert.equal(plan[0]!.attrs.length, 10);
   assert.equal(plan[1]!.attrs.length, 4);
   for (const req of plan) assert.doesNotThrow(() => encodeLineRequest(req));
-  assert.deepEqual(plan.flatMap((r) => r.offsets).sort((a, b) => a - b), lines.map((l) => l.offset));
+  assert.deepEqual(
+    plan.flatMap((r) => r.offsets).sort((a, b) => a - b),
+    lines.map((l) => l.offset),
+  );
 });
 
 test('a request never exceeds 10 attributes whatever the mix', () => {
@@ -132,5 +156,8 @@ test('a line given twice is refused', () => {
 test('the request default is the commonest flags even when another line comes first', () => {
   const [req] = groupIntoRequests([kernelLineOf(output(0)), kernelLineOf(input(1)), kernelLineOf(input(2)), kernelLineOf(input(3))], 'c');
   assert.equal(req!.flags, F.INPUT | F.EDGE_RISING | F.EDGE_FALLING);
-  assert.deepEqual(req!.attrs.filter((a) => a.id === ATTR_ID.FLAGS), [{ id: ATTR_ID.FLAGS, flags: F.OUTPUT, mask: 0b1n }]);
+  assert.deepEqual(
+    req!.attrs.filter((a) => a.id === ATTR_ID.FLAGS),
+    [{ id: ATTR_ID.FLAGS, flags: F.OUTPUT, mask: 0b1n }],
+  );
 });
