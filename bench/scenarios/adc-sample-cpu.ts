@@ -1,5 +1,5 @@
 /**
- * CPU time per ADC sample: the service's read path (src/adc/raw-read-path.ts on a fake IIO raw
+ * CPU time per ADC sample: the service's read path (src/adc/adaptive-raw-reader.ts on a fake IIO raw
  * file, as the service reads it once a channel is known to be fast) against a small C program,
  * compiled in the run with `cc`, that does what wb-mqtt-adc does per sample: open, read, close
  * the same file. Goal: at most 3x the C program. The thread-pool path (what a slow ADC gets) and
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openIioChannel, type IioChannel } from '../../src/hw/iio/iio-channel.js';
 import { createFakeIioTree } from '../../src/sim/iio/fake-tree.js';
-import { RawReadPath, type ReadMode } from '../../src/adc/raw-read-path.js';
+import { AdaptiveRawReader, type ReadMode } from '../../src/adc/adaptive-raw-reader.js';
 import type { BenchContext, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { judge } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
 
 /** CPU us per read of `n` reads through the service's read path in `mode`. */
 async function nodeRound(channel: IioChannel, mode: ReadMode, n: number): Promise<number> {
-  const path = new RawReadPath(channel, { mode });
+  const path = new AdaptiveRawReader(channel, { mode });
   for (let i = 0; i < 200; i++) await path.read(); // warm-up (and the adaptive probe)
   if (mode === 'adaptive' && !path.synchronous) throw new Error('the adaptive path did not switch to synchronous reads');
   let sum = 0;

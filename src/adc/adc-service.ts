@@ -14,7 +14,7 @@ import { adcControlSpec, MAX_DECIMAL_PLACES } from './adc-control.js';
 import { ChannelSampler, type ReadTally, type TaskScheduler } from './channel-sampler.js';
 import { resolveAdcChannel } from './channel-resolver.js';
 import type { AdcChannelConfig, AdcConfig } from './config/adc-config-model.js';
-import type { ReadMode } from './raw-read-path.js';
+import type { ReadMode } from './adaptive-raw-reader.js';
 
 /** A failure of one kind is logged again at most this often per channel (ms). */
 export const FAILURE_LOG_INTERVAL_MS = 5 * 60_000;

@@ -25,7 +25,7 @@ import { alignedAnchor, AnchoredSchedule, samplingTimingOf, type SamplingTiming 
 import { describeResolved, rescanDelayMs, type ResolvedChannel } from './channel-resolver.js';
 import type { AdcChannelConfig } from './config/adc-config-model.js';
 import { convertSet } from './conversion.js';
-import { RawReadPath, type ReadMode } from './raw-read-path.js';
+import { AdaptiveRawReader, type ReadMode } from './adaptive-raw-reader.js';
 
 /** Reads of the service's channels since the start (the health document): shared by the samplers. */
 export interface ReadTally {
@@ -59,7 +59,7 @@ export class ChannelSampler {
   readonly timing: SamplingTiming;
   private readonly id: string;
   private hardware: ResolvedChannel | undefined;
-  private reader: RawReadPath | undefined;
+  private reader: AdaptiveRawReader | undefined;
   private schedule: AnchoredSchedule | undefined;
   private task: ScheduledTask | undefined;
   /** The look-up or asynchronous read in flight. */
@@ -108,7 +108,7 @@ export class ChannelSampler {
     while (this.pending !== undefined) await this.pending;
   }
 
-  /** True while reads are synchronous (see raw-read-path.ts). */
+  /** True while reads are synchronous (see adaptive-raw-reader.ts). */
   get readsSynchronously(): boolean {
     return this.reader?.synchronous ?? false;
   }
@@ -133,7 +133,7 @@ export class ChannelSampler {
     this.hardware = found;
     const line = `${this.id}: ${describeResolved(found, config.matchIio)}; every ${this.timing.pollMs} ms ${this.timing.window} samples ${this.timing.delayMs} ms apart`;
     log.info(this.opened++ === 0 ? line : `${line} (found again)`);
-    this.reader = new RawReadPath(found.channel, {
+    this.reader = new AdaptiveRawReader(found.channel, {
       ...(this.options.readMode !== undefined ? { mode: this.options.readMode } : {}),
       time,
       onSwitch: (sync, why) => log.debug(`${this.id}: ${sync ? 'synchronous' : 'thread-pool'} reads (${why})`),

@@ -12,7 +12,7 @@ import { serviceManagerOf } from '../service/service-manager.js';
 import { createServiceDevice } from '../service/service-device.js';
 import { AdcService } from './adc-service.js';
 import type { AdcConfig } from './config/adc-config-model.js';
-import type { ReadMode } from './raw-read-path.js';
+import type { ReadMode } from './adaptive-raw-reader.js';
 import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 
 /**

@@ -23,7 +23,7 @@
  *
  * `readSync` reads the same kept descriptor without the thread pool (~2 us instead of ~40 us of
  * CPU): for callers that know the read is fast (the ADC service times its reads and uses it only
- * for channels whose reads return at once; src/adc/raw-read-path.ts).
+ * for channels whose reads return at once; src/adc/adaptive-raw-reader.ts).
  */
 import { close, closeSync, open, openSync, read, readSync } from 'node:fs';
 import { CtlError } from '../../core/errors.js';

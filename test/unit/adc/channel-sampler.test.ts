@@ -12,7 +12,7 @@ import { adcControlSpec } from '../../../src/adc/adc-control.js';
 import { ChannelSampler } from '../../../src/adc/channel-sampler.js';
 import { resolveAdcChannel } from '../../../src/adc/channel-resolver.js';
 import type { AdcChannelConfig } from '../../../src/adc/config/adc-config-model.js';
-import type { ReadMode } from '../../../src/adc/raw-read-path.js';
+import type { ReadMode } from '../../../src/adc/adaptive-raw-reader.js';
 import { tempFakeIio, WB_ADC_PARENT, type FakeIioDeviceSpec } from '../../helpers/fake-iio.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 import { ManualTime } from '../../helpers/manual-time.js';

@@ -36,7 +36,7 @@ const MAX_PROBE_READS = 10_000;
 /** The two ways to read a channel (IioChannel has both). */
 export type RawSource = Pick<IioChannel, 'readRaw' | 'readRawSync'>;
 
-export interface RawReadPathOptions {
+export interface AdaptiveRawReaderOptions {
   readonly mode?: ReadMode;
   /** Clock of the read durations (high resolution); default systemTime. */
   readonly time?: Pick<Time, 'now'>;
@@ -44,7 +44,7 @@ export interface RawReadPathOptions {
   readonly onSwitch?: (sync: boolean, why: string) => void;
 }
 
-export class RawReadPath {
+export class AdaptiveRawReader {
   private sync: boolean;
   private fastReads = 0;
   private probeReads = PROBE_READS;
@@ -53,7 +53,7 @@ export class RawReadPath {
 
   constructor(
     private readonly source: RawSource,
-    private readonly options: RawReadPathOptions = {},
+    private readonly options: AdaptiveRawReaderOptions = {},
   ) {
     this.mode = options.mode ?? 'adaptive';
     this.sync = this.mode === 'sync';

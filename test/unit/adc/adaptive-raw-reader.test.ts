@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { isCtlError } from '../../../src/core/errors.js';
 import { openIioChannel } from '../../../src/hw/iio/iio-channel.js';
-import { PROBE_READS, RawReadPath, SYNC_MAX_MS, type RawSource } from '../../../src/adc/raw-read-path.js';
+import { PROBE_READS, AdaptiveRawReader, SYNC_MAX_MS, type RawSource } from '../../../src/adc/adaptive-raw-reader.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 
 /** A source whose reads "take" the given times on a synthetic clock; it counts which path ran. */
@@ -25,7 +25,7 @@ function timedSource(durations: { async: number; sync: number }) {
   return { source, calls, now: () => now, durations };
 }
 
-async function readN(path: RawReadPath, n: number): Promise<number[]> {
+async function readN(path: AdaptiveRawReader, n: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push(await path.read());
   return out;
@@ -34,7 +34,7 @@ async function readN(path: RawReadPath, n: number): Promise<number[]> {
 test('fast reads: thread pool for the probe, then synchronous (a number, no promise)', async () => {
   const s = timedSource({ async: 0.2, sync: 0.002 });
   const switches: string[] = [];
-  const path = new RawReadPath(s.source, { time: { now: s.now }, onSwitch: (sync, why) => switches.push(`${sync} ${why}`) });
+  const path = new AdaptiveRawReader(s.source, { time: { now: s.now }, onSwitch: (sync, why) => switches.push(`${sync} ${why}`) });
   assert.equal(path.synchronous, false);
   await readN(path, PROBE_READS);
   assert.equal(path.synchronous, true);
@@ -45,7 +45,7 @@ test('fast reads: thread pool for the probe, then synchronous (a number, no prom
 
 test('a slow ADC (ms per conversion) stays on the thread pool', async () => {
   const s = timedSource({ async: 5, sync: 5 });
-  const path = new RawReadPath(s.source, { time: { now: s.now } });
+  const path = new AdaptiveRawReader(s.source, { time: { now: s.now } });
   await readN(path, 100);
   assert.equal(path.synchronous, false);
   assert.equal(s.calls.sync, 0, 'never read on the event loop');
@@ -54,7 +54,7 @@ test('a slow ADC (ms per conversion) stays on the thread pool', async () => {
 test('a slow synchronous read sends the channel back; each return needs twice as many fast reads', async () => {
   const s = timedSource({ async: 0.1, sync: 0.002 });
   const switches: boolean[] = [];
-  const path = new RawReadPath(s.source, { time: { now: s.now }, onSwitch: (sync) => switches.push(sync) });
+  const path = new AdaptiveRawReader(s.source, { time: { now: s.now }, onSwitch: (sync) => switches.push(sync) });
   await readN(path, PROBE_READS);
   s.durations.sync = SYNC_MAX_MS * 2;
   await path.read(); // the one stall that reveals it
@@ -70,7 +70,7 @@ test('a slow synchronous read sends the channel back; each return needs twice as
 
 test('slow probe reads (a busy loop) do not count, but do not reset the fast ones', async () => {
   const s = timedSource({ async: 0.1, sync: 0.002 });
-  const path = new RawReadPath(s.source, { time: { now: s.now } });
+  const path = new AdaptiveRawReader(s.source, { time: { now: s.now } });
   await readN(path, PROBE_READS - 1);
   s.durations.async = 3;
   await readN(path, 5);
@@ -82,10 +82,10 @@ test('slow probe reads (a busy loop) do not count, but do not reset the fast one
 
 test('forced modes never switch', async () => {
   const s = timedSource({ async: 0.1, sync: 10 });
-  const sync = new RawReadPath(s.source, { mode: 'sync', time: { now: s.now } });
+  const sync = new AdaptiveRawReader(s.source, { mode: 'sync', time: { now: s.now } });
   for (let i = 0; i < 3; i++) assert.equal(sync.read(), 2);
   assert.equal(sync.synchronous, true);
-  const pool = new RawReadPath(s.source, { mode: 'async', time: { now: s.now } });
+  const pool = new AdaptiveRawReader(s.source, { mode: 'async', time: { now: s.now } });
   await readN(pool, 50);
   assert.equal(pool.synchronous, false);
   assert.deepEqual(s.calls, { async: 50, sync: 3 });
@@ -97,7 +97,7 @@ test('on a real channel: synchronous reads see new values and fail like asynchro
   t.after(() => channel.close());
   // A clock that does not move: every read looks instant, whatever the machine's load, so the
   // path switches after its probe reads (the switch itself is tested on synthetic time above).
-  const path = new RawReadPath(channel, { time: { now: () => 0 } });
+  const path = new AdaptiveRawReader(channel, { time: { now: () => 0 } });
   for (let i = 0; i < 50 && !path.synchronous; i++) assert.equal(await path.read(), 7);
   assert.equal(path.synchronous, true);
   tree.setRaw(0, 'voltage1', -42);
