@@ -99,7 +99,10 @@ function ctlProgram(meter: boolean): Program {
         '--device-id',
         id,
       ];
-      return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      // As the installed command runs it (packaging/bin, the unit): a larger libuv pool, one of whose
+      // threads the GPIO event waiter keeps.
+      const env = { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '6' };
+      return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
     },
     ready: { what: 'first value', topic: inputTopic },
     inOffset: meter ? LINES.meter.in : LINES.ctl.in,
