@@ -5,7 +5,8 @@
 #   initramfs.cpio.gz busybox-static + guest-init.sh as /init
 # With HIL_ARCH=armhf (cache ~/.cache/ctl-mqtt/hil-armhf): zImage cross-compiled with
 # gcc-arm-linux-gnueabihf from the same sources (kernel.armhf.config), busybox-static:armhf in the
-# initramfs, and Debian 12's armhf userland in root/ (armhf-root.sh).
+# initramfs, and Debian 12's armhf userland in root/ (foreign-root.sh). HIL_ARCH=arm64 likewise
+# (cache hil-arm64): Image from gcc-aarch64-linux-gnu and kernel.arm64.config, arm64 packages.
 # Rebuilds only what changed: the kernel when kernel.config or the source tarball changes, the
 # initramfs when guest-init.sh or busybox changes.
 # Exit codes: 0 ready, 77 cannot build here (tools missing and not root; message printed), else failure.
@@ -45,7 +46,7 @@ else
     hil_log "the final .config lacks: ${lost[*]}"
     exit 1
   fi
-  hil_log "building $image with $(nproc) jobs (about 5 minutes on 2 cores, 13 for armhf on busy ones)"
+  hil_log "building $image with $(nproc) jobs (about 5 minutes on 2 cores, 13-15 for the ARM guests on busy ones)"
   nice make -s -j"$(nproc)" "${HIL_MAKE_ARGS[@]}" "$image" > ../kernel-build.log 2>&1 || { tail -n 30 ../kernel-build.log >&2; exit 1; }
   cp "$HIL_KERNEL_BUILT" "../$image.new"
   cd ..
@@ -55,16 +56,17 @@ else
 fi
 
 busybox=/bin/busybox
-if [ "$HIL_ARCH" = armhf ]; then
+if [ -n "$HIL_DEB_ARCH" ]; then
+  # foreign-root.sh first: it adds the architecture to apt, which the busybox download needs.
+  bash "$HIL_SCRIPTS/foreign-root.sh"
   busybox="$HIL_CACHE/busybox"
   if [ ! -x "$busybox" ]; then
-    hil_log "fetching busybox-static:armhf"
+    hil_log "fetching busybox-static:$HIL_DEB_ARCH"
     dl="$(mktemp -d)"; chmod 0755 "$dl"
-    (cd "$dl" && apt-get download -qq busybox-static:armhf 2>&1 | grep -v 'unsandboxed as root' >&2 || true)
+    (cd "$dl" && apt-get download -qq "busybox-static:$HIL_DEB_ARCH" 2>&1 | grep -v 'unsandboxed as root' >&2 || true)
     dpkg -x "$dl"/busybox-static_*.deb "$dl/x" && cp "$dl/x/bin/busybox" "$busybox"
     rm -rf "$dl"
   fi
-  bash "$HIL_SCRIPTS/armhf-root.sh"
 fi
 initramfs_key="$(cat "$HIL_SCRIPTS/guest-init.sh" "$busybox" | sha256sum | cut -c1-16)"
 if [ -f initramfs.cpio.gz ] && [ "$(cat initramfs.key 2>/dev/null)" = "$initramfs_key" ]; then

@@ -1,19 +1,36 @@
 # Shared settings of the HIL scripts (sourced, not run).
-# The guest's architecture: x86_64 (default) or armhf (HIL_ARCH=armhf: a 32-bit ARM guest on
-# qemu's virt board, Debian 12's armhf userland; see armhf-root.sh).
+# The guest's architecture: x86_64 (default), armhf (HIL_ARCH=armhf: a 32-bit ARM guest) or arm64
+# (HIL_ARCH=arm64: a 64-bit ARM one, as on Wiren Board 8). The ARM guests run on qemu's virt board
+# under TCG, in Debian 12's userland of their architecture (see foreign-root.sh).
 HIL_ARCH="${HIL_ARCH:-x86_64}"
 # The cache lives outside the repository so every worktree and clone reuses one kernel.
 HIL_CACHE="${CTL_HIL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctl-mqtt/hil}"
+# HIL_DEB_ARCH is the Debian architecture of a foreign guest's userland (empty for x86_64, whose
+# guest runs the host's own) and HIL_TRIPLET its multiarch tuple, also the cross compiler's prefix.
+HIL_DEB_ARCH=; HIL_TRIPLET=; HIL_MACHINE_ARGS=()
 case "$HIL_ARCH" in
   x86_64)
     HIL_KERNEL_CONFIG=kernel.config; HIL_MAKE_ARGS=(); HIL_KERNEL_IMAGE=bzImage
     HIL_KERNEL_BUILT=arch/x86/boot/bzImage; HIL_QEMU=qemu-system-x86_64 ;;
   armhf)
-    HIL_CACHE="$HIL_CACHE-armhf"
-    HIL_KERNEL_CONFIG=kernel.armhf.config; HIL_MAKE_ARGS=(ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-)
-    HIL_KERNEL_IMAGE=zImage; HIL_KERNEL_BUILT=arch/arm/boot/zImage; HIL_QEMU=qemu-system-arm ;;
-  *) printf 'hil: HIL_ARCH must be x86_64 or armhf (got %s)\n' "$HIL_ARCH" >&2; exit 2 ;;
+    HIL_DEB_ARCH=armhf; HIL_TRIPLET=arm-linux-gnueabihf
+    HIL_KERNEL_CONFIG=kernel.armhf.config; HIL_MAKE_ARGS=(ARCH=arm)
+    HIL_KERNEL_IMAGE=zImage; HIL_KERNEL_BUILT=arch/arm/boot/zImage; HIL_QEMU=qemu-system-arm
+    # The board's CPU (Cortex-A15, ARMv7 with VFPv4 and NEON) and its own devices; highmem=off
+    # keeps every device below 4 GiB for a kernel without LPAE.
+    HIL_MACHINE_ARGS=(-M virt,highmem=off -cpu cortex-a15) ;;
+  arm64)
+    HIL_DEB_ARCH=arm64; HIL_TRIPLET=aarch64-linux-gnu
+    HIL_KERNEL_CONFIG=kernel.arm64.config; HIL_MAKE_ARGS=(ARCH=arm64)
+    HIL_KERNEL_IMAGE=Image; HIL_KERNEL_BUILT=arch/arm64/boot/Image; HIL_QEMU=qemu-system-aarch64
+    # Cortex-A53: the ARMv8.0 core of Wiren Board 8's Allwinner T507.
+    HIL_MACHINE_ARGS=(-M virt -cpu cortex-a53) ;;
+  *) printf 'hil: HIL_ARCH must be x86_64, armhf or arm64 (got %s)\n' "$HIL_ARCH" >&2; exit 2 ;;
 esac
+if [ -n "$HIL_DEB_ARCH" ]; then
+  HIL_CACHE="$HIL_CACHE-$HIL_DEB_ARCH"
+  HIL_MAKE_ARGS+=("CROSS_COMPILE=$HIL_TRIPLET-")
+fi
 HIL_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # Exit code of build.sh when the harness cannot run here (tools missing and not root).
 HIL_SKIP_RC=77
@@ -24,10 +41,11 @@ hil_log() { printf 'hil: %s\n' "$*" >&2; }
 hil_missing_packages() {
   local missing=()
   ls /usr/src/linux-source-6.1.tar.* >/dev/null 2>&1 || missing+=(linux-source-6.1)
-  if [ "$HIL_ARCH" = armhf ]; then
-    # The guest's busybox and userland are armhf packages fetched by build.sh and armhf-root.sh.
-    command -v qemu-system-arm >/dev/null 2>&1 || missing+=(qemu-system-arm)
-    command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 || missing+=(gcc-arm-linux-gnueabihf)
+  if [ -n "$HIL_DEB_ARCH" ]; then
+    # The guest's busybox and userland are packages of its architecture fetched by build.sh and
+    # foreign-root.sh; qemu-system-arm holds both qemu-system-arm and qemu-system-aarch64.
+    command -v "$HIL_QEMU" >/dev/null 2>&1 || missing+=(qemu-system-arm)
+    command -v "$HIL_TRIPLET-gcc" >/dev/null 2>&1 || missing+=("gcc-$HIL_TRIPLET")
   else
     command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
     [ -x /bin/busybox ] && file_is_static /bin/busybox || missing+=(busybox-static)

@@ -5,9 +5,9 @@
 # (HIL_RW overrides it; HIL_RW= shares nothing), and gpio-sim chips whose paths arrive in
 # $HIL_CHIPn, $HIL_CHIPn_SYSFS (sim_gpioN/{pull,value}), $HIL_CHIPn_LABEL, $HIL_CHIPn_CONFIGFS.
 # The command's output is streamed while it runs.
-# With HIL_ARCH=armhf the guest is a 32-bit ARM one (qemu-system-arm -M virt, TCG) booted into
-# Debian 12's armhf userland (read-only), with the current directory and the folder node_modules
-# points to at their host paths.
+# With HIL_ARCH=armhf or arm64 the guest is a 32- or 64-bit ARM one (qemu-system-arm or
+# qemu-system-aarch64 -M virt, TCG) booted into Debian 12's userland of that architecture
+# (read-only), with the current directory and the folder node_modules points to at their host paths.
 # Settings (environment): HIL_ACCEL=auto|tcg|kvm (auto: kvm only with real VT-x/AMD-V), HIL_SMP (2),
 # HIL_MEM (1024M), HIL_CHIPS (LABEL:NLINES:PREFIX,...), HIL_TIMEOUT seconds (900), HIL_KEEP=1 keeps
 # the exchange folder. Needs build.sh to have run. Exit 125 when the guest never reported.
@@ -20,7 +20,7 @@ for f in "$HIL_KERNEL_IMAGE" initramfs.cpio.gz; do
 done
 
 accel="${HIL_ACCEL:-auto}"
-[ "$HIL_ARCH" = armhf ] && accel=tcg
+[ -n "$HIL_DEB_ARCH" ] && accel=tcg
 if [ "$accel" = auto ]; then
   # Nested "pagetable-based" KVM (kvm_pvm) starts the guest but stalls it; TCG always works.
   if [ -r /dev/kvm ] && [ -w /dev/kvm ] && grep -qE '\b(vmx|svm)\b' /proc/cpuinfo && [ ! -d /sys/module/kvm_pvm ]; then
@@ -52,10 +52,8 @@ printf 'cd %q\n%s\n' "$PWD" "$*" > "$xchg/cmd.sh"
 
 share_args=()
 append="quiet panic=-1 hil.xchg=$xchg hil.chips=$chips"
-if [ "$HIL_ARCH" = armhf ]; then
-  # The board's CPU (Cortex-A15, ARMv7 with VFPv4 and NEON) and its own devices; highmem=off keeps
-  # every device below 4 GiB for a kernel without LPAE.
-  machine_args=(-M virt,highmem=off -cpu cortex-a15)
+machine_args=("${HIL_MACHINE_ARGS[@]}")
+if [ -n "$HIL_DEB_ARCH" ]; then
   accel_args=(-accel tcg,thread=multi)
   append="console=ttyAMA0 $append hil.root=guestroot"
   guest_root="$HIL_CACHE/root"
@@ -68,7 +66,6 @@ if [ "$HIL_ARCH" = armhf ]; then
   for p in ${rw:+"$rw"} "${binds[@]}"; do mkdir -p "$guest_root$p"; done
   if [ ${#binds[@]} -gt 0 ]; then append+=" hil.binds=$(IFS=,; echo "${binds[*]}")"; fi
 else
-  machine_args=()
   append="console=ttyS0 $append"
 fi
 if [ -n "$rw" ]; then
@@ -87,9 +84,9 @@ qemu_pid=$!
 tail -n +1 -f "$xchg/output" --pid="$qemu_pid" &
 tail_pid=$!
 
-# The armhf guest emulates every instruction of a foreign ISA: its suite takes several times longer.
+# The ARM guests emulate every instruction of a foreign ISA: their suite takes several times longer.
 default_timeout=900
-[ "$HIL_ARCH" = armhf ] && default_timeout=3600
+[ -n "$HIL_DEB_ARCH" ] && default_timeout=3600
 timeout="${HIL_TIMEOUT:-$default_timeout}"
 deadline=$((SECONDS + timeout))
 while kill -0 "$qemu_pid" 2>/dev/null; do

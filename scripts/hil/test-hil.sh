@@ -6,7 +6,7 @@
 #  3. boots the guest once and runs `node --test` on dist/test/**/*.hil.test.js inside it (files
 #     one after another: they share the gpio-sim chips), and exits with its exit code.
 # Arguments: substrings; only HIL files whose path contains one of them run.
-# HIL_ARCH=armhf runs it all in the 32-bit ARM guest instead (docs/hil.md).
+# HIL_ARCH=armhf or arm64 runs it all in the 32- or 64-bit ARM guest instead (docs/hil.md).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$HIL_SCRIPTS/../.."

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Builds (once per set of package versions) the userland of the armhf HIL guest in
-# $HIL_CACHE/root: Debian 12's armhf nodejs and libnode108, bash, coreutils and mosquitto with the
-# libraries they load, unpacked with `dpkg -x` (never installed: nothing runs on the host). The
-# guest boots into it and sees the repository and node_modules at their host paths; koffi's
-# prebuilt linux_armhf binary comes with node_modules. Needs `dpkg --add-architecture armhf` and
-# apt lists for armhf (done here as root when missing).
+# Builds (once per set of package versions) the userland of a foreign-architecture HIL guest
+# (HIL_ARCH=armhf or arm64) in $HIL_CACHE/root: Debian 12's nodejs and libnode108, bash, coreutils
+# and mosquitto of that architecture with the libraries they load, unpacked with `dpkg -x` (never
+# installed: nothing runs on the host). The guest boots into it and sees the repository and
+# node_modules at their host paths; koffi's prebuilt linux_armhf / linux_arm64 binary comes with
+# node_modules. Needs `dpkg --add-architecture ARCH` and apt lists for it (done here as root when
+# missing).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-arch=armhf
+[ -n "$HIL_DEB_ARCH" ] || { hil_log "foreign-root.sh is for HIL_ARCH=armhf or arm64"; exit 2; }
+arch="$HIL_DEB_ARCH"
 if ! dpkg --print-foreign-architectures | grep -qx "$arch" || [ -z "$(apt-cache madison "nodejs:$arch" 2>/dev/null)" ]; then
-  [ "$(id -u)" = 0 ] || { hil_log "SKIP: the armhf guest needs 'dpkg --add-architecture armhf && apt-get update' (as root)"; exit "$HIL_SKIP_RC"; }
-  hil_log "adding the armhf architecture to apt"
+  [ "$(id -u)" = 0 ] || { hil_log "SKIP: the $arch guest needs 'dpkg --add-architecture $arch && apt-get update' (as root)"; exit "$HIL_SKIP_RC"; }
+  hil_log "adding the $arch architecture to apt"
   dpkg --add-architecture "$arch"
   apt-get update -qq || true   # a mirror in sync may fail one index; the check below decides
-  [ -n "$(apt-cache madison "nodejs:$arch")" ] || { hil_log "no nodejs:armhf in the apt lists"; exit 1; }
+  [ -n "$(apt-cache madison "nodejs:$arch")" ] || { hil_log "no nodejs:$arch in the apt lists"; exit 1; }
 fi
 
 # Walking the package closure takes apt-cache a minute or two: skipped while neither the apt lists
@@ -22,7 +24,7 @@ fi
 root="$HIL_CACHE/root"
 stamp="$(stat -c %Y /var/lib/apt/lists) $(sha256sum < "$0" | cut -c1-16)"
 if [ -x "$root/usr/bin/node" ] && [ "$(cat "$HIL_CACHE/root.stamp" 2>/dev/null)" = "$stamp" ]; then
-  hil_log "armhf userland up to date ($root)"
+  hil_log "$arch userland up to date ($root)"
   exit 0
 fi
 
@@ -38,7 +40,7 @@ visit() { # name
   qualified="$name:$arch"
   version="$(apt-cache policy "$qualified" | awk '/Candidate:/ { print $2; exit }')"
   if [ -z "$version" ] || [ "$version" = "(none)" ]; then
-    # Architecture-independent packages (node-*) have no :armhf candidate.
+    # Architecture-independent packages (node-*) have no :$arch candidate.
     qualified="$name"
     version="$(apt-cache policy "$name" | awk '/Candidate:/ { print $2; exit }')"
   fi
@@ -55,18 +57,18 @@ visit() { # name
 }
 for p in nodejs libnode108 bash coreutils mosquitto libc6; do visit "$p"; done
 # libnode108 at nodejs's exact version.
-node_version="$(printf '%s\n' "${pkgs[@]}" | sed -n 's/^nodejs:armhf=//p')"
+node_version="$(printf '%s\n' "${pkgs[@]}" | sed -n "s/^nodejs:$arch=//p")"
 for i in "${!pkgs[@]}"; do case "${pkgs[i]}" in libnode108:*) pkgs[i]="libnode108:$arch=$node_version" ;; esac; done
 
 key="$(printf '%s\n' "${pkgs[@]}" | sort)"
 if [ -x "$root/usr/bin/node" ] && [ "$(cat "$HIL_CACHE/root.packages" 2>/dev/null)" = "$key" ]; then
   echo "$stamp" > "$HIL_CACHE/root.stamp"
-  hil_log "armhf userland up to date ($root)"
+  hil_log "$arch userland up to date ($root)"
   exit 0
 fi
 
-hil_log "unpacking ${#pkgs[@]} armhf packages into $root"
-work="$(mktemp -d "${TMPDIR:-/tmp}/ctl-hil-armhf.XXXXXX")"
+hil_log "unpacking ${#pkgs[@]} $arch packages into $root"
+work="$(mktemp -d "${TMPDIR:-/tmp}/ctl-hil-$arch.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
 (cd "$work" && apt-get download -qq "${pkgs[@]}" 2>&1 | grep -v 'unsandboxed as root' >&2 || true)
@@ -78,9 +80,9 @@ for deb in "$work"/*.deb; do dpkg -x "$deb" "$root.new"; done
 mkdir -p "$root.new"/{proc,sys,dev,tmp,run,root,var/tmp,etc}
 cp /etc/passwd /etc/group /etc/hosts "$root.new/etc/"
 ln -sf bash "$root.new/bin/sh"
-printf '%s\n' /lib/arm-linux-gnueabihf /usr/lib/arm-linux-gnueabihf > "$root.new/etc/ld.so.conf"
+printf '%s\n' "/lib/$HIL_TRIPLET" "/usr/lib/$HIL_TRIPLET" > "$root.new/etc/ld.so.conf"
 rm -rf "$root"
 mv "$root.new" "$root"
 printf '%s\n' "$key" > "$HIL_CACHE/root.packages"
 echo "$stamp" > "$HIL_CACHE/root.stamp"
-hil_log "armhf userland ready ($(du -sm "$root" | cut -f1) MiB)"
+hil_log "$arch userland ready ($(du -sm "$root" | cut -f1) MiB)"
