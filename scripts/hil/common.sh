@@ -23,7 +23,7 @@ case "$HIL_ARCH" in
     HIL_DEB_ARCH=arm64; HIL_TRIPLET=aarch64-linux-gnu
     HIL_KERNEL_CONFIG=kernel.arm64.config; HIL_MAKE_ARGS=(ARCH=arm64)
     HIL_KERNEL_IMAGE=Image; HIL_KERNEL_BUILT=arch/arm64/boot/Image; HIL_QEMU=qemu-system-aarch64
-    # Cortex-A53: the ARMv8.0 core of Wiren Board 8's Allwinner T507.
+    # Cortex-A53: a plain ARMv8.0 core, as 64-bit controllers (WB8) have.
     HIL_MACHINE_ARGS=(-M virt -cpu cortex-a53) ;;
   *) printf 'hil: HIL_ARCH must be x86_64, armhf or arm64 (got %s)\n' "$HIL_ARCH" >&2; exit 2 ;;
 esac
