@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../../core/log.js';
 import type { ControlSpec, DeviceControl } from '../../mqtt/mqtt-device.js';
-import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { LineSettings } from '../../hw/gpio/backend.js';
 import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 import type { GrantedInput, InputTiming } from './debouncer.js';
 import type { GpioStateStore } from '../state/gpio-state.js';
@@ -30,18 +30,24 @@ export interface GpioChannel {
   attach(line: LineAccess, nowNs: bigint): Promise<void>;
   /** The line is lost or could not be requested: `r` on every control, values stay. */
   detach(): void;
-  /** An edge event of the line. */
-  onEdge(event: EdgeEvent): void;
-  /** A poll sample of a line without interrupt. */
-  onPolled(level: boolean, atNs: bigint): void;
-  /** The read cycle's level of the line (a lost edge shows here). */
-  onRead(level: boolean, atNs: bigint): void;
+  /** Where an input's line levels go (its debouncer); an output has none. */
+  readonly input?: LineInput;
   /** Read cycle: re-evaluate what changes with time and publish per policy. */
   onReadCycle(nowNs: bigint): void;
   /** Stops timers; the service is stopping (no `r`: the device is removed anyway). */
   close(): void;
   /** What a channel re-created from this one by a reload takes over (nothing when absent: an input's state is the line, a meter's is in the state store). */
   handover?(): Handover;
+}
+
+/** An input line's levels, as the session sees them. */
+export interface LineInput {
+  /** An edge event: the line's logical level is `level` since `atNs` (the kernel's timestamp). */
+  onEdge(level: boolean, atNs: bigint): void;
+  /** A poll sample of a line without interrupt. */
+  onPolled(level: boolean, atNs: bigint): void;
+  /** The read cycle's level of the line (a lost edge shows here). */
+  onRead(level: boolean, atNs: bigint): void;
 }
 
 /** What a re-created channel (a reload changed its config) takes over from the one it replaces. */

@@ -11,14 +11,14 @@
  */
 import type { Logger } from '../../core/log.js';
 import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
-import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { LineSettings } from '../../hw/gpio/backend.js';
 import type { CounterConfig, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
 import { countsTransition, resolveAutoEdge, type EdgeMode } from './counting/edge-mode.js';
 import { IdleLevelWatch } from './counting/idle-level-watch.js';
 import { PulseCounter } from './counting/pulse-counter.js';
 import { Debouncer, debouncedLineSettings } from './debouncer.js';
-import type { ChannelContext, LineAccess, GpioChannel } from './gpio-channel.js';
+import type { ChannelContext, LineAccess, LineInput, GpioChannel } from './gpio-channel.js';
 import type { CounterRecord } from './counting/counter-record.js';
 import type { GpioStateStore } from '../state/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
@@ -68,20 +68,13 @@ export class MeterInput implements GpioChannel {
     return this.mode;
   }
 
+  /** Edges, poll samples and read levels go straight to the debouncer. */
+  get input(): LineInput {
+    return this.debouncer;
+  }
+
   lineSettings(): LineSettings {
     return debouncedLineSettings(this.config, this.offset);
-  }
-
-  onEdge(event: EdgeEvent): void {
-    this.debouncer.onEdge(event.rising, event.timestampNs);
-  }
-
-  onPolled(level: boolean, atNs: bigint): void {
-    this.debouncer.onPolled(level, atNs);
-  }
-
-  onRead(level: boolean, atNs: bigint): void {
-    this.debouncer.onRead(level, atNs);
   }
 
   async attach(line: LineAccess, nowNs: bigint): Promise<void> {

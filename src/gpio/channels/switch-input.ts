@@ -3,11 +3,11 @@
  * level read when the line is granted is published at once; then every committed change.
  */
 import type { DeviceControl } from '../../mqtt/mqtt-device.js';
-import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { LineSettings } from '../../hw/gpio/backend.js';
 import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 import { inputSwitchSpec } from './control-specs.js';
 import { Debouncer, debouncedLineSettings } from './debouncer.js';
-import type { ChannelContext, LineAccess, GpioChannel } from './gpio-channel.js';
+import type { ChannelContext, LineAccess, LineInput, GpioChannel } from './gpio-channel.js';
 
 export class SwitchInput implements GpioChannel {
   private readonly control: DeviceControl;
@@ -27,20 +27,13 @@ export class SwitchInput implements GpioChannel {
     });
   }
 
+  /** Edges, poll samples and read levels go straight to the debouncer. */
+  get input(): LineInput {
+    return this.debouncer;
+  }
+
   lineSettings(): LineSettings {
     return debouncedLineSettings(this.config, this.offset);
-  }
-
-  onEdge(event: EdgeEvent): void {
-    this.debouncer.onEdge(event.rising, event.timestampNs);
-  }
-
-  onPolled(level: boolean, atNs: bigint): void {
-    this.debouncer.onPolled(level, atNs);
-  }
-
-  onRead(level: boolean, atNs: bigint): void {
-    this.debouncer.onRead(level, atNs);
   }
 
   async attach(line: LineAccess, nowNs: bigint): Promise<void> {

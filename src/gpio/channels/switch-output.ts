@@ -17,7 +17,7 @@
 import { messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
-import type { Drive, EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
+import type { Drive, LineSettings } from '../../hw/gpio/backend.js';
 import type { GpioChannelConfig } from '../config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';
 import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
@@ -67,12 +67,6 @@ export class SwitchOutput implements GpioChannel {
     this.line = undefined;
     this.control.setError('r', true);
   }
-
-  onEdge(_event: EdgeEvent): void {}
-
-  onPolled(): void {}
-
-  onRead(): void {}
 
   onReadCycle(): void {
     if (this.line !== undefined && this.shown !== undefined) this.control.setBoolean(this.shown);

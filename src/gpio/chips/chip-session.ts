@@ -237,7 +237,7 @@ export class ChipSession {
       settings: channel.lineSettings(),
       onEdge: (event) => {
         tally?.(event);
-        channel.onEdge(event);
+        channel.input?.onEdge(event.rising, event.timestampNs);
       },
       onFailure: (error) => {
         if (self === undefined) early.error = error;

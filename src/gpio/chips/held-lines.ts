@@ -97,7 +97,7 @@ export class HeldLines {
         await onFailed(line, err);
         continue;
       }
-      channel.onRead(level, this.options.nowNs());
+      channel.input?.onRead(level, this.options.nowNs());
     }
   }
 
@@ -115,7 +115,7 @@ export class HeldLines {
           this.options.onPollFailed(line, err);
           continue;
         }
-        channel.onPolled(level, this.options.nowNs());
+        channel.input?.onPolled(level, this.options.nowNs());
       }
     } finally {
       this.polling = false;
