@@ -18,6 +18,7 @@ import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { TcpProxy } from '../mqtt/tcp-proxy.js';
+import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const GPIO_MAIN = join(ROOT, 'dist/src/cli/gpio-main.js');
@@ -42,20 +43,7 @@ function gpioArgs(dir: string, brokerUrl: string): string[] {
     { name: 'OUT', gpio: { chip: '/dev/gpiochip0', offset: 1 }, direction: 'output' },
   ];
   writeFileSync(config, JSON.stringify({ device_name: 'Start-up', channels }));
-  return [
-    '-c',
-    config,
-    '--system-config-dir',
-    join(dir, 'none'),
-    '--gpio-sim',
-    join(dir, 'sim'),
-    '--state-file',
-    join(dir, 'state.json'),
-    '--broker',
-    brokerUrl,
-    '--device-id',
-    'startup-gpio',
-  ];
+  return [...simGpioArgs(dir, config), '--broker', brokerUrl, '--device-id', 'startup-gpio'];
 }
 
 function adcArgs(dir: string, brokerUrl: string): string[] {

@@ -17,6 +17,7 @@ import { createSimBoard } from '../../helpers/sim-board.js';
 import { spawnNode } from '../../helpers/spawned.js';
 import { skipWithoutMosquitto } from '../../helpers/test-broker.js';
 import { waitUntil } from '../../helpers/wait-until.js';
+import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 
 const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
 const DEVICE = '/devices/tls-rotation';
@@ -103,14 +104,7 @@ test(
     t.after(() => recorder.close());
     const service = spawnNode(t, [
       GPIO_MAIN,
-      '-c',
-      config,
-      '--system-config-dir',
-      join(dir, 'none'),
-      '--gpio-sim',
-      join(dir, 'sim'),
-      '--state-file',
-      join(dir, 'state.json'),
+      ...simGpioArgs(dir, config),
       '--broker',
       broker.tlsUrl!,
       '--tls-ca',

@@ -16,6 +16,7 @@ import { createSimBoard } from '../../helpers/sim-board.js';
 import { spawnNode } from '../../helpers/spawned.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
 import { eventually } from '../../helpers/wait-until.js';
+import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 
 const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
 const DEVICE = '/devices/disk-full';
@@ -85,14 +86,7 @@ test(
     t.after(() => recorder.close());
     const service = spawnNode(t, [
       GPIO_MAIN,
-      '-c',
-      config,
-      '--system-config-dir',
-      join(dir, 'none'),
-      '--gpio-sim',
-      join(dir, 'sim'),
-      '--state-file',
-      stateFile,
+      ...simGpioArgs(dir, config, stateFile),
       '--save-interval',
       '0.5',
       '--broker',

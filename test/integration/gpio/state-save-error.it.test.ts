@@ -12,6 +12,7 @@ import { MqttRecorder } from '../../helpers/mqtt-recorder.js';
 import { createSimBoard } from '../../helpers/sim-board.js';
 import { spawnNode } from '../../helpers/spawned.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
+import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 
 const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
 const DEVICE = '/devices/state-error';
@@ -32,21 +33,7 @@ test('a state file that cannot be written sets w on the device, and a good save 
   writeFileSync(blocker, 'in the way');
   const recorder = await MqttRecorder.start(broker.url, [`${DEVICE}/#`]);
   t.after(() => recorder.close());
-  const args = [
-    GPIO_MAIN,
-    '-c',
-    config,
-    '--system-config-dir',
-    join(dir, 'none'),
-    '--gpio-sim',
-    join(dir, 'sim'),
-    '--state-file',
-    join(blocker, 'state.json'),
-    '--broker',
-    broker.url,
-    '--device-id',
-    'state-error',
-  ];
+  const args = [GPIO_MAIN, ...simGpioArgs(dir, config, join(blocker, 'state.json')), '--broker', broker.url, '--device-id', 'state-error'];
   const service = spawnNode(t, args);
   await recorder.waitForTopic(`${DEVICE}/controls/OUT`, '0', { timeoutMs: 10_000 });
 

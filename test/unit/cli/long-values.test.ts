@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../config/config-rig.js';
 import { runMain } from './cli-rig.js';
+import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 
 const LONG = 'd'.repeat(70_000);
 
@@ -44,18 +45,7 @@ test('a channel name too long for MQTT is exit 6 with one line, also in run mode
       channels: [{ name: 'n'.repeat(66_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }],
     }),
   );
-  const r = await runMain('gpio', [
-    '-c',
-    config,
-    '--system-config-dir',
-    join(dir, 'none'),
-    '--gpio-sim',
-    join(dir, 'sim'),
-    '--state-file',
-    join(dir, 'state.json'),
-    '--broker',
-    'mqtt://127.0.0.1:1',
-  ]);
+  const r = await runMain('gpio', [...simGpioArgs(dir, config), '--broker', 'mqtt://127.0.0.1:1']);
   assert.equal(r.code, 6);
   const lines = r.stderr.trimEnd().split('\n');
   assert.equal(lines.length, 1);

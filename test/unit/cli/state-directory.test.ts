@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../config/config-rig.js';
 import { runMain } from './cli-rig.js';
+import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 
 test('a world-writable state directory: exit 6, one line naming it', async (t) => {
   const dir = tempDir(t);
@@ -15,18 +16,7 @@ test('a world-writable state directory: exit 6, one line naming it', async (t) =
   chmodSync(shared, 0o1777);
   const stateFile = join(shared, 'state.json');
   // An unreachable broker: had the check not stopped it, the service would start and wait.
-  const r = await runMain('gpio', [
-    '-c',
-    config,
-    '--system-config-dir',
-    join(dir, 'none'),
-    '--gpio-sim',
-    join(dir, 'sim'),
-    '--state-file',
-    stateFile,
-    '--broker',
-    'mqtt://127.0.0.1:1',
-  ]);
+  const r = await runMain('gpio', [...simGpioArgs(dir, config, stateFile), '--broker', 'mqtt://127.0.0.1:1']);
   assert.equal(r.code, 6);
   assert.equal(r.stdout, '');
   assert.equal(
