@@ -9,7 +9,7 @@ import type { GpioChip, HwLog, LineInfo, LineRequest, RequestOptions } from '../
 import { CdevLineRequest, type KernelPart } from './cdev-request.js';
 import { toCtlError } from './errno.js';
 import type { EventWaiter } from './event-waiter.js';
-import { groupIntoRequests, hasEdges, kernelLineOf, type GroupedRequest, type KernelLine } from './kernel-requests.js';
+import { hasEdges, kernelLineOf, kernelRequestOf, type GroupedRequest } from './kernel-requests.js';
 import type { Syscalls } from './syscalls.js';
 import { IOCTL, LINE_FLAG, decodeLineInfo, decodeRequestFd, encodeLineInfoQuery, encodeLineRequest, type ChipInfo } from './uapi.js';
 
@@ -84,20 +84,16 @@ export class CdevChip implements GpioChip {
   private grant(options: RequestOptions): { part: KernelPart; polled: boolean } {
     const line = kernelLineOf(options.line);
     try {
-      return { part: this.ioctlRequest(this.kernelRequest(line, options.consumer)), polled: false };
+      return { part: this.ioctlRequest(kernelRequestOf(line, options.consumer)), polled: false };
     } catch (err) {
       const error = this.requestError(err, [line.offset]);
       if (error.code !== 'HW_UNSUPPORTED' || !hasEdges(line)) throw error;
     }
     try {
-      return { part: this.ioctlRequest(this.kernelRequest(kernelLineOf(options.line, false), options.consumer)), polled: true };
+      return { part: this.ioctlRequest(kernelRequestOf(kernelLineOf(options.line, false), options.consumer)), polled: true };
     } catch (err) {
       throw this.requestError(err, [line.offset]);
     }
-  }
-
-  private kernelRequest(line: KernelLine, consumer: string): GroupedRequest {
-    return groupIntoRequests([line], consumer)[0]!;
   }
 
   private ioctlRequest(kreq: GroupedRequest): KernelPart {
