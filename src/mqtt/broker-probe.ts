@@ -4,10 +4,11 @@
  * once is running (it did not restart), so the close was about our client id. The probe has a
  * client id of its own, a clean session and no will, and disconnects as soon as it is accepted.
  */
-import mqtt from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedBroker } from './broker-options.js';
 import { after, systemTime, type Time } from '../core/time.js';
+import { connectBrokerClient } from './broker-client.js';
 
 export interface ProbeOptions {
   readonly broker: ResolvedBroker;
@@ -24,9 +25,9 @@ export interface ProbeOptions {
 /** Resolves true when the broker accepted the probe's connection in time; never rejects. */
 export function brokerAcceptsProbe(options: ProbeOptions): Promise<boolean> {
   return new Promise((resolve) => {
-    let client: mqtt.MqttClient;
+    let client: MqttClient;
     try {
-      client = mqtt.connect({
+      client = connectBrokerClient({
         ...options.broker.clientOptions,
         // Starting with our id: a broker whose ACL allows client ids by prefix allows the probe too.
         clientId: `${options.clientId}-probe-${randomBytes(3).toString('hex')}`,

@@ -8,7 +8,7 @@
  * Commands queued for an earlier process are stale, so the first connection of a process asks for
  * a new session (MQTT 5 Clean Start). Every later reconnect resumes it.
  */
-import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
+import type { IClientOptions, ISubscriptionMap, MqttClient } from 'mqtt';
 import { LogRateLimiter, type Logger } from '../core/log.js';
 import { messageOf } from '../core/errors.js';
 import { after, systemTime, type Time, type Timer } from '../core/time.js';
@@ -16,6 +16,7 @@ import type { ResolvedBroker, TlsMaterial } from './broker-options.js';
 import type { MqttTraffic } from './mqtt-device.js';
 import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
+import { connectBrokerClient } from './broker-client.js';
 import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
 import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-length-limits.js';
 
@@ -138,7 +139,7 @@ export class ManagedConnection {
     };
     if (persistentSession) clientOptions.properties = { sessionExpiryInterval: SESSION_EXPIRY_S };
     if (will !== undefined) clientOptions.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true };
-    const client = mqtt.connect(clientOptions);
+    const client = connectBrokerClient(clientOptions);
     this.client = client;
     // Before mqtt.js's own 'close' listener, which arms the reconnect timer with reconnectPeriod.
     client.prependListener('close', () => this.onClose());

@@ -168,6 +168,16 @@ test('the bundled commands keep that lean start: the MQTT client sits in a chunk
   }
 });
 
+test('the bundles leave out what mqtt.js carries for browsers and SOCKS proxies, and keep mqtt.js itself', () => {
+  const chunks = join(ROOT, 'dist/bin/chunks');
+  const files = [...readdirSync(chunks).map((name) => join(chunks, name)), BIN.gpio, BIN.adc];
+  const holding = (pkg: string) => files.filter((file) => readFileSync(file, 'utf8').includes(`node_modules/${pkg}/`));
+  assert.deepEqual(holding('worker-timers'), []);
+  assert.deepEqual(holding('socks'), []);
+  assert.deepEqual(holding('ip-address'), []);
+  assert.equal(holding('mqtt').length, 1, 'mqtt.js is bundled once, in a chunk of its own');
+});
+
 test('the hardware listings load no MQTT client and no npm package, whatever path they take', () => {
   // Static and dynamic imports alike: everything --list-lines or --list-channels can load.
   const imports = (file: string): string[] => [

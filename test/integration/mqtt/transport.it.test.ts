@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
+import { promisify } from 'node:util';
 import { Aedes } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
@@ -8,6 +10,7 @@ import { waitUntil } from '../../helpers/wait-until.js';
 import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, threeControls } from './device-rig.js';
 
 const base = `/devices/${DEVICE.id}`;
+const execFileAsync = promisify(execFile);
 
 test('TLS with a generated CA, a client certificate and password auth', { skip: skipWithoutMosquitto }, async (t) => {
   const broker = await startBroker(t, { tls: { requireClientCert: true }, users: { alice: 's3cret' } });
@@ -120,3 +123,22 @@ test('ws:// URL (aedes behind a WebSocket server)', async (t) => {
     log.lines.join('\n'),
   );
 });
+
+test(
+  'a plain mqtt:// connection loads no WebSocket, HTTP, TLS or SOCKS support into the process',
+  { skip: skipWithoutMosquitto },
+  async (t) => {
+    const broker = await startBroker(t);
+    const client = new URL('../../../src/mqtt/broker-client.js', import.meta.url).href;
+    const script = `
+    const { connectBrokerClient } = await import(${JSON.stringify(client)});
+    const { port } = new URL(process.argv[1]);
+    const c = connectBrokerClient({ protocol: 'mqtt', host: '127.0.0.1', port: Number(port), protocolVersion: 5, reconnectPeriod: 0 });
+    await new Promise((resolve, reject) => { c.once('connect', resolve); c.once('error', reject); });
+    const loaded = process.moduleLoadList.filter((m) => /^NativeModule (http|https|zlib|tls|dns)$/.test(m));
+    console.log(JSON.stringify(loaded));
+    c.end(true);`;
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script, broker.url]);
+    assert.deepEqual(JSON.parse(stdout), []);
+  },
+);
