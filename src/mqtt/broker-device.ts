@@ -312,6 +312,8 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.ha?.setAvailable(true);
     // Made now, after the controls: it counts this connection and says what they are.
     this.publishHealth();
+    // Health turned off: a document an earlier run left retained would look like a live one.
+    if (first && this.healthSource === undefined) this.send(topics.health(), '');
     if (!first) this.log.info(`device ${spec.id} published again`);
     for (const waiter of this.waiters.splice(0)) waiter.resolve();
     if (!this.staleCleanupDone) void this.removeStaleControls();

@@ -165,7 +165,8 @@ export interface MqttDevice {
   /**
    * Gives the device its health document: made by `source` and published (retained) on
    * `<prefix>/ctl-mqtt/<id>/health` at every connect, after the controls, and at each
-   * `publishHealth()`; emptied by `stop()` like the device's other topics.
+   * `publishHealth()`; emptied by `stop()` like the device's other topics. A device never given
+   * one empties the health topic at its first connect (a document left by a run that had one).
    */
   setHealthSource(source: () => string): void;
   /** Publishes the health document now, when online and a source was given (else nothing). */

@@ -1,7 +1,8 @@
 /**
  * The health document on `<prefix>/ctl-mqtt/<device-id>/health`, from the GPIO service on the sim
  * backend and a real mosquitto: a line in error, a save that fails and a reconnect each move their
- * figure; a clean stop empties the topic; `--health-interval 0` publishes none.
+ * figure; a clean stop empties the topic; `--health-interval 0` publishes none and
+ * empties what an earlier run left.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { MqttRecorder, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
+import { MqttRecorder, publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { startMosquitto, type Mosquitto } from '../../helpers/mosquitto.js';
 import { createSimBoard } from '../../helpers/sim-board.js';
 import { spawnNode } from '../../helpers/spawned.js';
@@ -20,6 +21,7 @@ const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.
 const PREFIX = 'site7';
 const HEALTH = `${PREFIX}/ctl-mqtt/health-gpio/health`;
 const DEVICE = `${PREFIX}/devices/health-gpio`;
+const OLD_DOCUMENT = '{"version":"0.0.9","uptime_s":86400}';
 
 interface Health {
   version: string;
@@ -139,18 +141,24 @@ test(
   },
 );
 
-test('--health-interval 0: no health document', { skip: skipWithoutMosquitto, timeout: 30_000 }, async (t) => {
-  const mosquitto = await broker(t);
-  const s = setUp(t);
-  const recorder = await MqttRecorder.start(mosquitto.url, [`${PREFIX}/#`]);
-  t.after(() => recorder.close());
-  const service = spawnNode(t, args(s, mosquitto.url, join(s.dir, 'state.json'), '0'));
-  await recorder.waitForTopic(`${DEVICE}/controls/OUT`, '0', { timeoutMs: 10_000 });
-  // The device's sync marker (stale-topic scan) goes out after the controls and the health document would.
-  await recorder.waitFor((m) => m.topic.startsWith(`${PREFIX}/ctl-mqtt/health-gpio/sync-`), { timeoutMs: 10_000 });
-  assert.equal(
-    recorder.messages.some((m) => m.topic === HEALTH),
-    false,
-  );
-  assert.equal(await service.stop(), 0, service.stderr());
-});
+test(
+  '--health-interval 0: no health document, and the one an earlier run left is emptied',
+  { skip: skipWithoutMosquitto, timeout: 30_000 },
+  async (t) => {
+    const mosquitto = await broker(t);
+    const s = setUp(t);
+    // What a run with health on leaves when it is killed (no clean stop to empty it).
+    await publishOnce(mosquitto.url, HEALTH, OLD_DOCUMENT, { retain: true, qos: 1 });
+    const recorder = await MqttRecorder.start(mosquitto.url, [`${PREFIX}/#`]);
+    t.after(() => recorder.close());
+    const service = spawnNode(t, args(s, mosquitto.url, join(s.dir, 'state.json'), '0'));
+    await recorder.waitForTopic(`${DEVICE}/controls/OUT`, '0', { timeoutMs: 10_000 });
+    // The device's sync marker (stale-topic scan) goes out after the controls and the health document would.
+    await recorder.waitFor((m) => m.topic.startsWith(`${PREFIX}/ctl-mqtt/health-gpio/sync-`), { timeoutMs: 10_000 });
+    // The replay of the old document when the recorder subscribed, then only its emptying.
+    const onHealth = recorder.messages.filter((m) => m.topic === HEALTH).map((m) => m.payload);
+    assert.deepEqual(onHealth, [OLD_DOCUMENT, ''], 'the service publishes no document of its own');
+    assert.equal((await retainedSnapshot(mosquitto.url, `${PREFIX}/#`)).has(HEALTH), false);
+    assert.equal(await service.stop(), 0, service.stderr());
+  },
+);
