@@ -77,6 +77,10 @@ export async function reloadInPlace(t: TestContext, rig: GpioServiceRig): Promis
     },
   });
   await service.log(/configuration reloaded: 3 channel\(s\) unchanged, 2 changed, 1 added, 1 removed/);
+  // The log line can come before the reload's publishes reach the broker, and the train may
+  // already have ended: wait for what the reload sends before reading what was published.
+  await run.value('GONE', '', { from: mark });
+  await run.value('ADDED', '0', { from: mark });
   await run.value('M_KEEP_total', (sent.pulses / 1000).toFixed(3), { from: mark });
   const levels = await outKeep.stop();
   assert.deepEqual([...levels], [true], 'OUT_KEEP never left its level: its line was never released');
@@ -105,7 +109,6 @@ export async function reloadInPlace(t: TestContext, rig: GpioServiceRig): Promis
     since.some((m) => m.topic === `${run.controls}GONE` && m.payload === ''),
     'the removed channel is cleared',
   );
-  await run.value('ADDED', '0', { from: mark });
   const deviceMeta = await run.recorder.waitForTopic(`/devices/${run.deviceId}/meta`, undefined, {
     from: mark,
     timeoutMs: 5000 * rig.timeScale,
