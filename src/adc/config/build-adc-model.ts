@@ -12,6 +12,7 @@ import {
   type MergedConfig,
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
+import { rule } from '../../core/config/config-rules.js';
 import type { AdcChannelConfig, AdcConfig } from './adc-config-model.js';
 import { facts } from './schema-module/adc-schema.js';
 
@@ -31,15 +32,11 @@ function channelOf(c: MergedChannel, out: Collector): string | null {
   const name = raw as string;
   if (/^in_/.test(name) || /_raw$/.test(name)) {
     const hint = name.replace(/^in_/, '').replace(/_raw$/, '');
-    out.problems.push(
-      channelKeyProblem(c, 'channel_number', `write "${hint}": the driver adds the in_ prefix and _raw suffix itself`, {
-        value: name,
-      }),
-    );
+    out.problems.push(channelKeyProblem(c, 'channel_number', rule('adc.channel-affixes', { hint }), { value: name }));
     return null;
   }
   if (!IIO_CHANNEL.test(name)) {
-    out.problems.push(channelKeyProblem(c, 'channel_number', 'must be an IIO channel name like "voltage4"', { value: name }));
+    out.problems.push(channelKeyProblem(c, 'channel_number', rule('adc.channel-name'), { value: name }));
     return null;
   }
   return name;

@@ -8,13 +8,14 @@ import type { TopicLengthCheck } from './topic-length.js';
 import type { ConfigSource } from './merge-channels.js';
 import type { Problem } from './problems.js';
 import { isJsonObject } from './schema-problems.js';
+import { rule } from './config-rules.js';
 
 /** Why a string cannot be one MQTT topic level, or null when it can. */
 export function topicLevelFault(name: string): string | null {
-  if (name === '') return 'must not be empty';
-  if (name.includes('/')) return "must not contain '/' (it must be one MQTT topic level)";
-  if (name.includes('+') || name.includes('#')) return "must not contain the MQTT wildcards '+' or '#'";
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'must not contain control characters';
+  if (name === '') return rule('value.empty');
+  if (name.includes('/')) return rule('name.slash');
+  if (name.includes('+') || name.includes('#')) return rule('name.wildcard');
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return rule('name.control-character');
   return null;
 }
 
@@ -35,7 +36,9 @@ export function channelProblems(family: ConfigFamily, source: ConfigSource, topi
     if (first === undefined) {
       firstIndex.set(id, i);
     } else {
-      problems.push(source.doc.problem(path, `duplicate ${family.idKey}: already used by ${family.channelsKey}[${first}]`, { value: id }));
+      problems.push(
+        source.doc.problem(path, rule('name.duplicate', { key: family.idKey, list: family.channelsKey, index: first }), { value: id }),
+      );
     }
   });
   return problems;

@@ -4,6 +4,7 @@
  */
 import { LineIndex, parseJsonc, pointerOf, type JsonPath, type JsonValue } from './jsonc.js';
 import { formatPath, ruleWithValue, type Problem } from './problems.js';
+import { rule } from './config-rules.js';
 
 export class JsonDocument {
   private readonly lines: LineIndex;
@@ -31,7 +32,7 @@ export class JsonDocument {
     const e = parsed.error;
     // The offending text is shown as written, not as a JSON string of it.
     const found = e.found === undefined ? '' : ` (got ${e.found})`;
-    const syntax = doc.problemAtOffset(e.offset, e.path, `invalid JSON: ${e.message}${found}`);
+    const syntax = doc.problemAtOffset(e.offset, e.path, `${rule('json.invalid', { detail: e.message })}${found}`);
     return new JsonDocument(name, text, undefined, parsed.offsets, syntax, parsed.duplicateKeys);
   }
 

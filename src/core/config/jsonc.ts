@@ -9,6 +9,8 @@
  * with this parser and 191 µs with jsonc-parser: the load is what counts.
  */
 
+import { rule } from './config-rules.js';
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 export interface JsonObject {
   [key: string]: JsonValue;
@@ -102,7 +104,7 @@ export function parseJsonc(text: string): ParsedJson {
         pos = end < 0 ? text.length : end + 1;
       } else if (c === 0x2f && text.charCodeAt(pos + 1) === 0x2a) {
         const end = text.indexOf('*/', pos + 2);
-        if (end < 0) fail('unterminated /* comment', pos, '/*');
+        if (end < 0) fail(rule('json.unterminated-comment'), pos, '/*');
         pos = end + 2;
       } else {
         return;
@@ -116,14 +118,14 @@ export function parseJsonc(text: string): ParsedJson {
     let out = '';
     let chunk = pos;
     for (;;) {
-      if (pos >= text.length) fail('unterminated string', start, '"');
+      if (pos >= text.length) fail(rule('json.unterminated-string'), start, '"');
       const c = text.charCodeAt(pos);
       if (c === 0x22) {
         out += text.slice(chunk, pos);
         pos++;
         return out;
       }
-      if (c < 0x20) fail('control character in a string (write it as an escape like \\n)', pos);
+      if (c < 0x20) fail(rule('json.control-character'), pos);
       if (c !== 0x5c) {
         pos++;
         continue;
@@ -138,7 +140,7 @@ export function parseJsonc(text: string): ParsedJson {
         out += String.fromCharCode(parseInt(text.slice(pos + 2, pos + 6), 16));
         pos += 6;
       } else {
-        fail('invalid escape in a string', pos, text.slice(pos, pos + 2));
+        fail(rule('json.bad-escape'), pos, text.slice(pos, pos + 2));
       }
       chunk = pos;
     }
@@ -148,7 +150,7 @@ export function parseJsonc(text: string): ParsedJson {
 
   const parseValue = (depth: number): JsonValue => {
     skipTrivia();
-    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
+    if (depth > MAX_DEPTH) fail(rule('json.too-deep', { limit: MAX_DEPTH }));
     offsets.set(pointers[pointers.length - 1]!, pos);
     const c = text[pos];
     if (c === '{') return parseObject(depth);
@@ -163,11 +165,11 @@ export function parseJsonc(text: string): ParsedJson {
     const m = NUMBER.exec(text);
     if (m && !/[A-Za-z0-9_$.]/.test(text[pos + m[0].length] ?? '')) {
       const n = Number(m[0]);
-      if (!Number.isFinite(n)) fail('number out of range', pos, m[0]);
+      if (!Number.isFinite(n)) fail(rule('json.number-range'), pos, m[0]);
       pos += m[0].length;
       return n;
     }
-    return fail(pos >= text.length ? 'unexpected end of text: expected a value' : 'expected a value');
+    return fail(rule(pos >= text.length ? 'json.end-before-value' : 'json.expected-value'));
   };
 
   const parseObject = (depth: number): JsonObject => {
@@ -184,10 +186,10 @@ export function parseJsonc(text: string): ParsedJson {
         pos++; // trailing comma
         return obj;
       }
-      if (text[pos] !== '"') fail('expected a property name in double quotes');
+      if (text[pos] !== '"') fail(rule('json.expected-key'));
       const key = parseString();
       skipTrivia();
-      if (text[pos] !== ':') fail(`expected ':' after property name "${key}"`);
+      if (text[pos] !== ':') fail(rule('json.expected-colon', { key }));
       pos++;
       enter(key);
       if (Object.hasOwn(obj, key)) duplicateKeys.push([...path]);
@@ -206,7 +208,7 @@ export function parseJsonc(text: string): ParsedJson {
         pos++;
         return obj;
       }
-      fail(pos >= text.length ? "unexpected end of text: expected ',' or '}'" : "expected ',' or '}'");
+      fail(rule(pos >= text.length ? 'json.end-in-object' : 'json.expected-object-end'));
     }
   };
 
@@ -231,14 +233,14 @@ export function parseJsonc(text: string): ParsedJson {
         pos++;
         return arr;
       }
-      fail(pos >= text.length ? "unexpected end of text: expected ',' or ']'" : "expected ',' or ']'");
+      fail(rule(pos >= text.length ? 'json.end-in-array' : 'json.expected-array-end'));
     }
   };
 
   try {
     const value = parseValue(0);
     skipTrivia();
-    if (pos < text.length) fail('unexpected text after the end of the document');
+    if (pos < text.length) fail(rule('json.text-after-end'));
     return { value, error: undefined, offsets, duplicateKeys };
   } catch (err) {
     if (!(err instanceof SyntaxFailure)) throw err;

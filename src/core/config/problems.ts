@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../errors.js';
 import type { JsonPath } from './jsonc.js';
+import { rule } from './config-rules.js';
 
 export interface Problem {
   /** The file name, or `<stdin>`. */
@@ -64,7 +65,7 @@ export function problemLines(problems: readonly Problem[], limit = MAX_PROBLEMS)
   const sorted = [...problems].sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || a.offset - b.offset);
   const unique = [...new Set(sorted.map(formatProblem))];
   if (unique.length <= limit) return unique;
-  return [...unique.slice(0, limit), `... and ${unique.length - limit} more`];
+  return [...unique.slice(0, limit), rule('list.more', { count: unique.length - limit })];
 }
 
 /** The ConfigError of a list of problems (one line each). */

@@ -11,6 +11,7 @@
 import type { JsonDocument } from './json-document.js';
 import type { JsonObject, JsonPath, JsonValue } from './jsonc.js';
 import type { Problem } from './problems.js';
+import { rule, TYPE_WORDS, type ConfigRuleId } from './config-rules.js';
 
 /** One error of an Ajv validator (the fields we use). */
 export interface SchemaError {
@@ -59,13 +60,13 @@ export function schemaProblems(doc: JsonDocument, value: JsonValue, validate: St
     const item = Array.isArray(items) ? items[index] : undefined;
     const base = [variants.channelsKey, index];
     if (!isJsonObject(item)) {
-      problems.push(doc.problem(base, 'must be an object', { value: item }));
+      problems.push(doc.problem(base, rule('schema.type', { types: typeWords('object') }), { value: item }));
       continue;
     }
     const variant = variants.choose(item);
     if (variant(item)) {
       // Cannot happen with exclusive variants; say so plainly rather than stay silent.
-      problems.push(doc.problem(base, 'matches more than one kind of channel', { value: item }));
+      problems.push(doc.problem(base, rule('schema.several-kinds'), { value: item }));
     } else {
       problems.push(...toProblems(doc, item, base, variant.errors ?? []));
     }
@@ -82,29 +83,38 @@ function toProblems(doc: JsonDocument, value: JsonValue, base: JsonPath, errors:
     const p = e.params;
     switch (e.keyword) {
       case 'required':
-        return doc.problem([...path, String(p.missingProperty)], 'is required');
+        return doc.problem([...path, String(p.missingProperty)], rule('schema.required'));
       case 'type':
-        return doc.problem(path, `must be ${typeWords(p.type)}`, got);
+        return doc.problem(path, rule('schema.type', { types: typeWords(p.type) }), got);
       case 'enum': {
         const allowed = (p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
-        return doc.problem(path, `must be one of ${allowed}`, got);
+        return doc.problem(path, rule('schema.enum', { allowed }), got);
       }
       case 'minimum':
       case 'maximum':
       case 'exclusiveMinimum':
       case 'exclusiveMaximum':
-        return doc.problem(path, `must be ${String(p.comparison)} ${String(p.limit)}`, got);
+        return doc.problem(path, rule(BOUND_RULES[String(p.comparison)] ?? 'schema.minimum', { limit: String(p.limit) }), got);
       case 'minLength':
-        return doc.problem(path, p.limit === 1 ? 'must not be empty' : `must have at least ${String(p.limit)} characters`, got);
+        return doc.problem(path, p.limit === 1 ? rule('value.empty') : rule('schema.min-length', { limit: String(p.limit) }), got);
       case 'oneOf':
-        return doc.problem(path, 'matches more than one of its allowed forms', got);
+        return doc.problem(path, rule('schema.several-forms'), got);
       case 'not':
-        return doc.problem(path, 'is not allowed in this kind of channel', got);
+        return doc.problem(path, rule('schema.not-here'), got);
       default:
-        return doc.problem(path, e.message ?? `breaks the schema rule ${e.keyword}`, got);
+        // Ajv's own words for a keyword the shipped schemas do not use.
+        return doc.problem(path, e.message ?? rule('schema.other', { keyword: e.keyword }), got);
     }
   });
 }
+
+/** The rule of each comparison Ajv reports for a bound. */
+const BOUND_RULES: Readonly<Record<string, ConfigRuleId>> = {
+  '>=': 'schema.minimum',
+  '<=': 'schema.maximum',
+  '>': 'schema.exclusive-minimum',
+  '<': 'schema.exclusive-maximum',
+};
 
 /**
  * Replaces each failed `oneOf`/`anyOf` and its branch errors by what helps the user: the errors
@@ -147,19 +157,9 @@ function collapseAlternatives(errors: readonly SchemaError[]): SchemaError[] {
   return out;
 }
 
-const ARTICLE: Record<string, string> = {
-  object: 'an object',
-  array: 'an array',
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  boolean: 'a boolean',
-  null: 'null',
-};
-
 function typeWords(type: unknown): string {
   const list = (Array.isArray(type) ? type : String(type).split(',')).map(String);
-  return [...new Set(list)].map((t) => ARTICLE[t] ?? t).join(' or ');
+  return [...new Set(list)].map((t) => TYPE_WORDS[t] ?? t).join(' or ');
 }
 
 /** The path (with array indexes as numbers) of a JSON pointer inside `value`. */

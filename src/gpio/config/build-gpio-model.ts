@@ -12,6 +12,7 @@ import {
   type MergedConfig,
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
+import { rule } from '../../core/config/config-rules.js';
 import { facts } from './schema-module/gpio-schema.js';
 import { controlIdsOf } from './control-ids.js';
 import { directionOf } from './gpio-direction.js';
@@ -57,8 +58,9 @@ function debounceOf(c: MergedChannel, out: Collector): number {
   if (!Object.hasOwn(c.value, 'debounce')) return DEFAULT_DEBOUNCE_US;
   const d = c.value.debounce;
   if (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d <= MAX_DEBOUNCE_US) return d;
-  const rule = `must be an integer >= 0 (microseconds; 0 = no debounce)${typeof d === 'number' && d > MAX_DEBOUNCE_US ? ` and <= ${MAX_DEBOUNCE_US}` : ''}`;
-  out.problems.push(channelKeyProblem(c, 'debounce', rule, { value: d }));
+  const broken =
+    typeof d === 'number' && d > MAX_DEBOUNCE_US ? rule('gpio.debounce-too-long', { limit: MAX_DEBOUNCE_US }) : rule('gpio.debounce');
+  out.problems.push(channelKeyProblem(c, 'debounce', broken, { value: d }));
   return DEFAULT_DEBOUNCE_US;
 }
 
@@ -67,8 +69,8 @@ function decimalsOf(c: MergedChannel, key: 'decimal_points_current' | 'decimal_p
   if (typeof raw !== 'number') return defaults[key];
   const whole = Math.min(Math.floor(raw), MAX_DECIMAL_POINTS);
   if (whole !== raw) {
-    const rule = `used as ${whole} (a whole number of decimal places, at most ${MAX_DECIMAL_POINTS})`;
-    out.warnings.push(channelKeyProblem(c, key, rule, { value: raw }));
+    const note = `used as ${whole} (a whole number of decimal places, at most ${MAX_DECIMAL_POINTS})`;
+    out.warnings.push(channelKeyProblem(c, key, note, { value: raw }));
   }
   return whole;
 }
@@ -82,13 +84,12 @@ function counterOf(c: MergedChannel, direction: 'input' | 'output', out: Collect
   }
   const multiplier = typeof c.value.multiplier === 'number' ? c.value.multiplier : defaults.multiplier;
   if (!(multiplier > 0)) {
-    const rule = 'must be > 0 for a pulse counter (pulses per unit)';
-    out.problems.push(channelKeyProblem(c, 'multiplier', rule, { value: multiplier }));
+    out.problems.push(channelKeyProblem(c, 'multiplier', rule('gpio.multiplier-not-positive'), { value: multiplier }));
   } else if (multiplier < MIN_COUNTER_MULTIPLIER) {
     // Below this, totals and rates overflow a double (1e-300 pulses per kWh gives an infinite
     // total after one pulse); one pulse per TWh is far beyond any real meter.
-    const rule = `must be >= ${MIN_COUNTER_MULTIPLIER} for a pulse counter (pulses per unit)`;
-    out.problems.push(channelKeyProblem(c, 'multiplier', rule, { value: multiplier }));
+    const broken = rule('gpio.multiplier-too-small', { limit: MIN_COUNTER_MULTIPLIER });
+    out.problems.push(channelKeyProblem(c, 'multiplier', broken, { value: multiplier }));
   }
   const edge = c.value.edge;
   return {
@@ -140,15 +141,15 @@ export function buildGpioModel(merged: MergedConfig): { model: GpioConfig; probl
     const key = lineKey(ch.line);
     const holder = lines.get(key);
     if (holder !== undefined) {
-      out.problems.push(channelKeyProblem(c, 'gpio', `line already used by channel "${holder}"`, { value: c.value.gpio }));
+      out.problems.push(channelKeyProblem(c, 'gpio', rule('gpio.line-used-twice', { channel: holder }), { value: c.value.gpio }));
     } else {
       lines.set(key, ch.name);
     }
     for (const control of controlIdsOf(ch)) {
       const owner = controls.get(control);
       if (owner !== undefined && owner !== ch.name) {
-        const rule = `its MQTT control "${control}" collides with one of channel "${owner}"`;
-        out.problems.push(channelKeyProblem(c, 'name', rule, { value: ch.name }));
+        const broken = rule('gpio.control-collision', { control, channel: owner });
+        out.problems.push(channelKeyProblem(c, 'name', broken, { value: ch.name }));
       }
       controls.set(control, ch.name);
     }
