@@ -2,16 +2,17 @@
  * The configuration API of the console (the page's side is web/config.js):
  *   GET  /api/config                      the configurations the console edits
  *   GET  /api/config/:id?lang=ru          the form (in that language), the config, its version
- *   POST /api/config/:id                  save {config, version}: 200, 422 with problems, 409 stale
+ *   POST /api/config/:id?lang=ru          save {config, version}: 200, 422 with problems (in that language), 409 stale
  *   GET  /api/config/:id/hardware         the controller's GPIO lines or IIO channels, for the picker
  *   GET  /api/config/:id/versions         the last kept versions of the file
- *   POST /api/config/:id/restore          {id, version}: puts a kept version back, as a save
+ *   POST /api/config/:id/restore?lang=ru  {id, version}: puts a kept version back, as a save
  * Every route needs a logged-in session (`requireAuth` throws 401).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConfigStore, SaveResult } from './config-store.js';
-import { languageOf } from './editor-schema.js';
+import { languageOf, type Language } from './editor-schema.js';
 import { decodePathPart, HttpError, readJsonObject, sendJson } from './http-io.js';
+import { problemsIn } from './problem-language.js';
 
 export interface ConfigRoute {
   readonly method: string;
@@ -23,8 +24,15 @@ export interface ConfigRoute {
 const CONFIG_BODY = 1024 * 1024;
 const SMALL_BODY = 4 * 1024;
 
-function sendSave(res: ServerResponse, result: SaveResult): void {
-  sendJson(res, result.saved ? 200 : 422, result);
+/** The page's language: `?lang=ru`, else the browser's Accept-Language. */
+function languageAsked(req: IncomingMessage): Language {
+  return languageOf(new URL(req.url ?? '/', 'http://console').searchParams.get('lang') ?? req.headers['accept-language']);
+}
+
+/** A save's answer, its problems in the page's language. */
+function sendSave(req: IncomingMessage, res: ServerResponse, result: SaveResult): void {
+  if (result.saved) sendJson(res, 200, result);
+  else sendJson(res, 422, { ...result, problems: problemsIn(languageAsked(req), result.problems) });
 }
 
 /** Which file the edit was made on: without it a save could overwrite another's. */
@@ -51,8 +59,7 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
         const service = store.service(id);
-        const asked = new URL(ctx.req.url ?? '/', 'http://console').searchParams.get('lang') ?? ctx.req.headers['accept-language'];
-        const { form, config, version } = await store.load(id, languageOf(asked));
+        const { form, config, version } = await store.load(id, languageAsked(ctx.req));
         sendJson(ctx.res, 200, { id, title: form.title || service.title, configFile: service.configFile, form, config, version });
       },
     },
@@ -67,7 +74,7 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
         if (body['config'] === null || typeof body['config'] !== 'object' || Array.isArray(body['config'])) {
           throw new HttpError(400, 'expected {"config": {...}}');
         }
-        sendSave(ctx.res, await store.save(id, body['config'], versionOf(body)));
+        sendSave(ctx.req, ctx.res, await store.save(id, body['config'], versionOf(body)));
       },
     },
     {
@@ -97,7 +104,7 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
         store.service(id);
         const body = await readJsonObject(ctx.req, SMALL_BODY);
         if (typeof body['id'] !== 'string') throw new HttpError(400, 'id: expected the id of a kept version');
-        sendSave(ctx.res, await store.restore(id, body['id'], versionOf(body)));
+        sendSave(ctx.req, ctx.res, await store.restore(id, body['id'], versionOf(body)));
       },
     },
   ];

@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { consoleRule } from './console-rules.js';
 import { ConfigVersions, type StoredVersion } from './config-versions.js';
 import { writeConfigFile } from './config-writer.js';
 import { formModel, type FormModel, type Language } from './editor-schema.js';
@@ -179,7 +180,10 @@ export class ConfigStore {
       const problems = problemLines(converted.stderr);
       return {
         saved: false,
-        problems: problems.length > 0 ? problems : [`${service.fromJSON.join(' ')} refused it (exit code ${converted.code})`],
+        problems:
+          problems.length > 0
+            ? problems
+            : [consoleRule('save.refused', { command: service.fromJSON.join(' '), code: String(converted.code) })],
       };
     }
     if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);

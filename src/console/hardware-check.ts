@@ -7,6 +7,7 @@
  * puts it beside its field. A binary without the listing (exit 2, an unknown option) means "no
  * list": the save is then checked by `-J` alone, and the service reports what it cannot open.
  */
+import { consoleRule } from './console-rules.js';
 import { runCommand } from './run-command.js';
 
 export interface GpioLineInfo {
@@ -86,22 +87,27 @@ export function gpioProblems(config: unknown, chips: readonly GpioChipInfo[]): s
     const chip = chipOf(chips, gpio['chip']);
     if (chip === undefined) {
       const known = chips.map((c) => c.path).join(', ');
-      problems.push(
-        `${at}.chip: there is no GPIO chip ${gpio['chip']} on this controller (${known === '' ? 'it has none' : `it has ${known}`})`,
-      );
+      const named = gpio['chip'];
+      const missing =
+        known === '' ? consoleRule('hardware.no-chip-at-all', { chip: named }) : consoleRule('hardware.no-chip', { chip: named, known });
+      problems.push(`${at}.chip: ${missing}`);
       return;
     }
     const offset = gpio['offset'];
     if (chip.error !== undefined) return; // the chip cannot be read: nothing to say about its lines
     if (offset >= chip.lines) {
-      problems.push(`${at}.offset: ${chip.path} has ${chip.lines} lines (offsets 0 to ${chip.lines - 1}): there is no line ${offset}`);
+      problems.push(
+        `${at}.offset: ${consoleRule('hardware.no-line', { chip: chip.path, lines: chip.lines, last: chip.lines - 1, offset })}`,
+      );
       return;
     }
     const line = chip.line_info?.find((l) => l.offset === offset);
     if (line?.used === true && line.consumer !== OWN_CONSUMER) {
-      problems.push(
-        `${at}.offset: line ${offset} of ${chip.path} is held by another program (${line.consumer === '' ? 'unnamed' : `"${line.consumer}"`})`,
-      );
+      const held =
+        line.consumer === ''
+          ? consoleRule('hardware.line-held-unnamed', { offset, chip: chip.path })
+          : consoleRule('hardware.line-held', { offset, chip: chip.path, consumer: line.consumer });
+      problems.push(`${at}.offset: ${held}`);
     }
   });
   return problems;
@@ -139,14 +145,16 @@ export function adcProblems(config: unknown, devices: readonly IioDeviceInfo[]):
     const pattern = typeof channel['match_iio'] === 'string' ? globToRegExp(channel['match_iio']) : undefined;
     const candidates = devices.filter((d) => d.error === undefined && (pattern === undefined || pattern.test(d.target)));
     if (pattern !== undefined && candidates.length === 0) {
-      problems.push(`iio_channels[${i}].match_iio: no IIO device of this controller matches ${String(channel['match_iio'])}`);
+      problems.push(`iio_channels[${i}].match_iio: ${consoleRule('hardware.no-iio-device', { pattern: String(channel['match_iio']) })}`);
       return;
     }
     if (candidates.length > 0 && !candidates.some((d) => d.channels?.some((c) => c.channel === wanted))) {
       const known = [...new Set(candidates.flatMap((d) => d.channels?.map((c) => c.channel) ?? []))].join(', ');
-      problems.push(
-        `iio_channels[${i}].channel_number: there is no IIO channel ${wanted} (${known === '' ? 'none is listed' : `there are ${known}`})`,
-      );
+      const missing =
+        known === ''
+          ? consoleRule('hardware.no-iio-channel-listed', { channel: wanted })
+          : consoleRule('hardware.no-iio-channel', { channel: wanted, known });
+      problems.push(`iio_channels[${i}].channel_number: ${missing}`);
     }
   });
   return problems;

@@ -3,9 +3,9 @@
 // the page edits that object in place (config-fields.js, config-channels.js), so keys the form
 // does not know are kept. A save goes to the console, which checks it with the service's `-J` and
 // against the controller's lines, writes it and applies it; its problems come back as the
-// service's own lines (`channels[3].gpio.offset: ...`) and are shown beside their fields. After
-// an apply the page watches the changed channels on MQTT until they are published and a few
-// seconds more, and says which work and which report an error. A save names the version of the
+// service's own lines (`channels[3].gpio.offset: ...`), in the page's language, and are shown
+// beside their fields. After an apply the page watches the changed channels on MQTT until they
+// are published and a few seconds more, and says which work and which report an error. A save names the version of the
 // file it edits (a stale one is refused, the edit stays); a save refused because the session
 // ended keeps the edit in this tab.
 import { el, fillNav, goToLogin, loadSession, post } from './api.js';
@@ -332,7 +332,7 @@ async function save() {
   saveButton.disabled = true;
   setResult(t.saving, 'busy');
   const sent = structuredClone(config);
-  const { status, body } = await post(api, { config: sent, version: loadedVersion }, { stayOnPage: true });
+  const { status, body } = await post(`${api}?lang=${language}`, { config: sent, version: loadedVersion }, { stayOnPage: true });
   saveButton.disabled = false;
   await afterSave(status, body, sent);
 }
@@ -367,7 +367,7 @@ async function restoreVersion(version) {
   if (!confirm(t.restoreConfirm(when(version.savedAt)))) return;
   clearProblems();
   setResult(t.saving, 'busy');
-  const { status, body } = await post(`${api}/restore`, { id: version.id, version: loadedVersion }, { stayOnPage: true });
+  const { status, body } = await post(`${api}/restore?lang=${language}`, { id: version.id, version: loadedVersion }, { stayOnPage: true });
   // What went is the kept version: the page learns it from the reload.
   await afterSave(status, body, status === 200 ? null : config, t.restored(when(version.savedAt)));
   if (status === 200) await showVersions();

@@ -3,8 +3,8 @@
  * broker, both services on the simulated board, the demo's console. What a person does: type a
  * setting key by key, open a channel from the list with the keyboard, use the page on a phone
  * (390 px), save a channel on a line the controller does not have, save what the service refuses,
- * put an earlier version back, leave with unsaved changes, read it in Russian; and two pages or
- * an ended session around one edit. With CTL_CONSOLE_SCREENSHOTS=DIR the page is also saved as
+ * put an earlier version back, leave with unsaved changes, read it in Russian (a refused save
+ * too); and two pages or an ended session around one edit. With CTL_CONSOLE_SCREENSHOTS=DIR the page is also saved as
  * PNG in DIR (console-config.png, console-config-phone.png, console-config-problem.png in docs/).
  */
 import { after, before, describe, test } from 'node:test';
@@ -343,6 +343,37 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       assert.equal(await p.locator(`${row('relay1')} [data-path$=".name"] label`).innerText(), 'Имя');
     } finally {
       await p.close();
+    }
+  });
+
+  test('in a Russian browser what the service refuses is said in Russian beside the field, the file unchanged', async () => {
+    const p = await browser.context.newPage();
+    p.on('dialog', (d) => void d.accept());
+    try {
+      await p.addInitScript(() =>
+        Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, 'language', { get: () => 'ru-RU' }),
+      );
+      await openPage(p);
+      const before = readFileSync(rig.configFile('gpio'), 'utf8');
+      // A new channel on the line `door` already has (offset 16): only the service's -J knows.
+      await p.locator('.ch-add select').selectOption({ label: 'Новый канал: Пользовательский GPIO' });
+      await p.locator('.ch-add button').click();
+      const detail = p.locator('li.channel').last();
+      await detail.locator('[data-path$=".name"] input').fill('second_door');
+      await detail.locator('[data-path$=".gpio.chip"] input').fill('/dev/gpiochip0');
+      await detail.locator('[data-path$=".gpio.offset"] input').fill('16');
+      await p.locator('#save').click();
+      await p.waitForSelector('#problems:not([hidden])');
+      const note = detail.locator('[data-path$=".gpio"] > .field-problem');
+      await eventually('the note beside the line', async () => ((await note.innerText()) === '' ? undefined : true), 10_000);
+      assert.match(
+        await note.innerText(),
+        /^линия уже занята каналом «door(_contact)?» \(got \{"chip":"\/dev\/gpiochip0","offset":16\}\)$/,
+      );
+      assert.match(await p.locator('#problems-list').innerText(), /second_door · Линия GPIO: линия уже занята каналом «door/);
+      assert.equal(readFileSync(rig.configFile('gpio'), 'utf8'), before);
+    } finally {
+      await p.close({ runBeforeUnload: false });
     }
   });
 

@@ -1,0 +1,58 @@
+/**
+ * A save's problems in the page's language. The problems come as English lines
+ * (`channels[2].debounce: must be <= 1000 (got 5000)`): `-J`'s own, which the command line keeps
+ * as they are, and the hardware check's, in the same form. For a Russian page each line is read
+ * back into its rule and parameters (core/config/rule-book.ts) and said with the rule's Russian
+ * text; the path and the `(got VALUE)` stay as written. A line of no known rule (an older
+ * service, a message from outside the checks) is shown as it came.
+ */
+import { configRules, TYPE_WORDS } from '../core/config/config-rules.js';
+import { fillTemplate, type ReadRule } from '../core/config/rule-book.js';
+import { consoleRules } from './console-rules.js';
+import type { Language } from './editor-schema.js';
+import { RUSSIAN_RULES, RUSSIAN_TYPES } from './problem-texts-ru.js';
+
+const SEGMENT = String.raw`(?:[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])`;
+/** `path: message`, the path as problem lines write it (`channels[0]["odd key"]`, `(root)`). */
+const PATH_AND_MESSAGE = new RegExp(String.raw`^(\(root\)|${SEGMENT}(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*): (.*)$`, 's');
+
+/** A whole number written with thousands separators (`65,535`). */
+const THOUSANDS = /^\d{1,3}(?:,\d{3})+$/;
+
+const TYPE_NAMES = new Map(Object.entries(TYPE_WORDS).map(([name, words]) => [words, name]));
+
+/** The problem lines as a page in `language` shows them. */
+export function problemsIn(language: Language, lines: readonly string[]): string[] {
+  return language === 'en' ? [...lines] : lines.map(russianLine);
+}
+
+/** One problem line in Russian, or as it is when it is the text of no known rule. */
+export function russianLine(line: string): string {
+  const parts = PATH_AND_MESSAGE.exec(line);
+  if (parts !== null) {
+    const message = russianMessage(parts[2]!);
+    if (message !== undefined) return `${parts[1]!}: ${message}`;
+  }
+  return russianMessage(line) ?? line;
+}
+
+function russianMessage(message: string): string | undefined {
+  const read: ReadRule<keyof typeof RUSSIAN_RULES> | undefined = configRules.read(message) ?? consoleRules.read(message);
+  if (read === undefined) return undefined;
+  // `65,535` reads as a fraction in Russian: its thousands are set apart by a no-break space.
+  const params = Object.fromEntries(
+    Object.entries(read.params).map(([name, value]) => [name, THOUSANDS.test(value) ? value.replace(/,/g, '\u00a0') : value]),
+  );
+  if (params['types'] !== undefined) params['types'] = russianTypes(params['types']);
+  if (params['detail'] !== undefined) params['detail'] = russianMessage(params['detail']) ?? params['detail'];
+  const text = fillTemplate(RUSSIAN_RULES[read.id], params);
+  return read.got === undefined ? text : `${text} (got ${read.got})`;
+}
+
+/** `an integer or a string` → `целым числом или строкой`. */
+function russianTypes(english: string): string {
+  return english
+    .split(' or ')
+    .map((words) => RUSSIAN_TYPES[TYPE_NAMES.get(words) ?? ''] ?? words)
+    .join(' или ');
+}
