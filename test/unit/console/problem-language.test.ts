@@ -172,12 +172,13 @@ test('what the config check really says, for configs broken in many ways, all re
     ...problemsOf(() =>
       loadAdc(adcDoc([customAdc({ channel_number: 'in_voltage1_raw' }), customAdc({ id: 'adc2', channel_number: 'a b' })])),
     ),
-    // The JSON text.
-    ...problemsOf(() => loadGpio('{"device_name": "x" "channels": []}')),
-    ...problemsOf(() => loadGpio('{"device_name": "x", "channels": [')),
+    // The JSON text, broken each way the parser tells apart.
+    ...['{"a" 1}', '{"a": 1,', '[', '{"a": "x', '/* x', '{"a": "\\q"}', '{"a": 1e999}', '{"a": 1} x', '{a: 1}', '{"a": [1 2]}']
+      .concat(['{"a": "\u0001"}', '['.repeat(300), '{"a": 1 "b": 2}'])
+      .flatMap((text) => problemsOf(() => loadGpio(text))),
   ];
   const english = asFromStdin(lines);
-  assert.ok(english.length >= 20, english.join('\n'));
+  assert.ok(english.length >= 30, english.join('\n'));
   const russian = problemsIn('ru', english);
   russian.forEach((line, i) => {
     assert.notEqual(line, english[i], `not said in Russian: ${english[i]}`);
