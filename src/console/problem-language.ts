@@ -16,8 +16,9 @@ const SEGMENT = String.raw`(?:[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])`;
 /** `path: message`, the path as problem lines write it (`channels[0]["odd key"]`, `(root)`). */
 const PATH_AND_MESSAGE = new RegExp(String.raw`^(\(root\)|${SEGMENT}(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*): (.*)$`, 's');
 
-/** A whole number written with thousands separators (`65,535`). */
+/** A whole number written with thousands separators (`65,535`), in the parameters that are numbers. */
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+$/;
+const NUMBER_PARAMS = new Set(['bytes', 'limit', 'count']);
 
 const TYPE_NAMES = new Map(Object.entries(TYPE_WORDS).map(([name, words]) => [words, name]));
 
@@ -41,7 +42,10 @@ function russianMessage(message: string): string | undefined {
   if (read === undefined) return undefined;
   // `65,535` reads as a fraction in Russian: its thousands are set apart by a no-break space.
   const params = Object.fromEntries(
-    Object.entries(read.params).map(([name, value]) => [name, THOUSANDS.test(value) ? value.replace(/,/g, '\u00a0') : value]),
+    Object.entries(read.params).map(([name, value]) => [
+      name,
+      NUMBER_PARAMS.has(name) && THOUSANDS.test(value) ? value.replace(/,/g, '\u00a0') : value,
+    ]),
   );
   if (params['types'] !== undefined) params['types'] = russianTypes(params['types']);
   if (params['detail'] !== undefined) params['detail'] = russianMessage(params['detail']) ?? params['detail'];
