@@ -3,7 +3,7 @@
  * (`channels[2].debounce: must be <= 1000 (got 5000)`): `-J`'s own, which the command line keeps
  * as they are, and the hardware check's, in the same form. For a Russian page each line is read
  * back into its rule and parameters (core/config/rule-book.ts) and said with the rule's Russian
- * text; the path and the `(got VALUE)` stay as written. A line of no known rule (an older
+ * text; the path stays as written, and `(got VALUE)` becomes `(указано: VALUE)` with the value as written. A line of no known rule (an older
  * service, a message from outside the checks) is shown as it came.
  */
 import { configRules, TYPE_WORDS } from '../core/config/config-rules.js';
@@ -50,7 +50,7 @@ function russianMessage(message: string): string | undefined {
   if (params['types'] !== undefined) params['types'] = russianTypes(params['types']);
   if (params['detail'] !== undefined) params['detail'] = russianMessage(params['detail']) ?? params['detail'];
   const text = fillTemplate(RUSSIAN_RULES[read.id], params);
-  return read.got === undefined ? text : `${text} (got ${read.got})`;
+  return read.got === undefined ? text : `${text} (указано: ${read.got})`;
 }
 
 /** `an integer or a string` → `целым числом или строкой`. */

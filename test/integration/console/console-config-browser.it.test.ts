@@ -368,7 +368,7 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       await eventually('the note beside the line', async () => ((await note.innerText()) === '' ? undefined : true), 10_000);
       assert.match(
         await note.innerText(),
-        /^линия уже занята каналом «door(_contact)?» \(got \{"chip":"\/dev\/gpiochip0","offset":16\}\)$/,
+        /^линия уже занята каналом «door(_contact)?» \(указано: \{"chip":"\/dev\/gpiochip0","offset":16\}\)$/,
       );
       assert.match(await p.locator('#problems-list').innerText(), /second_door · Линия GPIO: линия уже занята каналом «door/);
       assert.equal(readFileSync(rig.configFile('gpio'), 'utf8'), before);

@@ -1,7 +1,7 @@
 /**
  * A refused save's problems on a Russian page: every rule has a Russian text, every English line
  * the checks write is read back into its rule, and the lines are said in Russian with their
- * parameters, the path and the `(got VALUE)` as written. The English page and the command line
+ * parameters, the path as written and the value as `(указано: VALUE)`. The English page and the command line
  * keep the English lines.
  */
 import { test } from 'node:test';
@@ -62,29 +62,32 @@ test('every rule is read back from its English text, with its parameters and its
 
 test('problems in Russian: the rule with its parameters, the path and the value as written', () => {
   const cases: Array<[string, string]> = [
-    ['channels[2].debounce: must be <= 1000 (got 5000)', 'channels[2].debounce: должно быть не больше 1000 (got 5000)'],
+    ['channels[2].debounce: must be <= 1000 (got 5000)', 'channels[2].debounce: должно быть не больше 1000 (указано: 5000)'],
     ['channels[0].name: is required', 'channels[0].name: обязательное поле'],
     [
       'channels[1].direction: must be one of "input", "output" (got "sideways")',
-      'channels[1].direction: должно быть одним из значений: "input", "output" (got "sideways")',
+      'channels[1].direction: должно быть одним из значений: "input", "output" (указано: "sideways")',
     ],
     [
       'channels[3].inverted: must be a boolean (got "yes")',
-      'channels[3].inverted: должно быть логическим значением (true или false) (got "yes")',
+      'channels[3].inverted: должно быть логическим значением (true или false) (указано: "yes")',
     ],
-    ['channels[4].gpio: must be an object or an integer (got "17")', 'channels[4].gpio: должно быть объектом или целым числом (got "17")'],
+    [
+      'channels[4].gpio: must be an object or an integer (got "17")',
+      'channels[4].gpio: должно быть объектом или целым числом (указано: "17")',
+    ],
     [
       'channels[5].name: duplicate name: already used by channels[1] (got "door")',
-      'channels[5].name: повтор: уже есть у channels[1] (got "door")',
+      'channels[5].name: повтор: уже есть у channels[1] (указано: "door")',
     ],
     [
       'channels[6].gpio: line already used by channel "door" (got {"chip":"/dev/gpiochip0","offset":16})',
-      'channels[6].gpio: линия уже занята каналом «door» (got {"chip":"/dev/gpiochip0","offset":16})',
+      'channels[6].gpio: линия уже занята каналом «door» (указано: {"chip":"/dev/gpiochip0","offset":16})',
     ],
-    ["(root): invalid JSON: expected ',' or '}' (got x)", '(root): ошибка в JSON: ожидалось «,» или «}» (got x)'],
+    ["(root): invalid JSON: expected ',' or '}' (got x)", '(root): ошибка в JSON: ожидалось «,» или «}» (указано: x)'],
     [
       'channels[0]["odd key"]: is not allowed in this kind of channel (got 1)',
-      'channels[0]["odd key"]: не допускается в канале этого вида (got 1)',
+      'channels[0]["odd key"]: не допускается в канале этого вида (указано: 1)',
     ],
     ['... and 10 more', '… и ещё 10'],
     ['ctl-mqtt-gpio -J refused it (exit code 3)', 'ctl-mqtt-gpio -J не принял настройки (код выхода 3)'],
@@ -189,6 +192,6 @@ test('what the config check really says, for configs broken in many ways, all re
   // The MQTT layer's words for a name too long, its thousands set apart the Russian way.
   assert.match(
     russianLine(english.find((l) => l.includes('too long for MQTT'))!),
-    /^channels\[10\]\.name: слишком длинное для MQTT: .* займёт 66\u00a0042 байт в UTF-8 \(предел 65\u00a0535\) \(got "x+\.\.\.\)$/,
+    /^channels\[10\]\.name: слишком длинное для MQTT: .* займёт 66\u00a0042 байт в UTF-8 \(предел 65\u00a0535\) \(указано: "x+\.\.\.\)$/,
   );
 });
