@@ -6,6 +6,7 @@
  * longest topic would not fit.
  */
 import type { TopicLengthCheck } from '../core/config/topic-length.js';
+import { rule } from '../core/config/config-rules.js';
 import { withThousands } from '../core/thousands.js';
 import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
 
@@ -66,6 +67,6 @@ export function topicLengthCheck(budget: TopicBudget = TopicBudget.shortest()): 
   return (controlIds) => {
     const bytes = Math.max(...controlIds.map((id) => budget.controlTopicBytes(id)));
     if (bytes <= MQTT_MAX_STRING_BYTES) return null;
-    return `is too long for MQTT: with the topic prefix and device id its longest topic would be ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`;
+    return rule('name.topic-too-long', { bytes: withThousands(bytes), limit: withThousands(MQTT_MAX_STRING_BYTES) });
   };
 }
