@@ -325,19 +325,26 @@ class Bench {
     return arrived()!.at - t0;
   }
 
-  /** One output command: ms from the publish to the gpio-sim value. */
+  /**
+   * One output command: ms from the publish to the gpio-sim value. The line is watched from the
+   * publish on, not from the broker's PUBACK: the PUBACK says nothing about the program, and
+   * waiting for it added the bench's own delays (up to ~40 ms when the bench's kernel was slow
+   * to acknowledge the previous PUBACK and the broker held the next one) to either program's figure.
+   */
   async command(r: Running): Promise<number> {
     const out = r.program.outputSet!;
     const value = join(lineDir(this.chip, out.offset), 'value');
     const read = (): boolean => readFileSync(value, 'utf8').trim() === '1';
     const on = !read();
     const t0 = performance.now();
-    await this.client.publishAsync(out.topic, on ? out.on : out.off, { qos: 1 });
+    const acknowledged = this.client.publishAsync(out.topic, on ? out.on : out.off, { qos: 1 });
     while (read() !== on) {
       if (performance.now() - t0 > 5000) throw new Error(`${r.program.label}: output did not follow within 5 s: ${r.stderr}`);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    await acknowledged;
+    return ms;
   }
 
   private inputPayloads(r: Running, from: number): string[] {
