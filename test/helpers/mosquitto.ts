@@ -6,12 +6,13 @@
  *
  *   const broker = await startMosquitto();  t.after(() => broker.close());
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canConnect, freePort } from './free-port.js';
+import { makeCa } from './test-certificates.js';
 
 export const MOSQUITTO_PATH = process.env['CTL_TEST_MOSQUITTO'] ?? '/usr/sbin/mosquitto';
 
@@ -214,51 +215,7 @@ function writePasswordFile(path: string, users: Record<string, string>): void {
 }
 
 function makeTlsMaterial(dir: string): TlsMaterial {
-  const openssl = (...args: string[]): void => {
-    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr || r.error?.message}`);
-  };
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl(
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=ctl-mqtt test CA',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  );
-  const sign = (name: string, cn: string, ext: string): void => {
-    writeFileSync(join(dir, `${name}.ext`), ext);
-    openssl('req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${name}.pem`,
-      '-days',
-      '2',
-      '-extfile',
-      `${name}.ext`,
-    );
-  };
-  sign('server', 'localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  sign('client', 'ctl-mqtt-test-client', 'extendedKeyUsage=clientAuth\n');
+  makeCa(dir, 'ctl-mqtt test CA');
   return { ca: join(dir, 'ca.pem'), clientCert: join(dir, 'client.pem'), clientKey: join(dir, 'client.key') };
 }
 

@@ -5,7 +5,6 @@
  * over its files and a SIGHUP makes it read them again: it connects with them at once.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,65 +17,10 @@ import { spawnNode } from '../../helpers/spawned.js';
 import { skipWithoutMosquitto } from '../../helpers/test-broker.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
+import { makeCa, signCert } from '../../helpers/test-certificates.js';
 
 const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
 const DEVICE = '/devices/tls-rotation';
-
-function openssl(dir: string, ...args: string[]): void {
-  const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr || r.error?.message}`);
-}
-
-const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-
-/** `<file>.pem` and `<file>.key` in `dir`, signed by the CA `ca.pem`/`ca.key` of `caDir`. */
-function signCert(dir: string, caDir: string, file: string, cn: string, ext: string): void {
-  writeFileSync(join(dir, `${file}.ext`), ext);
-  openssl(dir, 'req', ...EC, '-keyout', `${file}.key`, '-out', `${file}.csr`, '-subj', `/CN=${cn}`);
-  openssl(
-    dir,
-    'x509',
-    '-req',
-    '-in',
-    `${file}.csr`,
-    '-CA',
-    join(caDir, 'ca.pem'),
-    '-CAkey',
-    join(caDir, 'ca.key'),
-    '-CAcreateserial',
-    '-out',
-    `${file}.pem`,
-    '-days',
-    '2',
-    '-extfile',
-    `${file}.ext`,
-  );
-}
-
-/** A CA, a server certificate for 127.0.0.1 and a client certificate it signed, in `dir`. */
-function makeCa(dir: string, name: string): void {
-  mkdirSync(dir, { recursive: true });
-  openssl(
-    dir,
-    'req',
-    '-x509',
-    ...EC,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    '-subj',
-    `/CN=${name}`,
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  );
-  signCert(dir, dir, 'server', 'localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  signCert(dir, dir, 'client', `${name} client`, 'extendedKeyUsage=clientAuth\n');
-}
 
 test(
   'a rotated CA and client certificate are read again on SIGHUP, and the service connects with them',
