@@ -10,7 +10,7 @@
  * service. Goal: the last of 20,000 on the line within 2 s of being sent.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +20,7 @@ import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { judge, type BenchContext, type Scenario, type ScenarioResult } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
 import { NODE_FLAGS } from '../../src/service/node-flags.js';
+import { simGpioArgs } from '../../test/helpers/sim-gpio-args.js';
 
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 20_000);
 const GOAL = { text: `the last of ${COMMANDS} commands on the line within 2000 ms`, maxAbsolute: 2000 };
@@ -79,7 +80,6 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-bench-commands-'));
   const simDir = join(dir, 'sim');
   createSimBoard(simDir, { gpiochip0: 2 });
-  mkdirSync(join(dir, 'board'));
   const config = join(dir, 'gpio.conf');
   writeFileSync(
     config,
@@ -99,18 +99,11 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
       [
         ...NODE_FLAGS,
         join(ctx.root, 'dist/bin/ctl-mqtt-gpio.js'),
-        '-c',
-        config,
-        '--system-config-dir',
-        join(dir, 'board'),
-        '--state-file',
-        join(dir, 'state.json'),
+        ...simGpioArgs(dir, config),
         '--broker',
         broker.url,
         '--device-id',
         DEVICE,
-        '--gpio-sim',
-        simDir,
         '-d',
         '-1',
       ],

@@ -10,7 +10,7 @@
  * both alike. Goal: the service adds little to the bare path (median at most 2x).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import { judge, type BenchContext, type Scenario, type ScenarioResult } from '..
 import { NODE_FLAGS } from '../../src/service/node-flags.js';
 import { summarize } from '../lib/stats.js';
 import { cdfChart } from '../lib/svg.js';
+import { simGpioArgs } from '../../test/helpers/sim-gpio-args.js';
 
 const GOAL = { text: 'median at most 2x the bare watch-and-publish path', maxRatio: 2 };
 const DEVICE = 'bench-gpio';
@@ -59,7 +60,6 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-bench-gpio-'));
   const simDir = join(dir, 'sim');
   createSimBoard(simDir, { gpiochip0: 2 });
-  mkdirSync(join(dir, 'board'));
   const config = join(dir, 'gpio.conf');
   writeFileSync(
     config,
@@ -86,18 +86,11 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
       [
         ...NODE_FLAGS,
         join(ctx.root, 'dist/bin/ctl-mqtt-gpio.js'),
-        '-c',
-        config,
-        '--system-config-dir',
-        join(dir, 'board'),
-        '--state-file',
-        join(dir, 'state.json'),
+        ...simGpioArgs(dir, config),
         '--broker',
         broker.url,
         '--device-id',
         DEVICE,
-        '--gpio-sim',
-        simDir,
         '-d',
         '-1',
       ],

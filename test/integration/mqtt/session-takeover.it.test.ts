@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { HEALTHY_CONNECTION_MS } from '../../../src/mqtt/session-takeover.js';
 import { mosquittoAvailable, startMosquitto } from '../../helpers/mosquitto.js';
+import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
@@ -44,20 +45,8 @@ test(
     const start = (name: string) =>
       spawnNode(t, [
         GPIO_MAIN,
-        '-c',
-        config,
-        '--system-config-dir',
-        join(dir, 'board'),
-        '--state-file',
-        join(dir, `${name}.json`),
-        '--gpio-sim',
-        join(dir, 'sim'),
-        '--broker',
-        broker.url,
-        '--device-id',
-        'twin',
-        '--client-id',
-        'twin-client',
+        ...simGpioArgs(dir, config, join(dir, `${name}.json`)),
+        ...['--broker', broker.url, '--device-id', 'twin', '--client-id', 'twin-client'],
       ]);
     const first = start('first');
     const takeovers = () =>
@@ -100,23 +89,7 @@ test(
 function startService(t: TestContext, dir: string, url: string, clientId: string): Spawned {
   const config = join(dir, 'gpio.conf');
   writeFileSync(config, JSON.stringify({ device_name: 'Restarts', channels: [] }));
-  return spawnNode(t, [
-    GPIO_MAIN,
-    '-c',
-    config,
-    '--system-config-dir',
-    join(dir, 'board'),
-    '--state-file',
-    join(dir, 'state.json'),
-    '--gpio-sim',
-    join(dir, 'sim'),
-    '--broker',
-    url,
-    '--device-id',
-    clientId,
-    '--client-id',
-    clientId,
-  ]);
+  return spawnNode(t, [GPIO_MAIN, ...simGpioArgs(dir, config), ...['--broker', url, '--device-id', clientId, '--client-id', clientId]]);
 }
 
 function linesOf(service: Spawned, pattern: RegExp): string[] {
