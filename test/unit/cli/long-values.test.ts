@@ -6,13 +6,27 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../config/config-rig.js';
 import { runMain } from './cli-rig.js';
 import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
 
 const LONG = 'd'.repeat(70_000);
+
+/** `-j` of a config whose one channel has a 6,000-byte name: it fits MQTT on its own, not with much more in its topics. */
+function sixThousandByteNameArgs(t: TestContext): string[] {
+  const dir = tempDir(t);
+  const config = join(dir, 'gpio.conf');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      device_name: 'x',
+      channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }],
+    }),
+  );
+  return ['-c', config, '--system-config-dir', join(dir, 'none'), '-j'];
+}
 
 for (const [what, argv, message] of [
   [
@@ -53,16 +67,7 @@ test('a channel name too long for MQTT is exit 6 with one line, also in run mode
 });
 
 test("with a long prefix, a name that fits alone is too long: -j checks with the command line's topics", async (t) => {
-  const dir = tempDir(t);
-  const config = join(dir, 'gpio.conf');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      device_name: 'x',
-      channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }],
-    }),
-  );
-  const base = ['-c', config, '--system-config-dir', join(dir, 'none'), '-j'];
+  const base = sixThousandByteNameArgs(t);
   assert.equal((await runMain('gpio', base, { tty: true })).code, 0);
   const r = await runMain('gpio', [...base, '-T', 'p'.repeat(60_000)], { tty: true });
   assert.equal(r.code, 6);
@@ -126,16 +131,7 @@ test('a user name or password too long for MQTT from any source (environment, pa
 });
 
 test('with discovery on, its config topics count: a long discovery prefix makes a name that fits without it too long for -j', async (t) => {
-  const dir = tempDir(t);
-  const config = join(dir, 'gpio.conf');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      device_name: 'x',
-      channels: [{ name: 'n'.repeat(6_000), gpio: { chip: '/dev/gpiochip0', offset: 0 }, direction: 'input' }],
-    }),
-  );
-  const base = ['-c', config, '--system-config-dir', join(dir, 'none'), '-j'];
+  const base = sixThousandByteNameArgs(t);
   assert.equal((await runMain('gpio', [...base, '--ha-discovery'], { tty: true })).code, 0);
   const r = await runMain('gpio', [...base, `--ha-discovery=${'h'.repeat(60_000)}`], { tty: true });
   assert.equal(r.code, 6, r.stderr.slice(0, 300));
