@@ -3,8 +3,9 @@
  * (`channels[2].debounce: must be <= 1000 (got 5000)`): `-J`'s own, which the command line keeps
  * as they are, and the hardware check's, in the same form. For a Russian page each line is read
  * back into its rule and parameters (core/config/rule-book.ts) and said with the rule's Russian
- * text; the path stays as written, and `(got VALUE)` becomes `(указано: VALUE)` with the value as written. A line of no known rule (an older
- * service, a message from outside the checks) is shown as it came.
+ * text; the path stays as written, and `(got VALUE)` becomes `(указано: VALUE)`, the value as
+ * written. A line of no known rule (an older service, a message from outside the checks) is shown
+ * as it came.
  */
 import { configRules, TYPE_WORDS } from '../core/config/config-rules.js';
 import { fillTemplate, type ReadRule } from '../core/config/rule-book.js';
