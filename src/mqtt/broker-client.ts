@@ -46,31 +46,26 @@ function streamOpener(options: IClientOptions): StreamOpener | undefined {
 }
 
 /**
- * A TLS connection with mqtt.js's own rules: the server's name is checked against the host (not
- * for an IP address unless a servername is given), an unverified server is refused unless
- * `rejectUnauthorized` is false, and a failure before the handshake completes is the client's
- * 'error' (a wrong CA names itself in the log) and ends the socket.
+ * A TLS connection as mqtt.js makes one: the server's certificate is verified (Node's default;
+ * the services never turn it off) and its name checked against the host (not for an IP address
+ * unless a servername is given); a failure before the handshake completes is the client's 'error'
+ * (a wrong CA names itself in the log) and ends the socket.
  */
 function openTls(client: MqttClient, options: IClientOptions): TLSSocket {
   const tls = requireBuiltin('node:tls') as typeof import('node:tls');
   const host = options.host ?? 'localhost';
-  const rejectUnauthorized = options.rejectUnauthorized !== false;
   const { path: _unusedPath, ...rest } = options;
   const socket = tls.connect({
     ...(rest as import('node:tls').ConnectionOptions),
     host,
     port: options.port ?? 8883,
-    rejectUnauthorized,
     ...(net.isIP(host) === 0 && options.servername === undefined ? { servername: host } : {}),
   });
   const failedBeforeHandshake = (err: Error): void => {
-    if (rejectUnauthorized) client.emit('error', err);
+    client.emit('error', err);
     socket.end();
   };
   socket.on('error', failedBeforeHandshake);
-  socket.on('secureConnect', () => {
-    if (rejectUnauthorized && !socket.authorized) socket.emit('error', new Error('TLS not authorized'));
-    else socket.removeListener('error', failedBeforeHandshake);
-  });
+  socket.once('secureConnect', () => socket.removeListener('error', failedBeforeHandshake));
   return socket;
 }
