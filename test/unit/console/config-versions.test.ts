@@ -46,3 +46,39 @@ test('a write goes in place (owner and mode kept); one interrupted before its en
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a write stopped between its write and its cut leaves valid JSON, never the old tail', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-writer-'));
+  try {
+    const file = join(dir, 'x.conf');
+    const old = `${JSON.stringify(
+      {
+        channels: [
+          { name: 'a_long_channel_name', gpio: 16 },
+          { name: 'another', gpio: 17 },
+        ],
+      },
+      null,
+      2,
+    )}\n`;
+    writeFileSync(file, old);
+    const stop = new Error('killed');
+    const shorter = '{"channels": []}\n';
+    await assert.rejects(
+      writeConfigFile(join(dir, 'state'), 'svc', file, shorter, {
+        beforeTruncate: () => Promise.reject(stop),
+      }),
+      stop,
+    );
+    const onDisk = readFileSync(file, 'utf8');
+    // What a service starting now would read: the new text, padded to the old length with spaces.
+    assert.deepEqual(JSON.parse(onDisk), { channels: [] });
+    assert.equal(onDisk.length, old.length);
+    assert.equal(onDisk.trimEnd(), shorter.trimEnd());
+    // The console's next start finishes the save from its journal: the text as written, no padding.
+    assert.deepEqual(await finishPendingWrites(join(dir, 'state')), [`${file}: an interrupted save was finished`]);
+    assert.equal(readFileSync(file, 'utf8'), shorter);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
