@@ -429,11 +429,14 @@ class BrokerDevice implements MqttDevice, ControlSink {
     }
     const commandTopics = [...this.controls.values()].filter((c) => !c.spec.readonly).map((c) => this.topics.controlCommand(c.spec.id));
     let acknowledged = 0;
+    let refused = 0;
     const cleared = (async () => {
       await this.connection.unsubscribe(commandTopics);
       await Promise.all(
         all.map(async (topic) => {
-          if (await this.connection.publish(topic, '')) acknowledged++;
+          const outcome = await this.connection.publishOutcome(topic, '');
+          if (outcome === 'acknowledged') acknowledged++;
+          else if (outcome === 'refused') refused++;
         }),
       );
       return true;
@@ -441,7 +444,12 @@ class BrokerDevice implements MqttDevice, ControlSink {
     const finished = await Promise.race([cleared, unrefDelay(this.time, waitMs).then(() => false)]);
     const left = all.length - acknowledged;
     if (left === 0) return;
-    const why = finished ? 'the connection dropped' : `the broker did not acknowledge them within ${waitMs / 1000} s (a slow link?)`;
+    const why =
+      refused > 0
+        ? `the broker refused ${refused < left ? `${refused} of them` : left === 1 ? 'it' : 'them'} (its access list)`
+        : finished
+          ? 'the connection dropped'
+          : `the broker did not acknowledge them within ${waitMs / 1000} s (a slow link?)`;
     this.log.warn(
       `stopping: ${left} of the device's ${all.length} retained topics were not cleared, ${why}; they stay on the broker until the next start`,
     );

@@ -52,6 +52,8 @@ export interface ConnectionOptions {
 const SESSION_EXPIRY_S = 24 * 3600;
 /** Between failed attempts, at most one log line per this interval. */
 const RETRY_LOG_INTERVAL_MS = 30_000;
+/** Topics whose refusal was said: a broker that refuses everything must not grow this without bound. */
+const REFUSED_TOPICS_REMEMBERED = 100;
 /** `lastError` while switching to MQTT 3.1.1: not a failure worth a warning. */
 const PROTOCOL_FALLBACK = 'falling back to MQTT 3.1.1';
 /** The longest wait for the CONNACK of a probe (session-takeover.ts). */
@@ -80,8 +82,9 @@ export class ManagedConnection {
   private disconnectReason: number | undefined;
   private readonly takeovers = new SessionTakeoverWatch();
   /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
-  private readonly pendingAcks = new Set<(acked: boolean) => void>();
+  private readonly pendingAcks = new Set<(outcome: PublishOutcome) => void>();
   private readonly counts = { sent: 0, received: 0, reconnects: 0 };
+  private readonly refusedTopics = new Set<string>();
   /** The broker as connected to: its TLS material changes with a renewal. */
   private broker: ResolvedBroker;
   /** Set from a renewal's DISCONNECT until the connect after it is under way. */
@@ -101,6 +104,25 @@ export class ManagedConnection {
   /** Counts since the process started. */
   get traffic(): MqttTraffic {
     return { ...this.counts };
+  }
+
+  /**
+   * A publish that failed; true when the broker refused it. A refusal by the broker (its access list, a quota) is what a person must
+   * act on, so it is a warning, once per topic; any other failure (the connection dropped) is the
+   * reconnect's business and only a debug line.
+   */
+  private publishFailed(topic: string, err: Error): boolean {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code !== 'number' || code < 0x80) {
+      this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
+      return false;
+    }
+    if (this.refusedTopics.size >= REFUSED_TOPICS_REMEMBERED || this.refusedTopics.has(topic)) return true;
+    this.refusedTopics.add(topic);
+    this.options.log.warn(
+      `the broker refused to publish ${shownTopic(topic)} (MQTT reason code 0x${code.toString(16)}: ${messageOf(err).replace(/^Publish error: /, '')}); check its access list (ACL) for this client`,
+    );
+    return true;
   }
 
   /** True between a connect and the next drop. */
@@ -159,20 +181,25 @@ export class ManagedConnection {
 
   /**
    * Publishes QoS 1 (retained unless told otherwise). Resolves true on the broker's PUBACK, false
-   * if not connected or the connection dropped first; never rejects.
+   * if not connected, refused or the connection dropped first; never rejects.
    */
-  publish(topic: string, payload: string, retain = true): Promise<boolean> {
+  async publish(topic: string, payload: string, retain = true): Promise<boolean> {
+    return (await this.publishOutcome(topic, payload, retain)) === 'acknowledged';
+  }
+
+  /** As `publish`, telling a refusal by the broker (its access list) from a publish that was lost. */
+  publishOutcome(topic: string, payload: string, retain = true): Promise<PublishOutcome> {
     const client = this.client;
-    if (client === undefined || !this.up || !this.fitsMqtt(topic)) return Promise.resolve(false);
+    if (client === undefined || !this.up || !this.fitsMqtt(topic)) return Promise.resolve('lost');
     return new Promise((resolve) => {
-      const settle = (acked: boolean): void => {
-        if (this.pendingAcks.delete(settle)) resolve(acked);
+      const settle = (outcome: PublishOutcome): void => {
+        if (this.pendingAcks.delete(settle)) resolve(outcome);
       };
       this.pendingAcks.add(settle);
       this.counts.sent++;
       client.publish(topic, payload, { qos: 1, retain }, (err) => {
-        if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
-        settle(err === undefined || err === null);
+        if (err === undefined || err === null) settle('acknowledged');
+        else settle(this.publishFailed(topic, err) ? 'refused' : 'lost');
       });
     });
   }
@@ -189,7 +216,7 @@ export class ManagedConnection {
       this.counts.sent++;
       client.publish(topic, payload, RETAINED_QOS1, (err) => {
         // A PUBACK carries no topic, so the callback keeps it for the line.
-        if (err !== undefined && err !== null) this.options.log.debug(`publish ${topic} failed: ${messageOf(err)}`);
+        if (err !== undefined && err !== null) this.publishFailed(topic, err);
       });
       return true;
     } catch (err) {
@@ -389,7 +416,7 @@ export class ManagedConnection {
   }
 
   private onClose(): void {
-    for (const settle of [...this.pendingAcks]) settle(false);
+    for (const settle of [...this.pendingAcks]) settle('lost');
     if (this.ending) return;
     const wasUp = this.up;
     this.up = false;
@@ -500,6 +527,9 @@ export class ManagedConnection {
 function noLog(): void {}
 
 const RETAINED_QOS1 = { qos: 1, retain: true } as const;
+
+/** What became of a QoS 1 publish: acknowledged, refused by the broker (MQTT 5), or lost (not sent, or the connection dropped). */
+export type PublishOutcome = 'acknowledged' | 'refused' | 'lost';
 
 function shownTopic(topic: string): string {
   return topic.length > 120 ? `${topic.slice(0, 120)}...` : topic;

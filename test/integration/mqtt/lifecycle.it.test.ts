@@ -220,3 +220,32 @@ test(
     );
   },
 );
+
+test(
+  "a broker's access list refusing the health topic is one warning, and the refused clear at stop is said as such",
+  { skip: skipWithoutMosquitto },
+  async (t) => {
+    const healthTopic = `/ctl-mqtt/${DEVICE.id}/health`;
+    const broker = await startBroker(t, { acl: `topic deny ${healthTopic}\ntopic readwrite /devices/#\ntopic readwrite ctl-test/#` });
+    const { device, log } = makeDevice(t, broker.url);
+    device.addControl({ id: 'IN1', type: 'switch', readonly: true });
+    device.setHealthSource(() => '{"ok":true}');
+    device.start();
+    await device.whenOnline();
+    device.publishHealth();
+    device.publishHealth();
+    await waitUntil(() => log.lines.some((l) => l.includes(`the broker refused to publish ${healthTopic}`)), 'the refusal logged', {
+      timeoutMs: 10_000,
+    });
+    assert.equal(log.lines.filter((l) => l.includes('the broker refused to publish')).length, 1, log.lines.join('\n'));
+    assert.match(
+      log.lines.find((l) => l.includes('refused to publish'))!,
+      /reason code 0x87: Not authorized.*access list/,
+    );
+    await device.stop();
+    const stopLine = log.lines.find((l) => l.includes('were not cleared'));
+    assert.ok(stopLine !== undefined, log.lines.join('\n'));
+    assert.match(stopLine, /1 of the device's \d+ retained topics were not cleared, the broker refused it \(its access list\)/);
+    assert.doesNotMatch(stopLine, /connection dropped/);
+  },
+);
