@@ -197,9 +197,11 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     () => {}, // stopped before it was ever online: nothing to tell
   );
   if (pendingAtStart) void reloads.request();
+  const startupTimeoutS = options.startupTimeoutS ?? startupTimeoutOf(process.env, log);
+  if (manager !== undefined) keepSystemdWaiting(manager, device, startupTimeoutS, time);
   watchStartupDeadline(
     device,
-    options.startupTimeoutS ?? startupTimeoutOf(process.env, log),
+    startupTimeoutS,
     (reason) => {
       if (stopping !== undefined) return; // a signal is already stopping it
       log.error(`${reason}; exiting`);
@@ -210,4 +212,21 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   const message = parts.startedMessage?.();
   if (message !== undefined) log.info(message);
   return exited;
+}
+
+/** How long systemd is asked to wait at a time, and how often (well inside each extension). */
+const EXTEND_START_MS = 60_000;
+const EXTEND_EVERY_MS = 20_000;
+
+/**
+ * systemd fails a `Type=notify` start that sends no READY within its start timeout (90 s by
+ * default), whatever the service's own deadline says. Where that deadline is longer (or none: 0
+ * waits forever), systemd is asked for more time until the device is online or stops.
+ */
+function keepSystemdWaiting(manager: ServiceManager, device: MqttDevice, startupTimeoutS: number, time: Time): void {
+  if (startupTimeoutS !== 0 && startupTimeoutS * 1000 <= EXTEND_START_MS) return;
+  manager.extendStart(EXTEND_START_MS);
+  const timer = time.every(EXTEND_EVERY_MS, () => manager.extendStart(EXTEND_START_MS)).unref();
+  const done = (): void => timer.cancel();
+  device.whenOnline().then(done, done);
 }

@@ -7,6 +7,8 @@
  *   ready for it);
  * - `RELOADING=1` (with `MONOTONIC_USEC`) and `READY=1` around a reload;
  * - `STOPPING=1` when a stop begins;
+ * - `EXTEND_TIMEOUT_USEC` while a start waits longer than systemd's start timeout would allow
+ *   (CTL_MQTT_STARTUP_TIMEOUT=0 or above a minute: the service's own deadline decides);
  * - `WATCHDOG=1` from the event loop at half the unit's `WatchdogSec` (`WATCHDOG_USEC`), so a
  *   loop that hangs stops the pings and systemd restarts the service.
  * Without `NOTIFY_SOCKET` none of it runs.
@@ -19,6 +21,8 @@ export interface ServiceManager {
   ready(): void;
   reloading(): void;
   stopping(): void;
+  /** Asks systemd to wait `ms` more for READY (its start timeout would otherwise end the start). */
+  extendStart(ms: number): void;
   /** Stops the watchdog pings and closes the socket. */
   close(): void;
 }
@@ -30,7 +34,7 @@ export interface NotificationSender {
   close(): void;
 }
 
-const NONE: ServiceManager = { ready() {}, reloading() {}, stopping() {}, close() {} };
+const NONE: ServiceManager = { ready() {}, reloading() {}, stopping() {}, extendStart() {}, close() {} };
 
 /** The watchdog interval asked by `WATCHDOG_USEC` (half of it, in ms), or undefined when none is asked of this process. */
 export function watchdogPingMs(env: NodeJS.ProcessEnv, pid: number): number | undefined {
@@ -79,6 +83,9 @@ export function serviceManagerOf(
     },
     stopping() {
       send('STOPPING=1');
+    },
+    extendStart(ms) {
+      send(`EXTEND_TIMEOUT_USEC=${Math.round(ms * 1000)}`);
     },
     close() {
       watchdog?.cancel();

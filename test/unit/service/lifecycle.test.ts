@@ -203,3 +203,47 @@ test('a reload signal during the start waits for it: the reload runs once, after
   assert.equal(await s.exited, 0);
   assert.deepEqual(order, ['start begins', 'start ends', 'reload']);
 });
+
+test('a start that may wait longer than systemd would asks it for more time until the stop; the default deadline does not', async () => {
+  for (const [startupTimeoutS, asks] of [
+    [0, true],
+    [120, true],
+    [30, false],
+  ] as const) {
+    const log = createMemoryLogger();
+    const device = new RecordingDevice({ noBroker: true });
+    const time = new ManualTime();
+    const told: string[] = [];
+    const manager = {
+      ready: () => told.push('ready'),
+      reloading: () => told.push('reloading'),
+      stopping: () => told.push('stopping'),
+      extendStart: (ms: number) => told.push(`extend ${ms}`),
+      close: () => told.push('close'),
+    };
+    const exited = runService({
+      device,
+      log,
+      time,
+      startupTimeoutS,
+      serviceManager: manager,
+      backstopMs: 60_000,
+      stopSignals: [STOP],
+      reloadSignals: [RELOAD],
+      exit: () => {},
+      parts: { start: async () => undefined, stop: async () => {} },
+    });
+    const alive = setInterval(() => {}, 1000);
+    await waitUntil(() => device.events.some((e) => e.kind === 'start'), 'the device to start');
+    await time.advance(25_000);
+    const extensions = told.filter((m) => m.startsWith('extend'));
+    if (asks) assert.deepEqual(extensions, ['extend 60000', 'extend 60000'], `timeout ${startupTimeoutS}: at the start, then every 20 s`);
+    else assert.deepEqual(extensions, [], `timeout ${startupTimeoutS}: systemd's own 90 s is enough`);
+    signal(STOP);
+    await exited;
+    clearInterval(alive);
+    const after = told.length;
+    await time.advance(60_000);
+    assert.equal(told.slice(after).filter((m) => m.startsWith('extend')).length, 0, 'no more after the stop');
+  }
+});

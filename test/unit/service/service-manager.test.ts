@@ -24,6 +24,8 @@ test('watchdog pings at half of WATCHDOG_USEC until closed; RELOADING carries CL
   assert.equal(sent.filter((m) => m === 'WATCHDOG=1').length, 5, 'after 5 periods of 10 s: 5 pings');
   manager.reloading();
   assert.equal(sent.at(-1), 'RELOADING=1\nMONOTONIC_USEC=55000000');
+  manager.extendStart(60_000);
+  assert.equal(sent.at(-1), 'EXTEND_TIMEOUT_USEC=60000000');
   manager.close();
   assert.equal(time.pending, 0, 'closed: no more pings');
 });
