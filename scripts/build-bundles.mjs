@@ -14,9 +14,9 @@ import { build } from 'esbuild';
 import { chmodSync, rmSync } from 'node:fs';
 
 const COMMANDS = {
-  'ctl-mqtt-gpio': 'dist/src/cli/gpio-main.js',
-  'ctl-mqtt-adc': 'dist/src/cli/adc-main.js',
-  'ctl-mqtt-console': 'dist/src/cli/console-main.js',
+  'ctl-mqtt-gpio': 'dist/src/cli/entry/ctl-mqtt-gpio.js',
+  'ctl-mqtt-adc': 'dist/src/cli/entry/ctl-mqtt-adc.js',
+  'ctl-mqtt-console': 'dist/src/cli/entry/ctl-mqtt-console.js',
 };
 const OUT = 'dist/bin';
 

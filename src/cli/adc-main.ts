@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
 /** The `ctl-mqtt-adc` binary. */
-// First of all: a reload signal during the start must not end the process (see the module).
-import '../service/early-signals.js';
+// First of all: signals during the start must not end the process (see the module).
+import { holdEarlyStops } from '../service/early-signals.js';
 import type { AdcCliOptions } from './cli-options.js';
 import { adcConfigSpec } from '../adc/config/adc-config-spec.js';
 import type { AdcConfig } from '../adc/config/adc-config-model.js';
@@ -23,4 +23,7 @@ export function main(argv: readonly string[], io: CliIo): Promise<number> {
   return runCli(entry, argv, io);
 }
 
-if (isMainModule(import.meta.url)) await runProcess('ctl-mqtt-adc', main);
+if (isMainModule(import.meta.url)) {
+  holdEarlyStops();
+  await runProcess('ctl-mqtt-adc', main);
+}

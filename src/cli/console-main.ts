@@ -3,6 +3,8 @@
  * The `ctl-mqtt-console` binary: the web console (src/console/), or `--set-password`. Exit codes
  * as the services': 0, 1 runtime failure, 2 bad arguments (one line, then the --help hint).
  */
+// First of all: a reload signal during the start must not end the process (see the module).
+import '../service/early-signals.js';
 import { existsSync } from 'node:fs';
 import { CONSOLE_BINARY, CONSOLE_USAGE, DEFAULT_SCHEMAS, parseConsoleArgs, type ConsoleArgs } from '../console/console-args.js';
 import { startConsole } from '../console/console-app.js';
@@ -16,6 +18,7 @@ import { processIo, type CliIo } from './cli-io.js';
 import { checkMqttString } from './string-limits.js';
 import { isMainModule } from '../service/is-main.js';
 import { packageVersion } from '../service/package-version.js';
+import { holdEarlyStops, releaseEarlyStops, takeEarlyReloads } from '../service/early-signals.js';
 
 /**
  * Every broker credential the console is given (`-u`, `-P`, and a user name or password in the
@@ -77,6 +80,12 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
       if (!services.some((s) => s.id === name)) throw new CtlError('USAGE', `--apply ${name}: no schema names that service`);
     }
     const log = createLogger({ namespace: 'ctl:console', write: (line) => io.stderr.write(line + '\n') });
+    // Node ends a process on SIGHUP, and systemd counts that as a clean end it does not restart:
+    // `kill -HUP` or a `systemctl reload` sent to every unit must not take the console down.
+    const onReload = (): void => log.info('SIGHUP: the console has nothing to reload (it reads its options and password at start)');
+    process.on('SIGHUP', onReload);
+    if (takeEarlyReloads() > 0) onReload();
+    stop.addEventListener('abort', () => process.off('SIGHUP', onReload), { once: true });
     const running = await startConsole({
       host: args.listen,
       port: args.port,
@@ -109,7 +118,16 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
 function stopOnSignals(): AbortSignal {
   const controller = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort(signal));
+  releaseEarlyStops();
   return controller.signal;
 }
 
-if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2), processIo(), stopOnSignals());
+/** Runs the console as its own process until SIGTERM or SIGINT. */
+export async function runConsoleProcess(): Promise<void> {
+  process.exitCode = await main(process.argv.slice(2), processIo(), stopOnSignals());
+}
+
+if (isMainModule(import.meta.url)) {
+  holdEarlyStops();
+  await runConsoleProcess();
+}

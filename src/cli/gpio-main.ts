@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
 /** The `ctl-mqtt-gpio` binary. */
-// First of all: a reload signal during the start must not end the process (see the module).
-import '../service/early-signals.js';
+// First of all: signals during the start must not end the process (see the module).
+import { holdEarlyStops } from '../service/early-signals.js';
 import type { GpioCliOptions } from './cli-options.js';
 import { gpioConfigSpec } from '../gpio/config/gpio-config-spec.js';
 import type { GpioConfig } from '../gpio/config/gpio-config-model.js';
@@ -26,4 +26,7 @@ export function main(argv: readonly string[], io: CliIo): Promise<number> {
   return runCli(entry, argv, io);
 }
 
-if (isMainModule(import.meta.url)) await runProcess('ctl-mqtt-gpio', main);
+if (isMainModule(import.meta.url)) {
+  holdEarlyStops();
+  await runProcess('ctl-mqtt-gpio', main);
+}

@@ -7,8 +7,15 @@
  * counts. The service lifecycle takes the count over once its own handler is installed and runs
  * one reload after the start. This module imports nothing, so nothing runs before it.
  *
- * SIGTERM and SIGINT keep Node's default until the lifecycle handles them: before the service
- * starts there is nothing to save or clear, and ending at once is what a stop asks.
+ * SIGTERM and SIGINT: before the service starts there is nothing to save or clear, and ending at
+ * once is what a stop asks; but by the signal, Node's default, the end reads as a failure to
+ * whoever started the process. A binary calls `holdEarlyStops` so that such an early stop is a
+ * clean exit 0 until the lifecycle (or the console) installs its own handler and calls
+ * `releaseEarlyStops`.
+ *
+ * The installed binaries load this module before the rest of the program is even read (their
+ * entries import it alone, then `import()` the rest), so the window in which a signal still ends
+ * the process is Node's own start-up, not the time it takes to load the whole program.
  */
 let requests = 0;
 let installed = false;
@@ -30,6 +37,24 @@ export function takeEarlyReloads(): number {
   const n = requests;
   requests = 0;
   return n;
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+let stopsHeld = false;
+const exitCleanly = (): void => process.exit(0);
+
+/** Makes SIGTERM and SIGINT end the process with exit 0 until `releaseEarlyStops` (idempotent). */
+export function holdEarlyStops(): void {
+  if (stopsHeld) return;
+  stopsHeld = true;
+  for (const signal of STOP_SIGNALS) process.on(signal, exitCleanly);
+}
+
+/** Removes the early stop handlers (call it after installing the real ones). */
+export function releaseEarlyStops(): void {
+  if (!stopsHeld) return;
+  stopsHeld = false;
+  for (const signal of STOP_SIGNALS) process.off(signal, exitCleanly);
 }
 
 holdEarlyReloads();

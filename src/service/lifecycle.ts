@@ -22,7 +22,7 @@ import type { Logger } from '../core/log.js';
 import { after, systemTime, type Time } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { startupTimeoutOf, watchStartupDeadline } from './startup-deadline.js';
-import { takeEarlyReloads } from './early-signals.js';
+import { releaseEarlyStops, takeEarlyReloads } from './early-signals.js';
 import { ReloadQueue } from './reload-queue.js';
 import type { HealthReport } from './health.js';
 import type { ServiceManager } from './service-manager.js';
@@ -163,6 +163,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   };
   let pendingAtStart = false;
   for (const signal of stopSignals) process.on(signal, onStopSignal);
+  releaseEarlyStops();
   for (const signal of reloadSignals) process.on(signal, onReloadSignal);
   if (reloadSignals.includes('SIGHUP') && takeEarlyReloads() > 0) {
     log.info('SIGHUP during start-up: the configuration is read again once the service has started');

@@ -7,11 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, writeSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
+import { freePort } from '../../helpers/free-port.js';
 import { notifyReceiverMissing, startNotifyReceiver } from '../../helpers/notify-receiver.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -19,15 +22,18 @@ import { GPIO_MAIN, gpioOf, scenarioRun } from '../../scenarios/gpio/service-run
 import { simRig } from '../../scenarios/gpio/sim-rig.js';
 import { adcRig, BIN as ADC_MAIN } from '../adc/adc-rig.js';
 
-/** True once the process catches SIGHUP (bit 0 of SigCgt in /proc/<pid>/status). */
-function catchesSighup(pid: number): boolean {
+/** True once the process catches `signal` (its bit in SigCgt of /proc/<pid>/status). */
+function catches(pid: number, signal: number): boolean {
   try {
     const mask = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return mask !== undefined && (BigInt(`0x${mask}`) & 1n) === 1n;
+    return mask !== undefined && ((BigInt(`0x${mask}`) >> BigInt(signal - 1)) & 1n) === 1n;
   } catch {
     return false; // gone
   }
 }
+const SIGHUP_NUMBER = 1;
+const SIGTERM_NUMBER = 15;
+const catchesSighup = (pid: number): boolean => catches(pid, SIGHUP_NUMBER);
 
 /**
  * Starts a service whose config file is a FIFO, so the service cannot get past reading its
@@ -189,4 +195,61 @@ test('systemd watchdog: pings at half WATCHDOG_USEC from the event loop; a block
   assert.ok(Math.max(...gaps) >= 1.2, `a gap of the blocked 1.5 s among the pings (largest ${Math.max(...gaps).toFixed(3)} s)`);
   assert.ok(Math.min(...gaps) < 1.2, 'and pings at the asked pace otherwise');
   assert.equal(await service.stop(), 0, service.stderr());
+});
+
+const BUNDLES = fileURLToPath(new URL('../../../bin/', import.meta.url));
+
+for (const [binary, config] of [
+  ['ctl-mqtt-gpio', '{"device_name": "GPIOs", "channels": []}'],
+  ['ctl-mqtt-adc', '{"device_name": "ADCs", "iio_channels": []}'],
+] as const) {
+  test(`${binary} as installed (the bundle): SIGHUP and SIGTERM are held before the program is loaded; an early SIGTERM is exit 0`, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctl-early-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const configFile = join(dir, 'early.conf');
+    assert.equal(spawnSync('mkfifo', [configFile]).status, 0, 'mkfifo');
+    // The config is a FIFO nobody writes: the service cannot get past reading it.
+    const service = spawnNode(t, [join(BUNDLES, `${binary}.js`), '-c', configFile, '--system-config-dir', join(dir, 'none')]);
+    const pid = service.child.pid!;
+    await waitUntil(() => (catches(pid, SIGHUP_NUMBER) && catches(pid, SIGTERM_NUMBER)) || !service.running(), 'both handlers', {
+      timeoutMs: 10_000,
+      intervalMs: 1,
+    });
+    service.child.kill('SIGHUP');
+    await sleep(50);
+    assert.ok(service.running(), `SIGHUP ended it: ${service.stderr()}`);
+    service.child.kill('SIGTERM');
+    // The service reads its config synchronously: the stop is handled once the read returns.
+    // A non-blocking open, so that a service already gone cannot hang the test.
+    await sleep(50);
+    try {
+      const fifo = openSync(configFile, constants.O_WRONLY | constants.O_NONBLOCK);
+      writeSync(fifo, config);
+      closeSync(fifo);
+    } catch {
+      // no reader left: the service has already ended
+    }
+    assert.equal(await service.exit, 0, `an early stop is a clean one (signal ${service.child.signalCode}): ${service.stderr()}`);
+  });
+}
+
+test('ctl-mqtt-console: SIGHUP is one line and the console keeps serving; SIGTERM then ends it with 0', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-console-hup-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  const args = ['--port', String(port), '--broker', 'mqtt://127.0.0.1:1', '--password-file', join(dir, 'password')];
+  const console = spawnNode(t, [join(BUNDLES, 'ctl-mqtt-console.js'), ...args], { mergeStdout: true });
+  const listening = await (async () => {
+    await waitUntil(() => /listening on (http:\S+)/.test(console.stderr()) || !console.running(), 'the console to listen', {
+      timeoutMs: 15_000,
+    });
+    return /listening on (http:\S+)/.exec(console.stderr())?.[1];
+  })();
+  assert.ok(listening !== undefined, console.stderr());
+  console.child.kill('SIGHUP');
+  await waitUntil(() => /SIGHUP: the console has nothing to reload/.test(console.stderr()) || !console.running(), 'the SIGHUP line');
+  assert.ok(console.running(), console.stderr());
+  const answer = await fetch(new URL('api/session', listening));
+  assert.equal(answer.status, 200);
+  assert.equal(await console.stop(), 0, console.stderr());
 });
