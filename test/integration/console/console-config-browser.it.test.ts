@@ -116,6 +116,17 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     );
   });
 
+  test("the demo's own configs, saved unchanged from the page: accepted and applied, GPIO and ADC", async () => {
+    for (const id of ['ctl-mqtt-gpio', 'ctl-mqtt-adc']) {
+      await openPage(page, `config/${id}`);
+      await page.locator('#save').click();
+      // The hardware check applies match_iio as the service does: the example's "2198000.adc",
+      // without a wildcard, is the simulated ADC whose link target contains it.
+      await until(page, '#result', new RegExp(`^Saved; ${id} applied it\\.`));
+      assert.equal(await page.locator('#problems').isHidden(), true, id);
+    }
+  });
+
   test('keyboard: Tab reaches the channel rows, Enter opens one, its fields follow; no internal id is shown or read', async () => {
     await openPage();
     const focusedIs = async (): Promise<string> =>
