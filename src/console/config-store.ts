@@ -49,7 +49,12 @@ export interface ConfigService {
 }
 
 export type SaveResult = (
-  | { readonly saved: false; readonly problems: readonly string[] }
+  | {
+      readonly saved: false;
+      readonly problems: readonly string[];
+      /** Whose check refused it: the service's `-J`, or the console's against the hardware listing. */
+      readonly refusedBy: 'service' | 'hardware';
+    }
   | { readonly saved: true; readonly applied: boolean; readonly applyError?: string; readonly version: string }
 ) & {
   /** Why the channels were not checked against the hardware, when they were not. */
@@ -184,6 +189,7 @@ export class ConfigStore {
           problems.length > 0
             ? problems
             : [consoleRule('save.refused', { command: service.fromJSON.join(' '), code: String(converted.code) })],
+        refusedBy: 'service',
       };
     }
     if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);
@@ -191,7 +197,7 @@ export class ConfigStore {
     const unchecked = hardware.available ? {} : { hardwareUnchecked: hardware.why };
     if (hardware.available) {
       const problems = hardwareProblems(config, hardware.list);
-      if (problems.length > 0) return { saved: false, problems };
+      if (problems.length > 0) return { saved: false, problems, refusedBy: 'hardware' };
     }
     const file = service.configFile;
     const text = exactText ?? converted.stdout;

@@ -3,7 +3,8 @@
  * plain HTTP: the console rig runs the example configs on the simulated board built from them
  * (sim GPIO chips, a fake IIO tree whose ADC matches the example's `match_iio`), so `-J` and the
  * hardware check must both accept them. A refusal here is the console contradicting the service
- * that runs the same file.
+ * that runs the same file. A channel the controller does not have is refused by the console's
+ * own check, and the answer says so (the page must not blame the service for it).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,4 +62,34 @@ describe('the demo configs saved unchanged through the console', () => {
       assert.equal(answer.version, fileVersion(readFileSync(rig.configFile(kind))), 'the file holds what was saved');
     });
   }
+
+  test("a channel on no device of the controller: refused by the console's check, the file unchanged", async () => {
+    const loaded = JSON.parse((await http(`${rig.url}api/config/ctl-mqtt-adc`, { headers })).body) as {
+      config: { iio_channels: object[] };
+      version: string;
+    };
+    const before = readFileSync(rig.configFile('adc'));
+    const config = {
+      ...loaded.config,
+      iio_channels: [
+        ...loaded.config.iio_channels,
+        { id: 'elsewhere', match_iio: 'i2c-7', channel_number: 'voltage0', voltage_multiplier: 1 },
+      ],
+    };
+    const answer = await http(`${rig.url}api/config/ctl-mqtt-adc`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ config, version: loaded.version }),
+    });
+    assert.equal(answer.status, 422, answer.body);
+    const at = config.iio_channels.length - 1;
+    assert.deepEqual(JSON.parse(answer.body), {
+      saved: false,
+      refusedBy: 'hardware',
+      problems: [
+        `iio_channels[${at}].match_iio: no IIO device of this controller matches i2c-7 (no iio:deviceN link target matches *i2c-7*)`,
+      ],
+    });
+    assert.deepEqual(readFileSync(rig.configFile('adc')), before);
+  });
 });
