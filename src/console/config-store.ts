@@ -45,6 +45,8 @@ export interface ConfigService {
   readonly fromJSON: readonly string[];
   /** argv of the hardware listing (`--list-lines`, `--list-channels`) with the service's backend options. */
   readonly listHardware?: readonly string[];
+  /** The file whose CTL_MQTT_OPTS the listing also gets (the packaged unit's EnvironmentFile). */
+  readonly listingOptionsFile?: string;
   readonly apply: ApplyAction;
 }
 
@@ -137,7 +139,8 @@ export class ConfigStore {
 
   /** The controller's lines or channels, for the page's picker. */
   hardware(id: string): Promise<HardwareAnswer> {
-    return listHardware(this.service(id).listHardware);
+    const service = this.service(id);
+    return listHardware(service.listHardware, service.listingOptionsFile);
   }
 
   /** The kept versions of the file, newest first; `current` marks the one the file holds now. */
@@ -193,7 +196,7 @@ export class ConfigStore {
       };
     }
     if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);
-    const hardware = await listHardware(service.listHardware);
+    const hardware = await listHardware(service.listHardware, service.listingOptionsFile);
     const unchecked = hardware.available ? {} : { hardwareUnchecked: hardware.why };
     if (hardware.available) {
       const problems = hardwareProblems(config, hardware.list);

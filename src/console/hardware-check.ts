@@ -9,9 +9,11 @@
  * unknown option) means "no list": the save is then checked by `-J` alone, and the service
  * reports what it cannot open.
  */
+import { messageOf } from '../core/errors.js';
 import { pickIioDevice } from '../hw/iio/iio-match.js';
 import { consoleRule } from './console-rules.js';
 import { runCommand } from './run-command.js';
+import { serviceOptions } from './unit-options.js';
 
 export interface GpioLineInfo {
   readonly offset: number;
@@ -47,10 +49,19 @@ export type HardwareAnswer =
 /** The consumer name the GPIO service requests its lines under: its own lines are not "held". */
 export const OWN_CONSUMER = 'ctl-mqtt-gpio';
 
-/** Runs the listing command; never throws. */
-export async function listHardware(argv: readonly string[] | undefined): Promise<HardwareAnswer> {
+/**
+ * Runs the listing command, with the words of CTL_MQTT_OPTS in `optionsFile` after it when given
+ * (the options the service's unit starts it with); never throws.
+ */
+export async function listHardware(argv: readonly string[] | undefined, optionsFile?: string): Promise<HardwareAnswer> {
   if (argv === undefined || argv.length === 0) return { available: false, why: 'no listing command for this service' };
-  const result = await runCommand(argv, '', 15_000);
+  let options: string[] = [];
+  try {
+    if (optionsFile !== undefined) options = await serviceOptions(optionsFile);
+  } catch (err) {
+    return { available: false, why: messageOf(err) };
+  }
+  const result = await runCommand([...argv, ...options], '', 15_000);
   if (result.code === 2) return { available: false, why: 'this version of the service cannot list its hardware' };
   if (result.code !== 0)
     return { available: false, why: result.failure ?? (result.stderr.trim().split('\n')[0] || `exit code ${String(result.code)}`) };
