@@ -16,6 +16,7 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'schema.exclusive-minimum': 'должно быть больше {limit}',
   'schema.exclusive-maximum': 'должно быть меньше {limit}',
   'schema.min-length': 'должно содержать не меньше {limit} символов',
+  'schema.max-length': 'должно содержать не больше {limit} символов',
   'schema.several-forms': 'подходит сразу под несколько допустимых форм',
   'schema.not-here': 'не допускается в канале этого вида',
   'schema.other': 'нарушает правило схемы {keyword}',
