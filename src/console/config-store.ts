@@ -45,11 +45,18 @@ export interface ConfigService {
   readonly fromJSON: readonly string[];
   /** argv of the hardware listing (`--list-lines`, `--list-channels`) with the service's backend options. */
   readonly listHardware?: readonly string[];
+  /** The file whose CTL_MQTT_OPTS the listing also gets (the packaged unit's EnvironmentFile). */
+  readonly listingOptionsFile?: string;
   readonly apply: ApplyAction;
 }
 
 export type SaveResult = (
-  | { readonly saved: false; readonly problems: readonly string[] }
+  | {
+      readonly saved: false;
+      readonly problems: readonly string[];
+      /** Whose check refused it: the service's `-J`, or the console's against the hardware listing. */
+      readonly refusedBy: 'service' | 'hardware';
+    }
   | { readonly saved: true; readonly applied: boolean; readonly applyError?: string; readonly version: string }
 ) & {
   /** Why the channels were not checked against the hardware, when they were not. */
@@ -132,7 +139,8 @@ export class ConfigStore {
 
   /** The controller's lines or channels, for the page's picker. */
   hardware(id: string): Promise<HardwareAnswer> {
-    return listHardware(this.service(id).listHardware);
+    const service = this.service(id);
+    return listHardware(service.listHardware, service.listingOptionsFile);
   }
 
   /** The kept versions of the file, newest first; `current` marks the one the file holds now. */
@@ -184,14 +192,15 @@ export class ConfigStore {
           problems.length > 0
             ? problems
             : [consoleRule('save.refused', { command: service.fromJSON.join(' '), code: String(converted.code) })],
+        refusedBy: 'service',
       };
     }
     if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);
-    const hardware = await listHardware(service.listHardware);
+    const hardware = await listHardware(service.listHardware, service.listingOptionsFile);
     const unchecked = hardware.available ? {} : { hardwareUnchecked: hardware.why };
     if (hardware.available) {
       const problems = hardwareProblems(config, hardware.list);
-      if (problems.length > 0) return { saved: false, problems };
+      if (problems.length > 0) return { saved: false, problems, refusedBy: 'hardware' };
     }
     const file = service.configFile;
     const text = exactText ?? converted.stdout;

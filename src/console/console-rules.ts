@@ -12,9 +12,10 @@ const TEMPLATES = {
   'hardware.no-line': '{chip} has {lines} lines (offsets 0 to {last}): there is no line {offset}',
   'hardware.line-held': 'line {offset} of {chip} is held by another program ("{consumer}")',
   'hardware.line-held-unnamed': 'line {offset} of {chip} is held by another program (unnamed)',
-  'hardware.no-iio-device': 'no IIO device of this controller matches {pattern}',
-  'hardware.no-iio-channel': 'there is no IIO channel {channel} (there are {known})',
-  'hardware.no-iio-channel-listed': 'there is no IIO channel {channel} (none is listed)',
+  'hardware.no-iio-device': 'no IIO device of this controller matches {pattern} (no iio:deviceN link target matches *{pattern}*)',
+  'hardware.no-iio-device0': 'there is no IIO device iio:device0 on this controller (the device an empty match_iio means)',
+  'hardware.no-iio-channel': '{device} has no IIO channel {channel} (it has {known})',
+  'hardware.no-iio-channel-listed': '{device} has no IIO channel {channel} (none is listed)',
   'save.refused': '{command} refused it (exit code {code})',
 } as const;
 

@@ -4,11 +4,16 @@
  * service's backend options, and the channels of an edited config checked against them. A line
  * past a chip's end, a chip or an IIO channel that is not there, a line another program holds:
  * each is one problem line `channels[3].gpio.offset: ...`, in the form of `-J`'s own, so the page
- * puts it beside its field. A binary without the listing (exit 2, an unknown option) means "no
- * list": the save is then checked by `-J` alone, and the service reports what it cannot open.
+ * puts it beside its field. An ADC channel's device is found by the service's own `match_iio`
+ * rule (hw/iio/iio-match.ts) on the listed devices. A binary without the listing (exit 2, an
+ * unknown option) means "no list": the save is then checked by `-J` alone, and the service
+ * reports what it cannot open.
  */
+import { messageOf } from '../core/errors.js';
+import { pickIioDevice } from '../hw/iio/iio-match.js';
 import { consoleRule } from './console-rules.js';
 import { runCommand } from './run-command.js';
+import { serviceOptions } from './unit-options.js';
 
 export interface GpioLineInfo {
   readonly offset: number;
@@ -44,10 +49,19 @@ export type HardwareAnswer =
 /** The consumer name the GPIO service requests its lines under: its own lines are not "held". */
 export const OWN_CONSUMER = 'ctl-mqtt-gpio';
 
-/** Runs the listing command; never throws. */
-export async function listHardware(argv: readonly string[] | undefined): Promise<HardwareAnswer> {
+/**
+ * Runs the listing command, with the words of CTL_MQTT_OPTS in `optionsFile` after it when given
+ * (the options the service's unit starts it with); never throws.
+ */
+export async function listHardware(argv: readonly string[] | undefined, optionsFile?: string): Promise<HardwareAnswer> {
   if (argv === undefined || argv.length === 0) return { available: false, why: 'no listing command for this service' };
-  const result = await runCommand(argv, '', 15_000);
+  let options: string[] = [];
+  try {
+    if (optionsFile !== undefined) options = await serviceOptions(optionsFile);
+  } catch (err) {
+    return { available: false, why: messageOf(err) };
+  }
+  const result = await runCommand([...argv, ...options], '', 15_000);
   if (result.code === 2) return { available: false, why: 'this version of the service cannot list its hardware' };
   if (result.code !== 0)
     return { available: false, why: result.failure ?? (result.stderr.trim().split('\n')[0] || `exit code ${String(result.code)}`) };
@@ -113,49 +127,35 @@ export function gpioProblems(config: unknown, chips: readonly GpioChipInfo[]): s
   return problems;
 }
 
-/** fnmatch as `match_iio` uses it: `*`, `?` and `[...]`. */
-function globToRegExp(glob: string): RegExp {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') out += '.*';
-    else if (c === '?') out += '.';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 1);
-      if (end < 0) out += '\\[';
-      else {
-        out += `[${glob
-          .slice(i + 1, end)
-          .replace(/^!/, '^')
-          .replace(/\\/g, '\\\\')}]`;
-        i = end;
-      }
-    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${out}$`);
-}
-
-/** Problems of the custom ADC channels against the listed IIO devices. */
+/**
+ * Problems of the custom ADC channels against the listed IIO devices. The device of a channel is
+ * the one the service would read: the same rule (hw/iio/iio-match.ts) on the listed entries and
+ * their link targets, so a config the service runs is never refused here, and no device but that
+ * one can make a channel look present.
+ */
 export function adcProblems(config: unknown, devices: readonly IioDeviceInfo[]): string[] {
+  const entries = devices.map((info) => ({ entry: info.device, target: info.target, info }));
   const problems: string[] = [];
   itemsOf(config, 'iio_channels').forEach((channel, i) => {
     const number = channel?.['channel_number'];
     if (number === undefined) return;
     const wanted = typeof number === 'number' ? `voltage${number}` : String(number);
-    const pattern = typeof channel['match_iio'] === 'string' ? globToRegExp(channel['match_iio']) : undefined;
-    const candidates = devices.filter((d) => d.error === undefined && (pattern === undefined || pattern.test(d.target)));
-    if (pattern !== undefined && candidates.length === 0) {
-      problems.push(`iio_channels[${i}].match_iio: ${consoleRule('hardware.no-iio-device', { pattern: String(channel['match_iio']) })}`);
+    const matchIio = typeof channel['match_iio'] === 'string' ? channel['match_iio'] : '';
+    const device = pickIioDevice(matchIio, entries)?.info;
+    if (device === undefined) {
+      const missing =
+        matchIio === '' ? consoleRule('hardware.no-iio-device0') : consoleRule('hardware.no-iio-device', { pattern: matchIio });
+      problems.push(`iio_channels[${i}].match_iio: ${missing}`);
       return;
     }
-    if (candidates.length > 0 && !candidates.some((d) => d.channels?.some((c) => c.channel === wanted))) {
-      const known = [...new Set(candidates.flatMap((d) => d.channels?.map((c) => c.channel) ?? []))].join(', ');
-      const missing =
-        known === ''
-          ? consoleRule('hardware.no-iio-channel-listed', { channel: wanted })
-          : consoleRule('hardware.no-iio-channel', { channel: wanted, known });
-      problems.push(`iio_channels[${i}].channel_number: ${missing}`);
-    }
+    if (device.error !== undefined) return; // the device cannot be read: nothing to say about its channels
+    const known = device.channels?.map((c) => c.channel) ?? [];
+    if (known.includes(wanted)) return;
+    const missing =
+      known.length === 0
+        ? consoleRule('hardware.no-iio-channel-listed', { channel: wanted, device: device.device })
+        : consoleRule('hardware.no-iio-channel', { channel: wanted, device: device.device, known: known.join(', ') });
+    problems.push(`iio_channels[${i}].channel_number: ${missing}`);
   });
   return problems;
 }

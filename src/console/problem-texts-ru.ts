@@ -16,6 +16,7 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'schema.exclusive-minimum': 'должно быть больше {limit}',
   'schema.exclusive-maximum': 'должно быть меньше {limit}',
   'schema.min-length': 'должно содержать не меньше {limit} символов',
+  'schema.max-length': 'должно содержать не больше {limit} символов',
   'schema.several-forms': 'подходит сразу под несколько допустимых форм',
   'schema.not-here': 'не допускается в канале этого вида',
   'schema.other': 'нарушает правило схемы {keyword}',
@@ -63,9 +64,11 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'hardware.no-line': 'у {chip} нет линии {offset}: линий {lines}, смещения от 0 до {last}',
   'hardware.line-held': 'линию {offset} чипа {chip} занимает другая программа («{consumer}»)',
   'hardware.line-held-unnamed': 'линию {offset} чипа {chip} занимает другая программа (без имени)',
-  'hardware.no-iio-device': 'ни одно устройство IIO этого контроллера не подходит под шаблон {pattern}',
-  'hardware.no-iio-channel': 'нет канала IIO {channel} (есть {known})',
-  'hardware.no-iio-channel-listed': 'нет канала IIO {channel} (не найдено ни одного канала)',
+  'hardware.no-iio-device':
+    'ни одно устройство IIO этого контроллера не подходит под шаблон {pattern} (ни одна цель ссылки iio:deviceN не подходит под *{pattern}*)',
+  'hardware.no-iio-device0': 'на этом контроллере нет устройства IIO iio:device0 (его означает пустой match_iio)',
+  'hardware.no-iio-channel': 'у {device} нет канала IIO {channel} (есть {known})',
+  'hardware.no-iio-channel-listed': 'у {device} нет канала IIO {channel} (не найдено ни одного канала)',
   'save.refused': '{command} не принял настройки (код выхода {code})',
 };
 

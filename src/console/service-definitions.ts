@@ -7,12 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { CtlError, messageOf } from '../core/errors.js';
 import type { ApplyAction, ConfigService } from './config-store.js';
+import { defaultOptionsFile } from './unit-options.js';
 
 export interface ServiceOverrides {
   readonly configFile?: string;
   readonly toJSON?: readonly string[];
   readonly fromJSON?: readonly string[];
+  /** The whole listing command, options included: no options file is read then. */
   readonly listHardware?: readonly string[];
+  /** Where the default listing reads CTL_MQTT_OPTS (default /etc/default/<service>). */
+  readonly listingOptionsFile?: string;
   readonly apply?: ApplyAction;
 }
 
@@ -28,6 +32,7 @@ function stringArray(value: unknown): value is string[] {
 /**
  * The hardware listing of a service: its binary (the `-j` command's) with `--list-lines` for the
  * GPIO service (its config has `channels`), `--list-channels` for the ADC one (`iio_channels`).
+ * The options the service's unit adds are appended at each listing (unit-options.ts).
  */
 export function defaultListHardware(schema: Record<string, unknown>, toJSON: readonly string[]): string[] | undefined {
   const properties = (schema['properties'] ?? {}) as Record<string, unknown>;
@@ -57,11 +62,17 @@ export function serviceFromSchema(schemaFile: string, overrides: ServiceOverride
     configFile: overrides.configFile ?? path,
     toJSON: overrides.toJSON ?? toJSON,
     fromJSON: overrides.fromJSON ?? fromJSON,
-    ...withListing(overrides.listHardware ?? defaultListHardware(schema, toJSON)),
+    ...withListing(overrides, defaultListHardware(schema, toJSON), service),
     apply: overrides.apply ?? defaultApply(service),
   };
 }
 
-function withListing(argv: readonly string[] | undefined): { listHardware?: readonly string[] } {
-  return argv === undefined ? {} : { listHardware: argv };
+function withListing(
+  overrides: ServiceOverrides,
+  byDefault: readonly string[] | undefined,
+  service: string,
+): { listHardware?: readonly string[]; listingOptionsFile?: string } {
+  if (overrides.listHardware !== undefined) return { listHardware: overrides.listHardware };
+  if (byDefault === undefined) return {};
+  return { listHardware: byDefault, listingOptionsFile: overrides.listingOptionsFile ?? defaultOptionsFile(service) };
 }

@@ -13,7 +13,7 @@ import { CtlError } from '../core/errors.js';
 import { createSimBoard, type SimChipSpec } from '../sim/gpio/sim-board.js';
 import { chipNameOf, lineDirOf } from '../sim/gpio/sim-files.js';
 import { createFakeIioTree, type FakeIioTree } from '../sim/iio/fake-tree.js';
-import { fnmatch } from '../hw/iio/fnmatch.js';
+import { targetMatches } from '../hw/iio/iio-match.js';
 
 /** mV per LSB of the simulated ADC: 12 bits over 3.3 V. */
 export const ADC_SCALE_MV = 3300 / 4096;
@@ -65,11 +65,11 @@ function chipLayout(channels: readonly GpioChannelConfig[]): Record<string, SimC
   return layout;
 }
 
-/** A directory name under sys/devices whose path `*<pattern>*` matches. */
+/** A directory name under sys/devices whose path `pattern` matches as the service matches it. */
 function parentFor(pattern: string, index: number): string {
   const literal = pattern.replace(/[*?[\]\\]/g, '');
   const parent = literal === '' ? `platform/demo-adc${index}` : `platform/soc/${literal.replace(/^\/+|\/+$/g, '')}`;
-  if (pattern !== '' && !fnmatch(`*${pattern}*`, `../../../devices/${parent}/iio:device${index}`)) {
+  if (pattern !== '' && !targetMatches(pattern, `../../../devices/${parent}/iio:device${index}`)) {
     throw new CtlError('RUNTIME', `demo: cannot simulate an IIO device matching match_iio "${pattern}"`);
   }
   return parent;

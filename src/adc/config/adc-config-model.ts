@@ -3,6 +3,13 @@
  * channels merged in, deep-frozen. The runtime never reads the raw JSON.
  */
 
+/**
+ * The longest `match_iio` (characters): the schema's `maxLength`, for what writes one (the board
+ * generator). A pattern is a part of a device path; far longer is a mistake or an attack on the
+ * matcher, which works through pattern × path steps.
+ */
+export const MATCH_IIO_MAX_LENGTH = 256;
+
 export interface AdcChannelConfig {
   /** The MQTT control id (one topic level). */
   readonly id: string;

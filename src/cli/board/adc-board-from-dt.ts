@@ -12,6 +12,9 @@
  *   defaults (or the main config) apply otherwise.
  * - `sort-order`: channels are sorted by name, then by it (default 0).
  *
+ * A link target longer than a `match_iio` may be (MATCH_IIO_MAX_LENGTH) is cut to its end, which
+ * still matches it as `*<match_iio>*`.
+ *
  * An ADC that no `/sys/bus/iio/devices/iio:deviceN` stands for (not probed) still gets its
  * channels, with a `match_iio` that matches no device and says why: the service reports them as
  * unreadable instead of reading another device's channel (an empty `match_iio` would mean
@@ -23,6 +26,7 @@ import { checkChannelNodeName } from './channel-node-name.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import { deviceTreeBase, DtNode, malformedProperty } from '../../hw/devicetree/dt-node.js';
 import { iioLinksByPhandle } from '../../hw/iio/devices-by-phandle.js';
+import { MATCH_IIO_MAX_LENGTH } from '../../adc/config/adc-config-model.js';
 
 const NODE = 'wirenboard/analog-inputs';
 const DEFAULT_CHANNEL = 'voltage0';
@@ -63,6 +67,13 @@ async function generate(sysfsRoot: string): Promise<GeneratedBoard | null> {
     if (matchIio === undefined) {
       matchIio = `disconnected_iio_device_phandle_${phandle}`;
       warnings.push(`${id}: no IIO device has the device-tree phandle ${phandle} (not probed?); its match_iio is "${matchIio}"`);
+    } else if (Array.from(matchIio).length > MATCH_IIO_MAX_LENGTH) {
+      // The service matches `*<match_iio>*`, so the end of the target still names this device,
+      // and the board file stays one the schema accepts.
+      matchIio = Array.from(matchIio).slice(-MATCH_IIO_MAX_LENGTH).join('');
+      warnings.push(
+        `${id}: its IIO device's link target is longer than a match_iio may be: its last ${MATCH_IIO_MAX_LENGTH} characters are used`,
+      );
     }
     const channel: JsonObject = {
       id,

@@ -287,7 +287,9 @@ async function afterSave(status, body, sent, doneText) {
     return;
   }
   if (status === 422) {
-    showProblems(t.notSavedRefused(serviceId), body.problems ?? []);
+    // The console's own check is not the service's: saying "ctl-mqtt-adc refused" would send the
+    // reader to the wrong program.
+    showProblems(body.refusedBy === 'hardware' ? t.notSavedHardware() : t.notSavedRefused(serviceId), body.problems ?? []);
     setResult('');
     return;
   }

@@ -16,6 +16,7 @@ const TEMPLATES = {
   'schema.exclusive-minimum': 'must be > {limit}',
   'schema.exclusive-maximum': 'must be < {limit}',
   'schema.min-length': 'must have at least {limit} characters',
+  'schema.max-length': 'must have at most {limit} characters',
   'schema.several-forms': 'matches more than one of its allowed forms',
   'schema.not-here': 'is not allowed in this kind of channel',
   'schema.other': 'breaks the schema rule {keyword}',

@@ -1,18 +1,18 @@
 /**
  * Finding the IIO device of an ADC channel.
  * `/sys/bus/iio/devices/iio:deviceN` entries are symlinks into the device tree; `match_iio` is
- * matched against the symlink TARGET as `*<match_iio>*` (fnmatch, so `*` crosses `/`), entries
- * in numeric order (iio:device2 before iio:device10), first match wins. An empty `match_iio`
- * means `iio:device0`, which must exist.
+ * matched against the symlink TARGET by the rule of iio-match.ts (`*<match_iio>*`, entries in
+ * numeric order, first match wins). An empty `match_iio` means `iio:device0`, which must exist.
+ * The targets are read one entry at a time, up to the first match.
  *
  * Not finding a device is an ordinary state (a module not plugged in yet): the error says why in
  * one line, and the caller looks again later.
  */
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
-import { fnmatch } from './fnmatch.js';
 import { errnoOf } from '../../core/errors.js';
 import { iioError } from './iio-errors.js';
+import { DEFAULT_IIO_ENTRY, inMatchOrder, targetMatches } from './iio-match.js';
 import { linkTargetOf, namesIn, statOf } from './sysfs-calls.js';
 
 export interface IioDeviceRef {
@@ -36,8 +36,6 @@ export function iioDevicesDir(sysfsRoot = '/'): string {
   return join(sysfsRoot, 'sys', 'bus', 'iio', 'devices');
 }
 
-const ENTRY = /^iio:device(\d+)$/;
-
 /**
  * Resolves the device directory. Rejects with CtlError HW_GONE (no such device, no IIO bus) or
  * HW_IO (the bus directory cannot be read), with a one-line reason.
@@ -48,10 +46,9 @@ export async function findIioDevice(options: FindIioDeviceOptions = {}): Promise
   if (match === '') return deviceZero(devices);
 
   const entries = await iioEntries(devices);
-  const pattern = `*${match}*`;
   for (const name of entries) {
-    const target = await linkTarget(join(devices, name));
-    if (target !== undefined && fnmatch(pattern, target)) return { dir: join(devices, name), entry: name, target };
+    const target = (await linkTarget(join(devices, name))) ?? '';
+    if (targetMatches(match, target)) return { dir: join(devices, name), entry: name, target };
   }
   throw new CtlError('HW_GONE', `no IIO device matches match_iio "${match}" (${entries.length} device(s) in ${devices}${listOf(entries)})`);
 }
@@ -67,15 +64,11 @@ export async function iioEntries(devices: string): Promise<string[]> {
   } catch (err) {
     throw busError(devices, err);
   }
-  return names
-    .map((name) => ({ name, n: ENTRY.exec(name)?.[1] }))
-    .filter((e): e is { name: string; n: string } => e.n !== undefined)
-    .sort((a, b) => Number(a.n) - Number(b.n))
-    .map((e) => e.name);
+  return inMatchOrder(names);
 }
 
 async function deviceZero(devices: string): Promise<IioDeviceRef> {
-  const entry = 'iio:device0';
+  const entry = DEFAULT_IIO_ENTRY;
   const dir = join(devices, entry);
   let problem: string | undefined;
   try {

@@ -116,6 +116,17 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     );
   });
 
+  test("the demo's own configs, saved unchanged from the page: accepted and applied, GPIO and ADC", async () => {
+    for (const id of ['ctl-mqtt-gpio', 'ctl-mqtt-adc']) {
+      await openPage(page, `config/${id}`);
+      await page.locator('#save').click();
+      // The hardware check applies match_iio as the service does: the example's "2198000.adc",
+      // without a wildcard, is the simulated ADC whose link target contains it.
+      await until(page, '#result', new RegExp(`^Saved; ${id} applied it\\.`));
+      assert.equal(await page.locator('#problems').isHidden(), true, id);
+    }
+  });
+
   test('keyboard: Tab reaches the channel rows, Enter opens one, its fields follow; no internal id is shown or read', async () => {
     await openPage();
     const focusedIs = async (): Promise<string> =>
@@ -208,6 +219,7 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       await detail.locator('[data-path$=".gpio.offset"] input').fill('40');
       await page.locator('#save').click();
       await page.waitForSelector('#problems:not([hidden])');
+      assert.match(await page.locator('#problems-title').innerText(), /^Not saved: the console's check against this controller's hardware/);
       // The list of problems shows before the notes beside the fields are filled in: wait for the note.
       const note = detail.locator('[data-path$=".gpio.offset"] .field-problem');
       await eventually('the note beside the offset', async () => ((await note.innerText()) === '' ? undefined : true), 10_000);
@@ -237,6 +249,8 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       30_000,
     );
     if (outcome === 'refused') {
+      // The console's check refused it, not the service: the headline says whose check it was.
+      assert.match(await page.locator('#problems-title').innerText(), /the console's check against this controller's hardware/);
       await pageShows(
         page,
         'li.channel[data-name="nowhere"] [data-path$=".gpio.chip"] .field-problem',
@@ -263,7 +277,7 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     await page.locator('#save').click();
     await page.waitForSelector('#problems:not([hidden])');
     const problems = await page.locator('#problems').innerText();
-    assert.match(problems, /refused the configuration \(the file is unchanged\)/);
+    assert.match(problems, /ctl-mqtt-gpio refused the configuration \(the file is unchanged\)/);
     assert.match(problems, /door_contact/);
     assert.doesNotMatch(problems, /exactly one of|must validate/);
     assert.ok((await page.locator('.field-problem:not([hidden])').count()) >= 1, 'the problem is shown beside a field');

@@ -277,7 +277,11 @@ describe('console security over HTTP', () => {
       createMemoryLogger(),
       join(dir, 'refused-state'),
     );
-    assert.deepEqual(await store.save('ctl-mqtt-gpio', { channels: [{}] }), { saved: false, problems: ['channels[0].name: is required'] });
+    assert.deepEqual(await store.save('ctl-mqtt-gpio', { channels: [{}] }), {
+      saved: false,
+      problems: ['channels[0].name: is required'],
+      refusedBy: 'service',
+    });
     assert.equal(readFileSync(file, 'utf8'), '{}\n');
     assert.equal(existsSync(join(dir, 'refused-state')), false);
   });

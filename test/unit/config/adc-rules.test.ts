@@ -59,6 +59,20 @@ test('bound: channel_number string minLength 1, integer minimum 0', () => {
   oneProblem(() => loadAdc(adcDoc([customAdc({ channel_number: -1 })])), /iio_channels\[0\]\.channel_number: must be >= 0 \(got -1\)$/);
 });
 
+test('bound: match_iio at most 256 characters (custom channel and board file), counted in characters', (t) => {
+  const at256 = `${'a'.repeat(255)}😀`;
+  assert.equal(accepts(adcDoc([customAdc({ match_iio: at256 })])).channels[0]!.matchIio, at256);
+  const line = oneProblem(
+    () => loadAdc(adcDoc([customAdc({ match_iio: `${'?*'.repeat(128)}Z` })])),
+    /^main\.conf:\d+:\d+: iio_channels\[0\]\.match_iio: must have at most 256 characters \(got "\?\*\?\*/,
+  );
+  assert.ok(line.length < 200, `one short line, the value cut: ${line}`);
+  const board = writeDir(tempDir(t), 'conf.d', {
+    'system.conf': { iio_channels: [{ id: 'Vin', match_iio: 'x'.repeat(257), channel_number: 'voltage1' }] },
+  });
+  oneProblem(() => loadAdc(adcDoc([]), board), /system\.conf:\d+:\d+: iio_channels\[0\]\.match_iio: must have at most 256 characters/);
+});
+
 // --- types ------------------------------------------------------------------------------------
 
 const typeCases: [string, (bad: unknown) => unknown, unknown, string][] = [

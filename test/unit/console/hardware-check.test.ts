@@ -56,9 +56,43 @@ test('ADC: a channel no matching device has, a pattern no device matches', () =>
     ],
   };
   assert.deepEqual(adcProblems(config, devices), [
-    'iio_channels[1].channel_number: there is no IIO channel voltage9 (there are voltage1, voltage2)',
-    'iio_channels[2].match_iio: no IIO device of this controller matches *i2c*',
+    'iio_channels[1].channel_number: iio:device0 has no IIO channel voltage9 (it has voltage1, voltage2)',
+    'iio_channels[2].match_iio: no IIO device of this controller matches *i2c* (no iio:deviceN link target matches **i2c**)',
   ]);
+});
+
+test("ADC: a channel's device is the one the service reads (match_iio as *pattern*, numeric order, first match)", () => {
+  const adc = (n: number, parent: string, channels: string[], error?: string) => ({
+    device: `iio:device${n}`,
+    target: `../../../devices/${parent}/iio:device${n}`,
+    name: '',
+    channels: channels.map((channel) => ({ channel })),
+    ...(error === undefined ? {} : { error }),
+  });
+  // Listed out of order on purpose: the service tries iio:device2 before iio:device10.
+  const devices = [adc(10, 'platform/soc/2198000.adc', ['voltage5']), adc(2, 'platform/soc/2080000.adc', ['voltage1'])];
+  const channel = (match_iio: string | undefined, channel_number: string) => ({
+    id: 'x',
+    channel_number,
+    ...(match_iio === undefined ? {} : { match_iio }),
+  });
+  const problems = (...iio_channels: object[]) => adcProblems({ iio_channels }, devices);
+  assert.deepEqual(problems(channel('2198000.adc', 'voltage5'), channel('soc/2080000.adc/iio:device?', 'voltage1')), []);
+  assert.deepEqual(problems(channel('.adc', 'voltage5')), [
+    'iio_channels[0].channel_number: iio:device2 has no IIO channel voltage5 (it has voltage1)',
+  ]);
+  assert.deepEqual(problems(channel(undefined, 'voltage1')), [
+    'iio_channels[0].match_iio: there is no IIO device iio:device0 on this controller (the device an empty match_iio means)',
+  ]);
+  assert.deepEqual(adcProblems({ iio_channels: [channel('2198000.adc', 'voltage7')] }, [adc(0, 'soc/2198000.adc', [], 'EACCES')]), []);
+});
+
+test('ADC: a pattern that made a regular expression backtrack is checked at once', () => {
+  const devices = [{ device: 'iio:device0', target: `../../../devices/platform/soc/${'a'.repeat(200)}/iio:device0`, name: '' }];
+  const pattern = `${'?*'.repeat(40)}Z`;
+  const started = performance.now();
+  assert.equal(adcProblems({ iio_channels: [{ id: 'x', channel_number: 1, match_iio: pattern }] }, devices).length, 1);
+  assert.ok(performance.now() - started < 1000, 'does not hang');
 });
 
 test('a binary without the listing (usage error, exit 2) means no list, not a failed save', async () => {

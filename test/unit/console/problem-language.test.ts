@@ -129,8 +129,18 @@ test('the hardware check in Russian: the line past the chip end, the held line, 
     'channels[2].gpio.offset: линию 5 чипа /dev/gpiochip0 занимает другая программа («kernel-led»)',
   ]);
   const devices = [{ device: 'iio:device0', target: 'soc/adc', name: 'adc', channels: [{ channel: 'voltage1' }] }];
-  assert.deepEqual(problemsIn('ru', adcProblems({ iio_channels: [{ id: 'a', channel_number: 9 }] }, devices)), [
-    'iio_channels[0].channel_number: нет канала IIO voltage9 (есть voltage1)',
+  const adcConfig = {
+    iio_channels: [
+      { id: 'a', channel_number: 9 },
+      { id: 'b', channel_number: 1, match_iio: 'i2c' },
+    ],
+  };
+  assert.deepEqual(problemsIn('ru', adcProblems(adcConfig, devices)), [
+    'iio_channels[0].channel_number: у iio:device0 нет канала IIO voltage9 (есть voltage1)',
+    'iio_channels[1].match_iio: ни одно устройство IIO этого контроллера не подходит под шаблон i2c (ни одна цель ссылки iio:deviceN не подходит под *i2c*)',
+  ]);
+  assert.deepEqual(problemsIn('ru', adcProblems({ iio_channels: [{ id: 'a', channel_number: 1 }] }, [])), [
+    'iio_channels[0].match_iio: на этом контроллере нет устройства IIO iio:device0 (его означает пустой match_iio)',
   ]);
 });
 

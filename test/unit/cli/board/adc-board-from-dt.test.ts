@@ -1,15 +1,19 @@
 /** The ADC board from a fake device tree: ADC phandle to match_iio, dividers, defaults, optional properties. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
 import { adcBoardGenerator, dividerMultiplier } from '../../../../src/cli/board/adc-board-from-dt.js';
+import { MATCH_IIO_MAX_LENGTH } from '../../../../src/adc/config/adc-config-model.js';
 import { isCtlError } from '../../../../src/core/errors.js';
+import { pickIioDevice } from '../../../../src/hw/iio/iio-match.js';
 import { createFakeIioTree } from '../../../../src/sim/iio/fake-tree.js';
 import { cells, setOfPhandle, str, writeDtChildren, type DtProperties } from '../../../helpers/fake-device-tree.js';
 
 const NODE = 'wirenboard/analog-inputs';
+const ADC_SCHEMA = fileURLToPath(new URL('../../../../../schemas/ctl-mqtt-adc.schema.json', import.meta.url));
 const SOC_ADC = 0x40;
 const EXT_ADC = 0x41;
 
@@ -112,6 +116,26 @@ test('an ADC that is not there: the channel matches no device, with a warning', 
   assert.deepEqual(board!.warnings, [
     'A4: no IIO device has the device-tree phandle 153 (not probed?); its match_iio is "disconnected_iio_device_phandle_153"',
   ]);
+});
+
+test('a link target longer than a match_iio may be: its end, which still matches it as the service matches', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'ctl-dt-adc-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  writeDtChildren(root, NODE, { A1: { 'iio-device': cells(EXT_ADC) } });
+  const parent = `platform/${Array.from({ length: 20 }, (_, i) => `usb-hub-port-${i}`).join('/')}`;
+  const iio = createFakeIioTree(root, [{ parent: 'platform/soc/other.adc' }, { parent }]);
+  setOfPhandle(iio.device(1).dir, EXT_ADC);
+  const target = iio.device(1).target;
+  assert.ok(target.length > MATCH_IIO_MAX_LENGTH, String(target.length));
+  const board = await adcBoardGenerator.generate(root);
+  const matchIio = (board!.value.iio_channels as { match_iio: string }[])[0]!.match_iio;
+  assert.equal(matchIio, target.slice(-MATCH_IIO_MAX_LENGTH));
+  assert.equal(pickIioDevice(matchIio, [iio.device(0), iio.device(1)])?.entry, 'iio:device1');
+  assert.deepEqual(board!.warnings, [
+    `A1: its IIO device's link target is longer than a match_iio may be: its last ${MATCH_IIO_MAX_LENGTH} characters are used`,
+  ]);
+  const schema = JSON.parse(readFileSync(ADC_SCHEMA, 'utf8')) as { definitions: { match_iio: { maxLength: number } } };
+  assert.equal(schema.definitions.match_iio.maxLength, MATCH_IIO_MAX_LENGTH, 'the schema and the generator agree');
 });
 
 test('no analog-inputs node: null', async (t) => {

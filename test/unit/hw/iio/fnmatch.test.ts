@@ -83,3 +83,26 @@ test('fnmatch counts characters, not UTF-16 units', () => {
   assert.equal(fnmatch('?', '😀'), true);
   assert.equal(fnmatch('[😀]x', '😀x'), true);
 });
+
+/**
+ * `?*` pairs made the old regular expression backtrack: 7 pairs took ~40 s against a device
+ * path, each pair ~7 times longer. The matcher now walks at most pattern × text steps. The bound
+ * is far above what a regression-free run takes (milliseconds): the point is "does not hang",
+ * the speed itself is the benchmarks' business.
+ */
+test('fnmatch does not hang on patterns that made the regular expression backtrack', () => {
+  const text = 'a'.repeat(4096);
+  const cases: ReadonlyArray<readonly [string, string, boolean]> = [
+    [`*${'?*'.repeat(7)}Z*`, TARGET, false],
+    [`${'?*'.repeat(50)}Z`, text, false],
+    [`${'?*'.repeat(50)}Z`, `${text}Z`, true],
+    [`${'*a'.repeat(60)}b`, text, false],
+    [`[a-z]*${'[!b]*'.repeat(40)}[[:digit:]]`, text, false],
+  ];
+  for (const [pattern, subject, expected] of cases) {
+    const started = performance.now();
+    assert.equal(fnmatch(pattern, subject), expected, pattern);
+    const ms = performance.now() - started;
+    assert.ok(ms < 1000, `fnmatch(${JSON.stringify(pattern.slice(0, 20))}..., ${subject.length} characters) took ${ms.toFixed(0)} ms`);
+  }
+});

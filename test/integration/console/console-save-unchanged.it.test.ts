@@ -1,0 +1,95 @@
+/**
+ * The demo's own configurations saved back unchanged through the console's save route, over
+ * plain HTTP: the console rig runs the example configs on the simulated board built from them
+ * (sim GPIO chips, a fake IIO tree whose ADC matches the example's `match_iio`), so `-J` and the
+ * hardware check must both accept them. A refusal here is the console contradicting the service
+ * that runs the same file. A channel the controller does not have is refused by the console's
+ * own check, and the answer says so (the page must not blame the service for it).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { fileVersion } from '../../../src/console/file-version.js';
+import { SERVICE_FILES, type ServiceKind } from '../../../src/demo/demo-paths.js';
+import { startConsoleRig, type ConsoleRig } from './console-rig.js';
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+function http(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('the demo configs saved unchanged through the console', () => {
+  let rig: ConsoleRig;
+  let headers: Record<string, string>;
+
+  before(async () => {
+    rig = await startConsoleRig();
+    const session = await http(`${rig.url}api/session`);
+    const cookie = String(session.headers['set-cookie']).split(';')[0]!;
+    const { csrfToken } = JSON.parse(session.body) as { csrfToken: string };
+    headers = { Cookie: cookie, 'X-CSRF-Token': csrfToken, 'Content-Type': 'application/json' };
+  });
+  after(async () => {
+    await rig?.close();
+  });
+
+  for (const kind of ['gpio', 'adc'] as const satisfies readonly ServiceKind[]) {
+    const id = SERVICE_FILES[kind].binary;
+    test(`${id}: the example config as loaded is saved and applied`, async () => {
+      const loaded = await http(`${rig.url}api/config/${id}`, { headers });
+      assert.equal(loaded.status, 200, loaded.body);
+      const { config, version } = JSON.parse(loaded.body) as { config: unknown; version: string };
+      const hardware = JSON.parse((await http(`${rig.url}api/config/${id}/hardware`, { headers })).body) as { available: boolean };
+      assert.equal(hardware.available, true, 'the listing ran, so the hardware check is part of this save');
+      const saved = await http(`${rig.url}api/config/${id}`, { method: 'POST', headers, body: JSON.stringify({ config, version }) });
+      assert.equal(saved.status, 200, saved.body);
+      const answer = JSON.parse(saved.body) as { saved: boolean; applied: boolean; hardwareUnchecked?: string; version: string };
+      assert.deepEqual([answer.saved, answer.applied, answer.hardwareUnchecked], [true, true, undefined]);
+      assert.equal(answer.version, fileVersion(readFileSync(rig.configFile(kind))), 'the file holds what was saved');
+    });
+  }
+
+  test("a channel on no device of the controller: refused by the console's check, the file unchanged", async () => {
+    const loaded = JSON.parse((await http(`${rig.url}api/config/ctl-mqtt-adc`, { headers })).body) as {
+      config: { iio_channels: object[] };
+      version: string;
+    };
+    const before = readFileSync(rig.configFile('adc'));
+    const config = {
+      ...loaded.config,
+      iio_channels: [
+        ...loaded.config.iio_channels,
+        { id: 'elsewhere', match_iio: 'i2c-7', channel_number: 'voltage0', voltage_multiplier: 1 },
+      ],
+    };
+    const answer = await http(`${rig.url}api/config/ctl-mqtt-adc`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ config, version: loaded.version }),
+    });
+    assert.equal(answer.status, 422, answer.body);
+    const at = config.iio_channels.length - 1;
+    assert.deepEqual(JSON.parse(answer.body), {
+      saved: false,
+      refusedBy: 'hardware',
+      problems: [
+        `iio_channels[${at}].match_iio: no IIO device of this controller matches i2c-7 (no iio:deviceN link target matches *i2c-7*)`,
+      ],
+    });
+    assert.deepEqual(readFileSync(rig.configFile('adc')), before);
+  });
+});
