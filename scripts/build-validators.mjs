@@ -181,7 +181,7 @@ export function typeFirstItems(schema, channelsKey) {
 /**
  * Ajv's standalone output refers to runtime helpers with CommonJS `require`. Loading CommonJS from
  * an ES module costs milliseconds at every start, so the one helper our schemas need (string
- * length in code points, for minLength and maxLength) is written out here; anything else fails the build.
+ * length in code points, for minLength) is written out here; anything else fails the build.
  */
 function toEsm(code) {
   const helpers = {

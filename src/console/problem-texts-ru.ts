@@ -16,7 +16,6 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'schema.exclusive-minimum': 'должно быть больше {limit}',
   'schema.exclusive-maximum': 'должно быть меньше {limit}',
   'schema.min-length': 'должно содержать не меньше {limit} символов',
-  'schema.max-length': 'должно содержать не больше {limit} символов',
   'schema.several-forms': 'подходит сразу под несколько допустимых форм',
   'schema.not-here': 'не допускается в канале этого вида',
   'schema.other': 'нарушает правило схемы {keyword}',
@@ -47,6 +46,7 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'json.expected-array-end': 'ожидалось «,» или «]»',
   'json.text-after-end': 'лишний текст после конца документа',
 
+  'adc.match-iio-too-long': 'должно содержать не больше {limit} символов',
   'gpio.debounce': 'должно быть целым числом не меньше 0 (в микросекундах; 0 — без антидребезга)',
   'gpio.debounce-too-long': 'должно быть целым числом от 0 до {limit} (в микросекундах; 0 — без антидребезга)',
   'gpio.multiplier-not-positive': 'для счётчика импульсов должно быть больше 0 (импульсов на единицу)',

@@ -4,9 +4,9 @@
  */
 
 /**
- * The longest `match_iio` (characters): the schema's `maxLength`, for what writes one (the board
- * generator). A pattern is a part of a device path; far longer is a mistake or an attack on the
- * matcher, which works through pattern × path steps.
+ * The longest `match_iio` (characters), checked with the model (build-adc-model.ts) and kept by
+ * what writes one (the board generator). A pattern is a part of a device path; far longer is a
+ * mistake or an attack on the matcher, which works through pattern × path steps.
  */
 export const MATCH_IIO_MAX_LENGTH = 256;
 

@@ -1,7 +1,8 @@
 /**
  * Merged ADC configuration → the typed model, with the checks the schema cannot express: the
- * channel name must be an IIO channel name (`voltage4`, not wb-mqtt-adc's README's `in_voltage4`), and the
- * deprecated `readings_number` gets one warning.
+ * channel name must be an IIO channel name (`voltage4`, not wb-mqtt-adc's README's `in_voltage4`),
+ * `match_iio` is at most MATCH_IIO_MAX_LENGTH characters (kept out of the schema, which stays the
+ * specification's), and the deprecated `readings_number` gets one warning.
  */
 import type { JsonObject } from '../../core/config/jsonc.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
-import type { AdcChannelConfig, AdcConfig } from './adc-config-model.js';
+import { MATCH_IIO_MAX_LENGTH, type AdcChannelConfig, type AdcConfig } from './adc-config-model.js';
 import { facts } from './schema-module/adc-schema.js';
 
 const defaults = facts.channelDefaults;
@@ -60,6 +61,12 @@ export function buildAdcModel(merged: MergedConfig): { model: AdcConfig; problem
     }
     const channel = channelOf(c, out);
     if (channel === null) continue;
+    if (typeof v.match_iio === 'string' && Array.from(v.match_iio).length > MATCH_IIO_MAX_LENGTH) {
+      out.problems.push(
+        channelKeyProblem(c, 'match_iio', rule('adc.match-iio-too-long', { limit: MATCH_IIO_MAX_LENGTH }), { value: v.match_iio }),
+      );
+      continue;
+    }
     channels.push({
       id: c.id,
       system: c.system,

@@ -16,7 +16,6 @@ const TEMPLATES = {
   'schema.exclusive-minimum': 'must be > {limit}',
   'schema.exclusive-maximum': 'must be < {limit}',
   'schema.min-length': 'must have at least {limit} characters',
-  'schema.max-length': 'must have at most {limit} characters',
   'schema.several-forms': 'matches more than one of its allowed forms',
   'schema.not-here': 'is not allowed in this kind of channel',
   'schema.other': 'breaks the schema rule {keyword}',
@@ -47,6 +46,7 @@ const TEMPLATES = {
   'json.expected-array-end': "expected ',' or ']'",
   'json.text-after-end': 'unexpected text after the end of the document',
   // The GPIO driver (build-gpio-model.ts).
+  'adc.match-iio-too-long': 'must have at most {limit} characters',
   'gpio.debounce': 'must be an integer >= 0 (microseconds; 0 = no debounce)',
   'gpio.debounce-too-long': 'must be an integer >= 0 (microseconds; 0 = no debounce) and <= {limit}',
   'gpio.multiplier-not-positive': 'must be > 0 for a pulse counter (pulses per unit)',

@@ -97,8 +97,6 @@ function toProblems(doc: JsonDocument, value: JsonValue, base: JsonPath, errors:
         return doc.problem(path, rule(BOUND_RULES[String(p.comparison)] ?? 'schema.minimum', { limit: String(p.limit) }), got);
       case 'minLength':
         return doc.problem(path, p.limit === 1 ? rule('value.empty') : rule('schema.min-length', { limit: String(p.limit) }), got);
-      case 'maxLength':
-        return doc.problem(path, rule('schema.max-length', { limit: String(p.limit) }), got);
       case 'oneOf':
         return doc.problem(path, rule('schema.several-forms'), got);
       case 'not':
