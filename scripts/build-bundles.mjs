@@ -17,6 +17,7 @@ const COMMANDS = {
   'ctl-mqtt-gpio': 'dist/src/cli/entry/ctl-mqtt-gpio.js',
   'ctl-mqtt-adc': 'dist/src/cli/entry/ctl-mqtt-adc.js',
   'ctl-mqtt-console': 'dist/src/cli/entry/ctl-mqtt-console.js',
+  'ctl-mqtt': 'dist/src/cli/entry/ctl-mqtt.js',
 };
 const OUT = 'dist/bin';
 

@@ -8,19 +8,20 @@ import type { Logger } from '../core/log.js';
 import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
 import { healthReportOf } from '../service/health.js';
 import { runService } from '../service/lifecycle.js';
-import { serviceManagerOf } from '../service/service-manager.js';
+import { serviceProcessOf } from '../service/service-process.js';
+import type { RunContext, ServiceEnv } from '../service/hosted-process.js';
+import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 import { createServiceDevice } from '../service/service-device.js';
 import { AdcService } from './adc-service.js';
 import type { AdcConfig } from './config/adc-config-model.js';
 import type { ReadMode } from './adaptive-raw-reader.js';
-import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 
 /**
  * `CTL_ADC_READS=async` (or `sync`) forces one read path for every channel instead of choosing per
  * channel by measurement: a field switch for a platform where the choice goes wrong, and for
  * benchmarks. Anything else is ignored with a warning.
  */
-export function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | undefined {
+export function readModeOf(env: ServiceEnv, logger: Logger): ReadMode | undefined {
   const value = env['CTL_ADC_READS'];
   if (value === undefined || value === '' || value === 'adaptive') return undefined;
   if (value === 'async' || value === 'sync') {
@@ -32,9 +33,15 @@ export function readModeOf(env: NodeJS.ProcessEnv, logger: Logger): ReadMode | u
 }
 
 /** Runs the service until it is stopped; resolves to the process exit code. */
-export async function run(cli: ServiceOptions, config: AdcConfig, logger: Logger, reloader?: ConfigReloader<AdcConfig>): Promise<number> {
-  const device = createServiceDevice(cli, config.deviceName, logger);
-  const readMode = readModeOf(process.env, logger);
+export async function run(
+  cli: ServiceOptions,
+  config: AdcConfig,
+  logger: Logger,
+  reloader?: ConfigReloader<AdcConfig>,
+  context: RunContext = { env: process.env },
+): Promise<number> {
+  const device = createServiceDevice(cli, config.deviceName, logger, context.env);
+  const readMode = readModeOf(context.env, logger);
   const service = new AdcService({
     config,
     device,
@@ -55,7 +62,7 @@ export async function run(cli: ServiceOptions, config: AdcConfig, logger: Logger
   return runService({
     device,
     log: logger,
-    serviceManager: serviceManagerOf(process.env, openNotifySocket, logger),
+    ...serviceProcessOf(context, logger, openNotifySocket),
     ...(health ? { health } : {}),
     parts: {
       async start() {

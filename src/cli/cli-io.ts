@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { ConfigError, errnoOf } from '../core/errors.js';
 import { STDIN_NAME } from '../core/config/config-entry-points.js';
+import type { HostedProcess } from '../service/hosted-process.js';
 
 export interface CliIo {
   /** True when standard input is a terminal (then `-j` does not read it). */
@@ -15,6 +16,8 @@ export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Set when the binary runs as a service inside the controller's host process (cli/host/). */
+  readonly hosted?: HostedProcess;
 }
 
 function stdinProblem(err: unknown): ConfigError {

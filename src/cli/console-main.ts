@@ -82,10 +82,13 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
     const log = createLogger({ namespace: 'ctl:console', write: (line) => io.stderr.write(line + '\n') });
     // Node ends a process on SIGHUP, and systemd counts that as a clean end it does not restart:
     // `kill -HUP` or a `systemctl reload` sent to every unit must not take the console down.
-    const onReload = (): void => log.info('SIGHUP: the console has nothing to reload (it reads its options and password at start)');
-    process.on('SIGHUP', onReload);
-    if (takeEarlyReloads() > 0) onReload();
-    stop.addEventListener('abort', () => process.off('SIGHUP', onReload), { once: true });
+    // In the host process the host has the signal.
+    if (io.hosted === undefined) {
+      const onReload = (): void => log.info('SIGHUP: the console has nothing to reload (it reads its options and password at start)');
+      process.on('SIGHUP', onReload);
+      if (takeEarlyReloads() > 0) onReload();
+      stop.addEventListener('abort', () => process.off('SIGHUP', onReload), { once: true });
+    }
     const running = await startConsole({
       host: args.listen,
       port: args.port,
@@ -99,8 +102,10 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
       services,
       log,
       trustedProxies: args.trustedProxies,
+      ...stateDirOf(io.env),
     });
     log.info(`listening on ${running.url} (${services.map((s) => s.configFile).join(', ') || 'no configurations'})`);
+    io.hosted?.serviceManager.ready();
     await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener('abort', () => resolve(), { once: true })));
     await running.close();
     return 0;
@@ -113,6 +118,12 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
     io.stderr.write(`${CONSOLE_BINARY}: ${prefix}${messageOf(err).split('\n')[0]}\n`);
     return 1;
   }
+}
+
+/** systemd's StateDirectory= for the console (the first, should the unit name several). */
+function stateDirOf(env: CliIo['env']): { stateDir?: string } {
+  const dir = env['STATE_DIRECTORY']?.split(':')[0];
+  return dir !== undefined && dir !== '' ? { stateDir: dir } : {};
 }
 
 function stopOnSignals(): AbortSignal {

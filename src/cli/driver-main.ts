@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { packagePath } from '../core/package-root.js';
 import type { BoardGenerator } from './board/board-generator.js';
 import type { ConfigReloader } from '../service/config-reloader.js';
+import type { RunContext } from '../service/hosted-process.js';
 import { packageVersion } from '../service/package-version.js';
 import type { CliOptions } from './cli-options.js';
 import { editorJsonOf, loadConfigFile, STDIN_NAME, storedJsonOf } from '../core/config/config-entry-points.js';
@@ -27,7 +28,7 @@ import type { CliIo } from './cli-io.js';
  * configuration again on a reload, reporting it as at start-up.
  */
 export interface ServiceRuntime<Options extends CliOptions, Model> {
-  run(cli: Options, config: Model, logger: Logger, reloader: ConfigReloader<Model>): Promise<number>;
+  run(cli: Options, config: Model, logger: Logger, reloader: ConfigReloader<Model>, context: RunContext): Promise<number>;
 }
 
 export interface DriverEntry<Options extends CliOptions, Model> {
@@ -141,7 +142,7 @@ async function dispatch<Options extends CliOptions, Model>(entry: DriverEntry<Op
         }
       };
       const runtime = await entry.loadRuntime();
-      return await runtime.run(cli, loaded.model, logger, reloader);
+      return await runtime.run(cli, loaded.model, logger, reloader, { env: io.env, ...(io.hosted ? { hosted: io.hosted } : {}) });
     }
   }
 }

@@ -15,7 +15,9 @@ const entry: DriverEntry<GpioCliOptions, GpioConfig> = {
   spec: gpioConfigSpec,
   async loadRuntime() {
     const [{ run }, { gpioHardwareOf }] = await Promise.all([import('../gpio/run.js'), import('./gpio-hardware.js')]);
-    return { run: async (cli, config, logger, reloader) => run(cli, config, logger, reloader, await gpioHardwareOf(cli)) };
+    return {
+      run: async (cli, config, logger, reloader, context) => run(cli, config, logger, reloader, await gpioHardwareOf(cli), context),
+    };
   },
   loadBoardGenerator: async () => (await import('./board/gpio-board-from-dt.js')).gpioBoardGenerator,
   loadHardwareListing: async () => (await import('./list-lines.js')).listLines,

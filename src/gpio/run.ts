@@ -18,7 +18,8 @@ import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
 import { healthReportOf } from '../service/health.js';
 import { runService } from '../service/lifecycle.js';
-import { serviceManagerOf } from '../service/service-manager.js';
+import { serviceProcessOf } from '../service/service-process.js';
+import type { RunContext } from '../service/hosted-process.js';
 import { createServiceDevice } from '../service/service-device.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import type { ServiceOptions } from '../service/service-options.js';
@@ -70,13 +71,14 @@ export async function run(
   logger: Logger,
   reloader: ConfigReloader<GpioConfig> | undefined,
   openHardware: OpenGpioHardware,
+  context: RunContext = { env: process.env },
 ): Promise<number> {
   await refuseSharedStateDirectory(cli.stateFile);
   // The broker's connections acknowledge every read at once: a broker with Nagle's algorithm on
   // would otherwise hold an `/on` command for up to ~40 ms after one of our publishes (see the module).
   const stopQuickAcks = ackAtOnceOnEveryConnection();
   try {
-    return await runGpio(cli, config, logger, reloader, openHardware);
+    return await runGpio(cli, config, logger, reloader, openHardware, context);
   } finally {
     stopQuickAcks();
   }
@@ -89,8 +91,9 @@ async function runGpio(
   logger: Logger,
   reloader: ConfigReloader<GpioConfig> | undefined,
   openHardware: OpenGpioHardware,
+  context: RunContext,
 ): Promise<number> {
-  const device = createServiceDevice(cli, config.deviceName, logger);
+  const device = createServiceDevice(cli, config.deviceName, logger, context.env);
   const hw = openHardware(logger.child(cli.gpioBackend));
   const state = await GpioStateStore.open({
     path: cli.stateFile,
@@ -122,7 +125,7 @@ async function runGpio(
   return runService({
     device,
     log: logger,
-    serviceManager: serviceManagerOf(process.env, openNotifySocket, logger),
+    ...serviceProcessOf(context, logger, openNotifySocket),
     ...(health ? { health } : {}),
     parts: {
       async start() {

@@ -26,6 +26,7 @@ import { releaseEarlyStops, takeEarlyReloads } from './early-signals.js';
 import { ReloadQueue } from './reload-queue.js';
 import type { HealthReport } from './health.js';
 import type { ServiceManager } from './service-manager.js';
+import type { HostedProcess, ServiceEnv } from './hosted-process.js';
 
 /** What a driver contributes to the lifecycle. */
 export interface ServiceParts {
@@ -64,6 +65,13 @@ export interface LifecycleOptions {
   readonly exit?: (code: number) => void;
   /** Told when the service is ready, reloading and stopping (systemd); default: nobody. */
   readonly serviceManager?: ServiceManager;
+  /**
+   * Inside the controller's host process: the host calls the stop and reload (no process signal
+   * is listened to) and the process is never ended from here.
+   */
+  readonly hosted?: Pick<HostedProcess, 'attach'>;
+  /** Where CTL_MQTT_STARTUP_TIMEOUT is read; default the process's environment. */
+  readonly env?: ServiceEnv;
   /** The health document (health.ts): started with the driver, told of applied reloads, stopped first. */
   readonly health?: Pick<HealthReport, 'start' | 'configApplied' | 'stop'>;
   /** Timers of the deadlines and the backstop; default systemTime. */
@@ -73,11 +81,12 @@ export interface LifecycleOptions {
 /** Runs the service until it ends; resolves to the process exit code. */
 export async function runService(options: LifecycleOptions): Promise<number> {
   const { device, parts, log } = options;
-  const endProcess = options.exit ?? ((code: number) => process.exit(code));
+  const hosted = options.hosted;
+  const endProcess = options.exit ?? (hosted !== undefined ? () => {} : (code: number) => process.exit(code));
   const stopTimeoutMs = options.stopTimeoutMs ?? 4500;
   const backstopMs = options.backstopMs ?? 1000;
-  const stopSignals = options.stopSignals ?? ['SIGTERM', 'SIGINT'];
-  const reloadSignals = options.reloadSignals ?? ['SIGHUP'];
+  const stopSignals = options.stopSignals ?? (hosted !== undefined ? [] : ['SIGTERM', 'SIGINT']);
+  const reloadSignals = options.reloadSignals ?? (hosted !== undefined ? [] : ['SIGHUP']);
   const manager = options.serviceManager;
   const time = options.time ?? systemTime;
 
@@ -163,12 +172,13 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   };
   let pendingAtStart = false;
   for (const signal of stopSignals) process.on(signal, onStopSignal);
-  releaseEarlyStops();
+  if (hosted === undefined) releaseEarlyStops();
   for (const signal of reloadSignals) process.on(signal, onReloadSignal);
   if (reloadSignals.includes('SIGHUP') && takeEarlyReloads() > 0) {
     log.info('SIGHUP during start-up: the configuration is read again once the service has started');
     pendingAtStart = true;
   }
+  hosted?.attach({ stop: () => onStopSignal('SIGTERM'), reload: () => onReloadSignal('SIGHUP') });
   function removeHandlers(): void {
     for (const signal of stopSignals) process.off(signal, onStopSignal);
     for (const signal of reloadSignals) process.off(signal, onReloadSignal);
@@ -198,7 +208,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     () => {}, // stopped before it was ever online: nothing to tell
   );
   if (pendingAtStart) void reloads.request();
-  const startupTimeoutS = options.startupTimeoutS ?? startupTimeoutOf(process.env, log);
+  const startupTimeoutS = options.startupTimeoutS ?? startupTimeoutOf(options.env ?? process.env, log);
   if (manager !== undefined) keepSystemdWaiting(manager, device, startupTimeoutS, time);
   watchStartupDeadline(
     device,

@@ -8,14 +8,19 @@ import { brokerOptionsFromCli } from './cli-broker.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { createMqttDevice } from '../mqtt/broker-device.js';
 import { softwareVersionSpec } from './package-version.js';
+import { controllerOfThisMachine } from '../mqtt/ha/ha-controller.js';
+import type { ServiceEnv } from './hosted-process.js';
 
-/** `title`: the config's `device_name`. */
-export function createServiceDevice(cli: ServiceOptions, title: string, logger: Logger): MqttDevice {
+/** `title`: the config's `device_name`; `env`: where the password and Home Assistant's ids come from. */
+export function createServiceDevice(cli: ServiceOptions, title: string, logger: Logger, env: ServiceEnv = process.env): MqttDevice {
+  const ha = cli.haDiscoveryPrefix !== null;
   return createMqttDevice({
     device: { id: cli.deviceId, driver: cli.binary, title, ...softwareVersionSpec() },
-    broker: brokerOptionsFromCli(cli.broker, cli.clientId),
+    broker: brokerOptionsFromCli(cli.broker, cli.clientId, env),
     topicPrefix: cli.topicPrefix,
     ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
+    // In the host each service has its own environment (its /etc/default file): its controller id.
+    ...(ha && env !== process.env ? { haController: controllerOfThisMachine(logger.child('mqtt'), env) } : {}),
     log: logger.child('mqtt'),
   });
 }

@@ -37,7 +37,7 @@ export interface NotificationSender {
 const NONE: ServiceManager = { ready() {}, reloading() {}, stopping() {}, extendStart() {}, close() {} };
 
 /** The watchdog interval asked by `WATCHDOG_USEC` (half of it, in ms), or undefined when none is asked of this process. */
-export function watchdogPingMs(env: NodeJS.ProcessEnv, pid: number): number | undefined {
+export function watchdogPingMs(env: Readonly<Record<string, string | undefined>>, pid: number): number | undefined {
   const usec = Number(env['WATCHDOG_USEC']);
   if (!Number.isInteger(usec) || usec <= 0) return undefined;
   const forPid = env['WATCHDOG_PID'];
@@ -50,7 +50,7 @@ export function watchdogPingMs(env: NodeJS.ProcessEnv, pid: number): number | un
  * does nothing. `open` makes the sender for the socket named by the variable.
  */
 export function serviceManagerOf(
-  env: NodeJS.ProcessEnv,
+  env: Readonly<Record<string, string | undefined>>,
   open: (socket: string) => NotificationSender,
   log: Logger,
   time: Time = systemTime,

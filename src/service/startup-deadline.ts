@@ -15,7 +15,7 @@ export const DEFAULT_STARTUP_TIMEOUT_S = 30;
  * The start-up timeout in seconds from `CTL_MQTT_STARTUP_TIMEOUT` (0: wait forever); anything
  * else than a number >= 0 is ignored with a warning.
  */
-export function startupTimeoutOf(env: NodeJS.ProcessEnv, log: Logger): number {
+export function startupTimeoutOf(env: Readonly<Record<string, string | undefined>>, log: Logger): number {
   const text = env['CTL_MQTT_STARTUP_TIMEOUT'];
   if (text === undefined || text.trim() === '') return DEFAULT_STARTUP_TIMEOUT_S;
   const seconds = Number(text);

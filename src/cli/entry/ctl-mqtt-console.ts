@@ -5,7 +5,11 @@
  * module that imports nothing else, and only then is the program loaded (see early-signals.ts).
  */
 import { holdEarlyStops } from '../../service/early-signals.js';
+import { isMainModule } from '../../service/is-main.js';
 
-holdEarlyStops();
-const { runConsoleProcess } = await import('../console-main.js');
-await runConsoleProcess();
+// Imported (the package's check loads every bundle), it does nothing.
+if (isMainModule(import.meta.url)) {
+  holdEarlyStops();
+  const { runConsoleProcess } = await import('../console-main.js');
+  await runConsoleProcess();
+}

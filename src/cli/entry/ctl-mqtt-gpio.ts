@@ -6,7 +6,11 @@
  * fraction of a second neither ends the service nor reads as a failure (see early-signals.ts).
  */
 import { holdEarlyStops } from '../../service/early-signals.js';
+import { isMainModule } from '../../service/is-main.js';
 
-holdEarlyStops();
-const [{ main }, { runProcess }] = await Promise.all([import('../gpio-main.js'), import('../process-entry.js')]);
-await runProcess('ctl-mqtt-gpio', main);
+// Imported (the package's check loads every bundle), it does nothing.
+if (isMainModule(import.meta.url)) {
+  holdEarlyStops();
+  const [{ main }, { runProcess }] = await Promise.all([import('../gpio-main.js'), import('../process-entry.js')]);
+  await runProcess('ctl-mqtt-gpio', main);
+}

@@ -88,8 +88,8 @@ export function controllerOf(sources: ControllerSources, log?: Logger): HaContro
 }
 
 /** The controller of this machine: its environment, host name and machine id. */
-export function controllerOfThisMachine(log?: Logger): HaController {
-  return controllerOf({ env: process.env, hostname: hostname(), machineId: readMachineId() }, log);
+export function controllerOfThisMachine(log?: Logger, env: Readonly<Record<string, string | undefined>> = process.env): HaController {
+  return controllerOf({ env, hostname: hostname(), machineId: readMachineId() }, log);
 }
 
 /** The first label of a host name, lower case, with characters ids cannot hold made `-`. */
