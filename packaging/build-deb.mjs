@@ -9,7 +9,8 @@
 // Prints the path of the .deb. Needs dpkg-deb (package dpkg, on every Debian system).
 //
 // Layout of the package:
-//   /usr/bin/ctl-mqtt-{gpio,adc,console}         wrappers running node on the code below
+//   /usr/bin/ctl-mqtt, ctl-mqtt-{gpio,adc,console}  wrappers running node on the code below
+//   /usr/bin/ctl-mqtt-processes                  one process (default) or separate ones
 //   /usr/lib/ctl-mqtt/package.json, dist/bin/    the commands, each bundled into one file with
 //                                                the modules it uses (scripts/build-bundles.mjs)
 //   /usr/lib/ctl-mqtt/dist/src/console/web/      the console's page files
@@ -21,9 +22,11 @@
 //    copy Wiren Board's config editor lists, /var/lib/wb-mqtt-confed/schemas/, where it exists;
 //    an upgrade from a version that shipped /usr/share/wb-mqtt-confed/schemas/ removes that copy)
 //   /lib/systemd/system/*.service, /lib/udev/rules.d/60-ctl-mqtt-gpio.rules
-//                                                (ctl-mqtt-console.service: the web console, loopback)
+//                                                (ctl-mqtt.service: the one process; ctl-mqtt-{gpio,adc,
+//                                                console}.service: the services' handles in it)
+//   /usr/lib/ctl-mqtt/systemd/separate/          the units of separate processes (ctl-mqtt-processes)
 //   /etc/ctl-mqtt-{gpio,adc}.conf                conffiles (board channels only)
-//   /etc/default/ctl-mqtt-{gpio,adc}             conffiles: CTL_MQTT_OPTS for the units (commented)
+//   /etc/default/ctl-mqtt{,-gpio,-adc,-console}  conffiles: CTL_MQTT_SERVICES, CTL_MQTT_OPTS (commented)
 //   /var/lib/ctl-mqtt-{gpio,adc}/conf.d/         where a board file is installed
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -53,7 +56,7 @@ const SERVICES = ['gpio', 'adc'];
 /** The dependencies the bundles cannot hold (native code): shipped as modules. */
 const UNBUNDLED = new Set(['koffi']);
 /** The commands, bundled by the build: dist/bin/<binary>.js. */
-const COMMANDS = ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console'];
+const COMMANDS = ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console', 'ctl-mqtt'];
 /** Type declarations only (dependencies of mqtt's typings): nothing to run. */
 const typesOnly = (name) => name.startsWith('@types/') || name === 'undici-types';
 /** Prebuilt koffi binaries kept: the controllers' architectures. */
@@ -266,11 +269,20 @@ function stage(root, pkg) {
     symlinkSync(`../../../share/${binary}/${binary}.schema.json`, join(lib, 'schemas', `${binary}.schema.json`));
     install(join(here, 'etc', `${binary}.conf`), join(root, 'etc', `${binary}.conf`));
     install(join(here, 'etc/default', binary), join(root, 'etc/default', binary));
-    install(join(here, 'systemd', `${binary}.service`), join(root, 'lib/systemd/system', `${binary}.service`));
     mkdirSync(join(root, 'var/lib', binary, 'conf.d'), { recursive: true });
   }
   install(join(here, 'bin/ctl-mqtt-console'), join(root, 'usr/bin/ctl-mqtt-console'), 0o755);
-  install(join(here, 'systemd/ctl-mqtt-console.service'), join(root, 'lib/systemd/system/ctl-mqtt-console.service'));
+  install(join(here, 'etc/default/ctl-mqtt-console'), join(root, 'etc/default/ctl-mqtt-console'));
+  install(join(here, 'bin/ctl-mqtt'), join(root, 'usr/bin/ctl-mqtt'), 0o755);
+  install(join(here, 'bin/ctl-mqtt-processes'), join(root, 'usr/bin/ctl-mqtt-processes'), 0o755);
+  install(join(here, 'etc/default/ctl-mqtt'), join(root, 'etc/default/ctl-mqtt'));
+  // The one process and the services' handles; the separate units for `ctl-mqtt-processes separate`.
+  for (const unit of ['ctl-mqtt', ...COMMANDS.filter((c) => c !== 'ctl-mqtt')]) {
+    install(join(here, 'systemd', `${unit}.service`), join(root, 'lib/systemd/system', `${unit}.service`));
+  }
+  for (const binary of COMMANDS.filter((c) => c !== 'ctl-mqtt')) {
+    install(join(here, 'systemd/separate', `${binary}.service`), join(lib, 'systemd/separate', `${binary}.service`));
+  }
   install(join(here, 'udev/60-ctl-mqtt-gpio.rules'), join(root, 'lib/udev/rules.d/60-ctl-mqtt-gpio.rules'));
   install(join(repo, 'README.md'), join(root, 'usr/share/doc/ctl-mqtt/README.md'));
   // The README's links point into docs/ and to BENCHMARKS.md: they ship beside it (the pictures too).

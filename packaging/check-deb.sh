@@ -45,19 +45,25 @@ for f in usr/bin/ctl-mqtt-gpio usr/bin/ctl-mqtt-adc usr/lib/ctl-mqtt/package.jso
   usr/share/doc/ctl-mqtt/docs/migrating.md usr/share/doc/ctl-mqtt/docs/architecture.md usr/share/doc/ctl-mqtt/BENCHMARKS.md \
   var/lib/ctl-mqtt-gpio/conf.d var/lib/ctl-mqtt-adc/conf.d \
   usr/bin/ctl-mqtt-console lib/systemd/system/ctl-mqtt-console.service \
+  usr/bin/ctl-mqtt usr/bin/ctl-mqtt-processes usr/lib/ctl-mqtt/dist/bin/ctl-mqtt.js lib/systemd/system/ctl-mqtt.service \
+  usr/lib/ctl-mqtt/systemd/separate/ctl-mqtt-gpio.service usr/lib/ctl-mqtt/systemd/separate/ctl-mqtt-adc.service \
+  usr/lib/ctl-mqtt/systemd/separate/ctl-mqtt-console.service etc/default/ctl-mqtt etc/default/ctl-mqtt-console \
   usr/lib/ctl-mqtt/dist/src/console/web/devices.html usr/lib/ctl-mqtt/dist/src/console/web/config.js; do
   expect_file "$f"
 done
 version=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' ctl-mqtt)
 changelog_head=$(gzip -dc "$root/usr/share/doc/ctl-mqtt/changelog.gz" | head -1)
 [ "$changelog_head" = "ctl-mqtt ($version) unstable; urgency=medium" ] || fail "changelog.gz starts with: $changelog_head"
-# postinst enabled the units (links to /lib/systemd/system/..., inside the root).
+# postinst enabled the one process and the services' handles in it (links inside the root).
+[ -L "$root/etc/systemd/system/multi-user.target.wants/ctl-mqtt.service" ] || fail "ctl-mqtt.service is not enabled"
 for unit in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
-  [ -L "$root/etc/systemd/system/multi-user.target.wants/$unit.service" ] || fail "$unit.service is not enabled"
+  [ -L "$root/etc/systemd/system/ctl-mqtt.service.wants/$unit.service" ] || fail "$unit.service is not enabled with ctl-mqtt.service"
+  [ ! -e "$root/etc/systemd/system/multi-user.target.wants/$unit.service" ] || fail "$unit.service is enabled on its own beside the one process"
 done
 [ -x "$root/usr/bin/ctl-mqtt-gpio" ] || fail "usr/bin/ctl-mqtt-gpio is not executable"
 conffiles=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Conffiles}' ctl-mqtt | awk '{print $1}' | sort | tr '\n' ' ')
-[ "$conffiles" = "/etc/ctl-mqtt-adc.conf /etc/ctl-mqtt-gpio.conf /etc/default/ctl-mqtt-adc /etc/default/ctl-mqtt-gpio " ] || fail "conffiles: $conffiles"
+[ "$conffiles" = "/etc/ctl-mqtt-adc.conf /etc/ctl-mqtt-gpio.conf /etc/default/ctl-mqtt /etc/default/ctl-mqtt-adc /etc/default/ctl-mqtt-console /etc/default/ctl-mqtt-gpio " ] \
+  || fail "conffiles: $conffiles"
 [ ! -e "$root/usr/lib/ctl-mqtt/dist/src/demo" ] || fail "the demo is shipped"
 modules=$(ls "$root/usr/lib/ctl-mqtt/node_modules" | tr "\n" " ")
 [ "$modules" = "koffi " ] || fail "node_modules holds more than koffi (the rest is bundled): $modules"
@@ -66,8 +72,10 @@ koffi_builds=$(ls "$root/usr/lib/ctl-mqtt/node_modules/koffi/build/koffi" | sort
 for svc in gpio adc; do
   cmp -s "$root/usr/share/ctl-mqtt-$svc/ctl-mqtt-$svc.schema.json" "$repo/schemas/ctl-mqtt-$svc.schema.json" \
     || fail "/usr/share/ctl-mqtt-$svc/ctl-mqtt-$svc.schema.json differs from schemas/"
-  # The board file from the device tree before every start, with the same paths as the service.
-  unit="$root/lib/systemd/system/ctl-mqtt-$svc.service"
+  # The separate unit (ctl-mqtt-processes separate): the board file from the device tree before
+  # every start, with the same paths as the service.
+  unit="$root/usr/lib/ctl-mqtt/systemd/separate/ctl-mqtt-$svc.service"
+  grep -qx 'Conflicts=ctl-mqtt.service' "$unit" || fail "separate ctl-mqtt-$svc.service could run beside the one process"
   grep -qx "ExecStartPre=/usr/bin/ctl-mqtt-$svc --generate-board \$CTL_MQTT_OPTS" "$unit" || fail "ctl-mqtt-$svc.service does not run --generate-board first"
   grep -qx "ExecStart=/usr/bin/ctl-mqtt-$svc \$CTL_MQTT_OPTS" "$unit" || fail "ctl-mqtt-$svc.service: ExecStart has options --generate-board lacks"
   grep -qx "EnvironmentFile=-/etc/default/ctl-mqtt-$svc" "$unit" || fail "ctl-mqtt-$svc.service does not read /etc/default/ctl-mqtt-$svc"
@@ -81,6 +89,24 @@ for svc in gpio adc; do
   grep -qx 'Wants=wb-hwconf-manager.service' "$unit" || fail "ctl-mqtt-$svc.service does not want wb-hwconf-manager.service"
   grep -qx 'After=network.target mosquitto.service wb-hwconf-manager.service' "$unit" \
     || fail "ctl-mqtt-$svc.service is not ordered after mosquitto and wb-hwconf-manager"
+done
+# The one process: what each service's unit did for it, once for all.
+host_unit="$root/lib/systemd/system/ctl-mqtt.service"
+for line in 'Type=notify' 'NotifyAccess=main' 'WatchdogSec=30' 'Restart=always' 'RestartPreventExitStatus=2 6' \
+  'EnvironmentFile=-/etc/default/ctl-mqtt' 'ExecStart=/usr/bin/ctl-mqtt --defaults /etc/default --generate-boards' \
+  'ExecReload=/bin/kill -HUP $MAINPID' 'Wants=wb-hwconf-manager.service' 'After=network.target mosquitto.service wb-hwconf-manager.service' \
+  'StateDirectory=ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console' 'ProtectSystem=strict' \
+  'ReadWritePaths=-/etc/ctl-mqtt-gpio.conf -/etc/ctl-mqtt-adc.conf -/var/lib/wb-mqtt-confed/schemas'; do
+  grep -qxF "$line" "$host_unit" || fail "ctl-mqtt.service lacks $line"
+done
+# The services' units in it: reload and restart reach the process, never a second publisher.
+for svc in gpio adc console; do
+  unit="$root/lib/systemd/system/ctl-mqtt-$svc.service"
+  for line in 'BindsTo=ctl-mqtt.service' 'PartOf=ctl-mqtt.service' 'PropagatesReloadTo=ctl-mqtt.service' 'Type=oneshot' \
+    'RemainAfterExit=yes' 'ExecStart=/bin/systemctl kill --kill-whom=main --signal=SIGHUP ctl-mqtt.service' 'WantedBy=ctl-mqtt.service'; do
+    grep -qxF "$line" "$unit" || fail "ctl-mqtt-$svc.service (in the one process) lacks $line"
+  done
+  grep -q '^ExecStart=/usr/bin/ctl-mqtt-' "$unit" && fail "ctl-mqtt-$svc.service starts a process of its own beside ctl-mqtt.service"
 done
 # One schema per config where wb-mqtt-confed looks: the units generate it; the package ships none.
 [ ! -e "$root/usr/share/wb-mqtt-confed" ] || fail "the package ships schemas in /usr/share/wb-mqtt-confed (the editor would list each config twice)"
@@ -122,6 +148,7 @@ node -e "const s = require('$dt/confed/ctl-mqtt-gpio.schema.json'); if (JSON.str
 version=$(node -p "require('$repo/package.json').version")
 [ "$("$root/usr/bin/ctl-mqtt-gpio" --version)" = "ctl-mqtt-gpio $version" ] || fail "--version"
 [ "$("$root/usr/bin/ctl-mqtt-console" --version)" = "ctl-mqtt-console $version" ] || fail "ctl-mqtt-console --version"
+[ "$("$root/usr/bin/ctl-mqtt" --version)" = "ctl-mqtt $version" ] || fail "ctl-mqtt --version"
 
 step "ctl-mqtt-console: refuses a LAN address without a password; serves its page from the package on loopback"
 rc=0
@@ -146,7 +173,7 @@ step "every command's bundle loads whole (imported, it does not run); koffi load
 lib="$root/usr/lib/ctl-mqtt"
 node --input-type=module -e "
   import { createRequire } from 'node:module';
-  for (const binary of ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console']) await import('$lib/dist/bin/' + binary + '.js');
+  for (const binary of ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console', 'ctl-mqtt']) await import('$lib/dist/bin/' + binary + '.js');
   createRequire('$lib/dist/bin/ctl-mqtt-gpio.js')('koffi').load('libc.so.6');
 " || fail "a bundle of the installed copy does not load"
 
@@ -185,12 +212,38 @@ for i in 0 1; do
 done
 pids=()
 
+step "the one process runs both services (no broker: they retry); a reload reaches only the one whose file changed; SIGTERM: exit 0"
+cp "$root/etc/ctl-mqtt-gpio.conf" "$root/sim/gpio.conf"
+cp "$root/etc/ctl-mqtt-adc.conf" "$root/sim/adc.conf"
+"$root/usr/bin/ctl-mqtt" --gpio -c "$root/sim/gpio.conf" --system-config-dir "$root/var/lib/ctl-mqtt-gpio/conf.d" \
+  --gpio-sim "$root/sim" --state-file "$root/sim/state-host.json" "${no_broker[@]}" \
+  --adc -c "$root/sim/adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" --sysfs-root "$root/sim" "${no_broker[@]}" \
+  2>"$root/host.log" &
+pids+=($!)
+for _ in $(seq 300); do
+  grep -q '\[ctl:gpio\] started:' "$root/host.log" && grep -q '\[ctl:adc\] .*channel(s), device' "$root/host.log" && break
+  sleep 0.1
+done
+grep -q '\[ctl:gpio\] started:' "$root/host.log" || fail "ctl-mqtt did not start GPIO within 30 s: $(tail -n 3 "$root/host.log")"
+grep -q '\[ctl:adc\] .*channel(s), device' "$root/host.log" || fail "ctl-mqtt did not start ADC within 30 s: $(tail -n 3 "$root/host.log")"
+sed -i 's/"device_name": *"ADCs"/"device_name": "Analog inputs"/' "$root/sim/adc.conf"
+grep -q 'Analog inputs' "$root/sim/adc.conf" || fail "could not edit the ADC config copy"
+kill -HUP "${pids[0]}"
+for _ in $(seq 300); do grep -q '\[ctl:adc\] configuration reloaded' "$root/host.log" && break; sleep 0.1; done
+grep -q '\[ctl:adc\] configuration reloaded' "$root/host.log" || fail "ctl-mqtt did not reload ADC: $(tail -n 3 "$root/host.log")"
+grep -q '\[ctl:gpio\] configuration reloaded' "$root/host.log" && fail "ctl-mqtt reloaded GPIO, whose file did not change"
+kill -TERM "${pids[0]}"
+rc=0
+wait "${pids[0]}" || rc=$?
+[ "$rc" = 0 ] || fail "ctl-mqtt exited $rc: $(tail -n 3 "$root/host.log")"
+pids=()
+
 step "an option set in /etc/default/ctl-mqtt-gpio reaches the service, as systemd runs the unit's ExecStart"
 printf 'CTL_MQTT_OPTS="%s"\n' "-T site7 --device-id cellar --gpio-sim $root/sim --state-file $root/sim/state-opts.json \
 --broker unix://$root/sim/no-broker.sock -c $root/etc/ctl-mqtt-gpio.conf --system-config-dir $root/var/lib/ctl-mqtt-gpio/conf.d" \
   >>"$root/etc/default/ctl-mqtt-gpio"
 # systemd's EnvironmentFile= and an unquoted $VAR in ExecStart=: the value split at whitespace.
-exec_start=$(sed -n 's/^ExecStart=//p' "$root/lib/systemd/system/ctl-mqtt-gpio.service")
+exec_start=$(sed -n 's/^ExecStart=//p' "$root/usr/lib/ctl-mqtt/systemd/separate/ctl-mqtt-gpio.service")
 (
   set -a; . "$root/etc/default/ctl-mqtt-gpio"; set +a
   read -ra words <<<"${exec_start//\$CTL_MQTT_OPTS/$CTL_MQTT_OPTS}"
@@ -202,9 +255,17 @@ grep -q 'started: .*device site7/devices/cellar' "$root/opts.log" || fail "CTL_M
 kill -TERM "${pids[0]}"
 wait "${pids[0]}" || fail "ctl-mqtt-gpio started with CTL_MQTT_OPTS did not stop cleanly: $(tail -n 3 "$root/opts.log")"
 pids=()
+# The one process reads the same file itself (one unit cannot give three services three CTL_MQTT_OPTS).
+CTL_MQTT_SERVICES=gpio "$root/usr/bin/ctl-mqtt" --defaults "$root/etc/default" 2>"$root/host-opts.log" &
+pids+=($!)
+for _ in $(seq 300); do grep -q 'started:' "$root/host-opts.log" && break; sleep 0.1; done
+grep -q 'started: .*device site7/devices/cellar' "$root/host-opts.log" || fail "CTL_MQTT_OPTS did not reach GPIO in ctl-mqtt: $(tail -n 3 "$root/host-opts.log")"
+kill -TERM "${pids[0]}"
+wait "${pids[0]}" || fail "ctl-mqtt --defaults did not stop cleanly: $(tail -n 3 "$root/host-opts.log")"
+pids=()
 
-step "ctl-mqtt-console unit: sandboxed, writable only the two config files and its state directory"
-console_unit="$root/lib/systemd/system/ctl-mqtt-console.service"
+step "ctl-mqtt-console's own unit (separate processes): sandboxed, writable only the two config files and its state directory"
+console_unit="$root/usr/lib/ctl-mqtt/systemd/separate/ctl-mqtt-console.service"
 unit_value() { grep -E "^$1=" "$console_unit" | tail -1 | cut -d= -f2-; }
 [ "$(unit_value ProtectSystem)" = strict ] || fail "ctl-mqtt-console.service: ProtectSystem=$(unit_value ProtectSystem), expected strict"
 [ "$(grep -E '^ReadWritePaths=' "$console_unit" | cut -d= -f2- | tr '\n' ' ')" = "-/etc/ctl-mqtt-gpio.conf -/etc/ctl-mqtt-adc.conf " ] \
@@ -219,13 +280,21 @@ if command -v systemd-analyze >/dev/null 2>&1; then
   step "systemd-analyze verify"
   # Verified as host units, with ExecStart(Pre) pointing into the root (verify checks the binary).
   mkdir "$root/units"
+  # The one process with its handles, then the separate units (each set verified on its own: they
+  # carry the same names).
+  mkdir "$root/units/separate"
+  for unit in ctl-mqtt ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
+    sed -E "s#^(ExecStart|ExecStartPre)=/usr/#\1=$root/usr/#" "$root/lib/systemd/system/$unit.service" >"$root/units/$unit.service"
+  done
   for unit in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
-    sed -E "s#^(ExecStart|ExecStartPre)=/#\1=$root/#" "$root/lib/systemd/system/$unit.service" >"$root/units/$unit.service"
+    sed -E "s#^(ExecStart|ExecStartPre)=/#\1=$root/#" "$root/usr/lib/ctl-mqtt/systemd/separate/$unit.service" >"$root/units/separate/$unit.service"
   done
   # It exits 0 on unknown keys and bad values, but says so: any output is a failure.
-  complaints=$(systemd-analyze verify --man=no "$root/units/ctl-mqtt-gpio.service" "$root/units/ctl-mqtt-adc.service" "$root/units/ctl-mqtt-console.service" 2>&1) \
-    || fail "systemd-analyze verify: $complaints"
-  [ -z "$complaints" ] || fail "systemd-analyze verify: $complaints"
+  for set in "$root/units" "$root/units/separate"; do
+    complaints=$(cd "$set" && systemd-analyze verify --man=no ./ctl-mqtt-gpio.service ./ctl-mqtt-adc.service ./ctl-mqtt-console.service \
+      $([ -e ctl-mqtt.service ] && echo ./ctl-mqtt.service) 2>&1) || fail "systemd-analyze verify: $complaints"
+    [ -z "$complaints" ] || fail "systemd-analyze verify: $complaints"
+  done
 fi
 
 step "an upgrade from a version that shipped the schemas in /usr/share/wb-mqtt-confed removes that copy"
@@ -243,6 +312,29 @@ for svc in gpio adc; do
   [ ! -e "$root/usr/share/wb-mqtt-confed/schemas/ctl-mqtt-$svc.schema.json" ] || fail "the upgrade left /usr/share/wb-mqtt-confed/schemas/ctl-mqtt-$svc.schema.json"
 done
 
+step "an upgrade from the separate units of 0.1 moves the services the admin had enabled into the one process"
+dpkg_root --purge ctl-mqtt >/dev/null
+older="$root/older-units"
+mkdir -p "$older/DEBIAN" "$older/lib/systemd/system"
+for svc in gpio adc console; do
+  # What 0.1 shipped: each service a process of its own, wanted by multi-user.target.
+  printf '[Unit]\nDescription=ctl-mqtt-%s 0.1\n[Service]\nExecStart=/usr/bin/ctl-mqtt-%s\n[Install]\nWantedBy=multi-user.target\n' \
+    "$svc" "$svc" >"$older/lib/systemd/system/ctl-mqtt-$svc.service"
+done
+printf '%s\n' 'Package: ctl-mqtt' 'Version: 0.1.0' 'Architecture: all' 'Maintainer: ctl-mqtt <ctl-mqtt@example.invalid>' \
+  'Description: ctl-mqtt with separate units' >"$older/DEBIAN/control"
+dpkg-deb --build --root-owner-group "$older" "$root/older-units.deb" >/dev/null
+dpkg_root --install "$root/older-units.deb" >/dev/null
+# The admin had ADC off (no analog inputs on this board).
+systemctl --root="$root" enable ctl-mqtt-gpio.service ctl-mqtt-console.service >/dev/null 2>&1
+dpkg_root --install "$deb" >/dev/null
+[ -L "$root/etc/systemd/system/multi-user.target.wants/ctl-mqtt.service" ] || fail "the upgrade did not enable ctl-mqtt.service"
+for unit in ctl-mqtt-gpio ctl-mqtt-console; do
+  [ ! -e "$root/etc/systemd/system/multi-user.target.wants/$unit.service" ] || fail "the upgrade left $unit.service enabled on its own"
+done
+grep -qx 'Environment="CTL_MQTT_SERVICES=gpio console"' "$root/etc/systemd/system/ctl-mqtt.service.d/services-enabled-before.conf" \
+  || fail "the upgrade did not keep the services the admin had enabled: $(cat "$root/etc/systemd/system/ctl-mqtt.service.d/"* 2>&1)"
+
 step "purge"
 # A copy --generate-board wrote for the config editor goes with the package.
 mkdir -p "$root/var/lib/wb-mqtt-confed/schemas"
@@ -250,7 +342,9 @@ cp "$dt/confed/ctl-mqtt-gpio.schema.json" "$root/var/lib/wb-mqtt-confed/schemas/
 dpkg_root --purge ctl-mqtt >/dev/null
 for f in usr/lib/ctl-mqtt usr/bin/ctl-mqtt-gpio etc/ctl-mqtt-gpio.conf etc/default/ctl-mqtt-gpio var/lib/ctl-mqtt-gpio \
   usr/share/wb-mqtt-confed/schemas/ctl-mqtt-adc.schema.json var/lib/wb-mqtt-confed/schemas/ctl-mqtt-gpio.schema.json \
-  etc/systemd/system/multi-user.target.wants/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service; do
+  etc/systemd/system/multi-user.target.wants/ctl-mqtt-gpio.service lib/systemd/system/ctl-mqtt-adc.service \
+  etc/systemd/system/multi-user.target.wants/ctl-mqtt.service etc/default/ctl-mqtt usr/bin/ctl-mqtt \
+  etc/systemd/system/ctl-mqtt.service.d/services-enabled-before.conf; do
   [ ! -e "$root/$f" ] && [ ! -L "$root/$f" ] || fail "$f is left after purge"
 done
 step "ok"

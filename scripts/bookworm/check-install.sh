@@ -2,8 +2,8 @@
 # Installs a ctl-mqtt .deb the way a Debian 12 user does, `apt install ./ctl-mqtt_<v>_all.deb`, in
 # a chroot of a stock bookworm root (scripts/bookworm/root.sh, cached), so apt resolves nodejs
 # (and the recommended mosquitto) from Debian; then checks there: Debian's nodejs 18 was chosen,
-# `--version` of the three binaries, `-j` of the installed configs, koffi loads its native
-# binary, and the three units are enabled. Nothing may print a warning on stderr.
+# `--version` of the four binaries, `-j` of the installed configs, koffi loads its native
+# binary, and the one process's unit and the services' units in it are enabled. Nothing may print a warning on stderr.
 #
 #   scripts/bookworm/check-install.sh path/to/ctl-mqtt_<version>_all.deb
 #
@@ -66,7 +66,7 @@ checked() { # what command...
   if ! in_root "$@" >"$root/tmp/out" 2>"$root/tmp/err"; then cat "$root/tmp/out" "$root/tmp/err" >&2; fail "$what"; fi
   if grep -E 'Warning:|\(node:[0-9]+\)' "$root/tmp/err" >&2; then fail "$what wrote a warning on stderr (above)"; fi
 }
-for bin in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
+for bin in ctl-mqtt ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
   checked "$bin --version" "$bin" --version
   log "$(cat "$root/tmp/out")"
 done
@@ -77,9 +77,10 @@ for bin in ctl-mqtt-gpio ctl-mqtt-adc; do
 done
 checked "koffi" node -e 'require("/usr/lib/ctl-mqtt/node_modules/koffi"); console.log("koffi loads")'
 log "$(cat "$root/tmp/out")"
-for unit in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
+# The one process, and the services' units in it (enabled with it).
+for unit in ctl-mqtt ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
   state="$(in_root systemctl is-enabled "$unit.service" 2>&1 || true)"
   [ "$state" = enabled ] || fail "$unit.service is $state, not enabled"
 done
-log "units enabled: $(cd "$root/etc/systemd/system" && echo */ctl-mqtt-*.service)"
+log "units enabled: $(cd "$root/etc/systemd/system" && echo */ctl-mqtt*.service)"
 log "ok in $((SECONDS - started)) s"
