@@ -4,9 +4,9 @@
  * `readTlsMaterial` on a reload (certificate rotation).
  */
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import type { IClientOptions } from 'mqtt';
 import { CtlError, messageOf } from '../core/errors.js';
+import { defaultClientId } from './client-id.js';
 import { checkCredentialLength, readPasswordFile } from './password-source.js';
 
 export interface BrokerOptions {
@@ -49,12 +49,6 @@ const CANONICAL_PROTOCOL: Record<string, 'mqtt' | 'mqtts' | 'ws' | 'wss'> = {
   'ws:': 'ws',
   'wss:': 'wss',
 };
-
-/** `[<prefix>-]<device id>-<hostname>`, with characters brokers may refuse replaced by `_`. */
-export function defaultClientId(deviceId: string, topicPrefix = ''): string {
-  const prefix = topicPrefix.replace(/^\/+|\/+$/g, '');
-  return `${prefix === '' ? '' : `${prefix}-`}${deviceId}-${hostname()}`.replace(/[^A-Za-z0-9._-]/g, '_');
-}
 
 /**
  * @throws CtlError USAGE for a malformed URL or a user name or password too long for MQTT;

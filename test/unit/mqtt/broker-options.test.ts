@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCtlError } from '../../../src/core/errors.js';
-import { defaultClientId, resolveBroker } from '../../../src/mqtt/broker-options.js';
+import { resolveBroker } from '../../../src/mqtt/broker-options.js';
+import { defaultClientId } from '../../../src/mqtt/client-id.js';
 
 test('host and port, with defaults', () => {
   const r = resolveBroker({}, 'ctl-gpio');
