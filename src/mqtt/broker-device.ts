@@ -8,7 +8,8 @@ import { systemTime, unrefDelay, type Time } from '../core/time.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { shownList } from '../core/shown-list.js';
 import type { Logger } from '../core/log.js';
-import { readTlsMaterial, resolveBroker, sameTlsMaterial, type BrokerOptions, type ResolvedBroker } from './broker-options.js';
+import { resolveBroker, type BrokerOptions, type ResolvedBroker } from './broker-options.js';
+import { readTlsMaterial, sameTlsMaterial } from './tls-material.js';
 import { ManagedConnection } from './connection.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
@@ -49,7 +50,7 @@ export interface MqttDeviceOptions {
 
 /**
  * Creates the device. Reads TLS files and checks ids at once.
- * @throws CtlError USAGE (bad URL, prefix, device id, or Home Assistant controller id or console URL) or RUNTIME (unreadable TLS file).
+ * @throws CtlError USAGE (bad URL, prefix, device id, or Home Assistant controller id or console URL), RUNTIME (unreadable TLS file) or CONFIG_INVALID (a TLS file that cannot be used).
  */
 export function createMqttDevice(options: MqttDeviceOptions): MqttDevice {
   return new BrokerDevice(options);
@@ -244,7 +245,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   reloadTls(): void {
     let tls;
     try {
-      tls = readTlsMaterial(this.options.broker);
+      tls = readTlsMaterial(this.broker.tlsFiles);
     } catch (err) {
       this.log.error(`${messageOf(err)}; the connection keeps the TLS material it has`);
       return;
