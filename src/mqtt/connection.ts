@@ -14,6 +14,7 @@ import { messageOf } from '../core/errors.js';
 import { after, systemTime, type Time, type Timer } from '../core/time.js';
 import type { ResolvedBroker } from './broker-options.js';
 import type { TlsMaterial } from './tls-material.js';
+import { tlsFailure } from './tls-failure.js';
 import type { MqttTraffic } from './mqtt-device.js';
 import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
@@ -340,7 +341,8 @@ export class ManagedConnection {
 
   private onError(err: Error & { code?: unknown }): void {
     const client = this.client;
-    this.lastError = messageOf(err);
+    // A refused handshake names the TLS file it is about: the retry lines say which to look at.
+    this.lastError = tlsFailure(err, this.broker.tlsFiles) ?? messageOf(err);
     if (
       client !== undefined &&
       client.options.protocolVersion === 5 &&
