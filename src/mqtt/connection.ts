@@ -265,6 +265,10 @@ export class ManagedConnection {
    * when connected (the broker publishes no will, and the session stays), then at once a connect
    * with the new material, which is what any reconnect does next (the device publishes itself
    * again). Not connected: the attempt waiting for its back-off is made now, with the new material.
+   * The material must have been read with readTlsMaterial (tls.connect would throw for one it
+   * cannot load, inside mqtt.js, where nothing catches it) and tried against the broker
+   * (tls-trial.ts): after the DISCONNECT, material the broker refuses would leave the service
+   * disconnected with no will published.
    */
   renewTls(tls: TlsMaterial): void {
     this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };

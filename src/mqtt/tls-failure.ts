@@ -1,7 +1,8 @@
 /**
  * A failed TLS handshake told as the file it is about. Node's errors say what OpenSSL saw ("self-
  * signed certificate in certificate chain", or an alert number inside a source path), not which
- * of the service's files to look at: every retry line names it.
+ * of the service's files to look at: at start (every retry line) and on a reload (the new files
+ * tried against the broker, tls-trial.ts) the line names it.
  */
 import { messageOf } from '../core/errors.js';
 import { opensslReason } from './openssl-reason.js';

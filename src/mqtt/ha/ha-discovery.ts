@@ -213,7 +213,7 @@ export class HaDiscovery {
     this.connection.start();
   }
 
-  /** New TLS material (a reload): this connection connects again with it. */
+  /** New TLS material (a reload), read and tried by the device: this connection connects again with it. */
   renewTls(tls: TlsMaterial): void {
     this.connection.renewTls(tls);
   }
