@@ -5,7 +5,7 @@
  * which is handed the check of topicBudgetOf).
  */
 import type { CommonCliOptions } from './cli-options.js';
-import { defaultClientId } from '../mqtt/broker-options.js';
+import { defaultClientId } from '../mqtt/client-id.js';
 import { withThousands as n } from '../core/thousands.js';
 import { haConfigTopicBytes } from '../mqtt/ha/ha-topic-length.js';
 import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../mqtt/topic-length-limits.js';

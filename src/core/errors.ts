@@ -11,7 +11,7 @@ export type ErrorCode =
   | 'CONFIG_READ'
   /** The configuration is not valid (commented) JSON. */
   | 'CONFIG_PARSE'
-  /** The configuration breaks the schema or a semantic rule. */
+  /** The configuration breaks the schema or a semantic rule; also a TLS file whose content cannot be used. */
   | 'CONFIG_INVALID'
   /** A chip, device or file that was there is gone (unplugged module, removed chip). */
   | 'HW_GONE'

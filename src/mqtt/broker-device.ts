@@ -8,7 +8,9 @@ import { systemTime, unrefDelay, type Time } from '../core/time.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { shownList } from '../core/shown-list.js';
 import type { Logger } from '../core/log.js';
-import { readTlsMaterial, resolveBroker, sameTlsMaterial, type BrokerOptions, type ResolvedBroker } from './broker-options.js';
+import { resolveBroker, type BrokerOptions, type ResolvedBroker } from './broker-options.js';
+import { readTlsMaterial, sameTlsMaterial } from './tls-material.js';
+import { tryTlsMaterial } from './tls-trial.js';
 import { ManagedConnection } from './connection.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
@@ -26,6 +28,13 @@ const FLUSH_EVERY_CONTROLS = 8;
  * more than 8), and 8 already makes 64 writable controls 8 packets instead of 64.
  */
 const SUBSCRIBE_FILTERS_AT_MOST = 8;
+/**
+ * The longest wait for the broker's answer to new TLS material on a reload. A broker that answers
+ * at all answers within milliseconds; the bound keeps a stop that waits for the reload in time.
+ */
+const TLS_TRIAL_TIMEOUT_MS = 3000;
+/** After the reload's line, what an unusable TLS file leaves as it was. */
+const KEPT = 'the connection keeps the TLS material it has';
 
 export interface MqttDeviceOptions {
   readonly device: DeviceSpec;
@@ -49,7 +58,7 @@ export interface MqttDeviceOptions {
 
 /**
  * Creates the device. Reads TLS files and checks ids at once.
- * @throws CtlError USAGE (bad URL, prefix, device id, or Home Assistant controller id or console URL) or RUNTIME (unreadable TLS file).
+ * @throws CtlError USAGE (bad URL, prefix, device id, or Home Assistant controller id or console URL), RUNTIME (unreadable TLS file) or CONFIG_INVALID (a TLS file that cannot be used).
  */
 export function createMqttDevice(options: MqttDeviceOptions): MqttDevice {
   return new BrokerDevice(options);
@@ -241,17 +250,37 @@ class BrokerDevice implements MqttDevice, ControlSink {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
-  reloadTls(): void {
+  async reloadTls(): Promise<void> {
+    const broker = this.broker;
     let tls;
     try {
-      tls = readTlsMaterial(this.options.broker);
+      tls = readTlsMaterial(broker.tlsFiles);
     } catch (err) {
-      this.log.error(`${messageOf(err)}; the connection keeps the TLS material it has`);
+      this.log.error(`${messageOf(err)}; ${KEPT}`);
       return;
     }
-    if (sameTlsMaterial(tls, this.broker.clientOptions)) return;
-    this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };
-    this.log.info(`the TLS files changed: connecting to ${this.broker.display} again with them`);
+    if (sameTlsMaterial(tls, broker.clientOptions)) return;
+    const renewed: ResolvedBroker = { ...broker, clientOptions: { ...broker.clientOptions, ...tls } };
+    // Tried before the working connection is dropped for it (tls-trial.ts).
+    const trial = await tryTlsMaterial({
+      broker: renewed,
+      clientId: String(broker.clientOptions.clientId),
+      protocolVersion: this.connection.isMqtt5 ? 5 : 4,
+      timeoutMs: TLS_TRIAL_TIMEOUT_MS,
+      time: this.time,
+    });
+    if (this.stopping !== undefined) return;
+    if (trial.kind === 'refused') {
+      this.log.error(`the new TLS files do not work with ${broker.display} (${trial.problem}); ${KEPT}`);
+      return;
+    }
+    // Without a verdict, a working connection is kept; one that is down has nothing to lose.
+    if (trial.kind === 'unknown' && this.connection.connected) {
+      this.log.warn(`cannot try the new TLS files with ${broker.display} (${trial.problem}); ${KEPT} until a reload can`);
+      return;
+    }
+    this.broker = renewed;
+    this.log.info(`the TLS files changed: connecting to ${broker.display} again with them`);
     this.connection.renewTls(tls);
     this.ha?.renewTls(tls);
   }

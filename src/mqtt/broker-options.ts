@@ -1,13 +1,13 @@
 /**
  * Where and how to reach the broker: `--broker URL` or `-h`/`-p`, credentials, TLS material and
- * the client id, turned into mqtt.js options. TLS files are read here at start, and again by
- * `readTlsMaterial` on a reload (certificate rotation).
+ * the client id, turned into mqtt.js options. TLS files are read (and checked) here at start,
+ * and again on a reload (certificate rotation): tls-material.ts.
  */
-import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import type { IClientOptions } from 'mqtt';
-import { CtlError, messageOf } from '../core/errors.js';
+import { CtlError } from '../core/errors.js';
+import { defaultClientId } from './client-id.js';
 import { checkCredentialLength, readPasswordFile } from './password-source.js';
+import { readTlsMaterial, type TlsFiles } from './tls-material.js';
 
 export interface BrokerOptions {
   /** `mqtt://`, `mqtts://`, `ws://`, `wss://` or `unix:///path`; overrides host and port. */
@@ -37,6 +37,8 @@ export interface ResolvedBroker {
   readonly display: string;
   /** Transport, address, credentials, TLS material and client id for `mqtt.connect`. */
   readonly clientOptions: IClientOptions;
+  /** Where the TLS material came from: read again on a reload, and named when it fails. */
+  readonly tlsFiles: TlsFiles;
 }
 
 const URL_PROTOCOLS = new Set(['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'tls:', 'ws:', 'wss:', 'unix:']);
@@ -50,18 +52,14 @@ const CANONICAL_PROTOCOL: Record<string, 'mqtt' | 'mqtts' | 'ws' | 'wss'> = {
   'wss:': 'wss',
 };
 
-/** `[<prefix>-]<device id>-<hostname>`, with characters brokers may refuse replaced by `_`. */
-export function defaultClientId(deviceId: string, topicPrefix = ''): string {
-  const prefix = topicPrefix.replace(/^\/+|\/+$/g, '');
-  return `${prefix === '' ? '' : `${prefix}-`}${deviceId}-${hostname()}`.replace(/[^A-Za-z0-9._-]/g, '_');
-}
-
 /**
  * @throws CtlError USAGE for a malformed URL or a user name or password too long for MQTT;
- *   RUNTIME (exit 1) for an unreadable TLS or password file, with one line naming it.
+ *   RUNTIME (exit 1) for an unreadable TLS or password file, CONFIG_INVALID (exit 6) for a TLS
+ *   file that cannot be used (tls-material.ts), each one line naming the file.
  */
 export function resolveBroker(options: BrokerOptions, deviceId: string, topicPrefix = ''): ResolvedBroker {
-  const tls = readTlsMaterial(options);
+  const tlsFiles = tlsFilesOf(options);
+  const tls = readTlsMaterial(tlsFiles);
   const hasTls = Object.keys(tls).length > 0;
   const clientOptions: IClientOptions = { ...tls, clientId: options.clientId ?? defaultClientId(deviceId, topicPrefix) };
   if (options.username !== undefined) clientOptions.username = options.username;
@@ -79,7 +77,7 @@ export function resolveBroker(options: BrokerOptions, deviceId: string, topicPre
   // The command line's own values were checked when it was parsed; these may come from the URL.
   if (clientOptions.username !== undefined) checkCredentialLength('the MQTT user name', clientOptions.username);
   if (typeof clientOptions.password === 'string') checkCredentialLength('the MQTT password', clientOptions.password);
-  return { display, clientOptions };
+  return { display, clientOptions, tlsFiles };
 }
 
 function applyUrl(text: string, out: IClientOptions): string {
@@ -121,33 +119,11 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** The PEM contents of `--tls-ca`, `--tls-cert` and `--tls-key` (the ones given). */
-export type TlsMaterial = Pick<IClientOptions, 'ca' | 'cert' | 'key'>;
-
-/** True when both hold the same files' bytes. */
-export function sameTlsMaterial(a: TlsMaterial, b: TlsMaterial): boolean {
-  const same = (x: unknown, y: unknown): boolean => x === y || (Buffer.isBuffer(x) && Buffer.isBuffer(y) && x.equals(y));
-  return same(a.ca, b.ca) && same(a.cert, b.cert) && same(a.key, b.key);
-}
-
-/**
- * Reads the TLS files of the options (none given: nothing to read).
- * @throws CtlError RUNTIME naming an unreadable file; USAGE for a certificate without its key.
- */
-export function readTlsMaterial(options: BrokerOptions): TlsMaterial {
-  const out: TlsMaterial = {};
-  const read = (what: string, path: string): Buffer => {
-    try {
-      return readFileSync(path);
-    } catch (err) {
-      throw new CtlError('RUNTIME', `cannot read TLS ${what} file ${path}: ${messageOf(err)}`);
-    }
+/** The TLS files the options name (none: an empty object). */
+function tlsFilesOf(options: BrokerOptions): TlsFiles {
+  return {
+    ...(options.tlsCa !== undefined ? { ca: options.tlsCa } : {}),
+    ...(options.tlsCert !== undefined ? { cert: options.tlsCert } : {}),
+    ...(options.tlsKey !== undefined ? { key: options.tlsKey } : {}),
   };
-  if (options.tlsCa !== undefined) out.ca = read('CA', options.tlsCa);
-  if (options.tlsCert !== undefined) out.cert = read('certificate', options.tlsCert);
-  if (options.tlsKey !== undefined) out.key = read('key', options.tlsKey);
-  if ((out.cert === undefined) !== (out.key === undefined)) {
-    throw new CtlError('USAGE', '--tls-cert and --tls-key must be given together');
-  }
-  return out;
 }

@@ -12,7 +12,9 @@ import type { IClientOptions, ISubscriptionMap, MqttClient } from 'mqtt';
 import { LogRateLimiter, type Logger } from '../core/log.js';
 import { messageOf } from '../core/errors.js';
 import { after, systemTime, type Time, type Timer } from '../core/time.js';
-import type { ResolvedBroker, TlsMaterial } from './broker-options.js';
+import type { ResolvedBroker } from './broker-options.js';
+import type { TlsMaterial } from './tls-material.js';
+import { tlsFailure } from './tls-failure.js';
 import type { MqttTraffic } from './mqtt-device.js';
 import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
@@ -290,6 +292,10 @@ export class ManagedConnection {
    * when connected (the broker publishes no will, and the session stays), then at once a connect
    * with the new material, which is what any reconnect does next (the device publishes itself
    * again). Not connected: the attempt waiting for its back-off is made now, with the new material.
+   * The material must have been read with readTlsMaterial (tls.connect would throw for one it
+   * cannot load, inside mqtt.js, where nothing catches it) and tried against the broker
+   * (tls-trial.ts): after the DISCONNECT, material the broker refuses would leave the service
+   * disconnected with no will published.
    */
   renewTls(tls: TlsMaterial): void {
     this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };
@@ -366,7 +372,8 @@ export class ManagedConnection {
 
   private onError(err: Error & { code?: unknown }): void {
     const client = this.client;
-    this.lastError = messageOf(err);
+    // A refused handshake names the TLS file it is about: the retry lines say which to look at.
+    this.lastError = tlsFailure(err, this.broker.tlsFiles) ?? messageOf(err);
     if (
       client !== undefined &&
       client.options.protocolVersion === 5 &&

@@ -155,11 +155,13 @@ export interface MqttDevice {
   /** Resolves when `online` (at once if it is). Rejects if the device is stopped first. */
   whenOnline(): Promise<void>;
   /**
-   * Reads the TLS files (`--tls-ca`, `--tls-cert`, `--tls-key`) again; when they changed, the
+   * Reads the TLS files (`--tls-ca`, `--tls-cert`, `--tls-key`) again; when they changed, they are
+   * checked and tried against the broker first (tls-trial.ts), and when it takes them the
    * connections disconnect normally and connect again at once with them (what a reconnect does:
-   * the device is published again). An unreadable file is one error line and changes nothing.
+   * the device is published again). A file that cannot be read or used, or that the broker
+   * refuses, is one error line naming it and changes nothing. Never rejects.
    */
-  reloadTls(): void;
+  reloadTls(): Promise<void>;
   /** Publishes, messages and reconnects of the device's connection so far. */
   readonly traffic: MqttTraffic;
   /**

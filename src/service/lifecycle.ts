@@ -7,7 +7,8 @@
  *   (retained topics cleared), then what the driver closes last; exit 0 when done or at the stop
  *   deadline (4.5 s), 1 if the stop threw. A second signal exits at once.
  * - SIGHUP: reload the configuration in place (one at a time; see reload-queue.ts), and read the
- *   broker's TLS files again (a rotated certificate: the device connects again with it). A stop waits
+ *   broker's TLS files again (a rotated certificate: once the broker takes it, the device connects
+ *   again with it; files it cannot use leave the connection as it is). A stop waits
  *   for a reload under way, so the two never overlap. SIGHUPs that came before this handler was
  *   installed (early-signals.ts) and during the start make one reload once the service has started.
  * - The service manager (service-manager.ts) hears READY once every control is published,
@@ -114,7 +115,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
       if (await parts.reload()) options.health?.configApplied();
     } finally {
       // Whatever became of the configuration: certificates are rotated on their own schedule.
-      device.reloadTls();
+      await device.reloadTls();
       if (told) manager?.ready();
     }
   }, log);

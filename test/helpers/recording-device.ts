@@ -120,7 +120,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   health: string | undefined;
   private healthSource: (() => string) | undefined;
 
-  reloadTls(): void {}
+  async reloadTls(): Promise<void> {}
 
   setHealthSource(source: () => string): void {
     this.healthSource = source;

@@ -23,7 +23,8 @@
 import type { Logger } from '../../core/log.js';
 import { shownList } from '../../core/shown-list.js';
 import { systemTime, unrefDelay, type Time } from '../../core/time.js';
-import type { ResolvedBroker, TlsMaterial } from '../broker-options.js';
+import type { ResolvedBroker } from '../broker-options.js';
+import type { TlsMaterial } from '../tls-material.js';
 import { ManagedConnection } from '../connection.js';
 import type { ControlSpec, DeviceSpec, HaHint } from '../mqtt-device.js';
 import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
@@ -212,7 +213,7 @@ export class HaDiscovery {
     this.connection.start();
   }
 
-  /** New TLS material (a reload): this connection connects again with it. */
+  /** New TLS material (a reload), read and tried by the device: this connection connects again with it. */
   renewTls(tls: TlsMaterial): void {
     this.connection.renewTls(tls);
   }

@@ -142,7 +142,7 @@ test('the conversion paths start lean: the bins statically import no npm package
   // tree's path (the default device id depends on whether it has a node). Paths are taken
   // relative to dist/src, so a checkout under a folder named run, mqtt or hw changes nothing.
   const naming =
-    /^mqtt\/(topics|topic-length-limits|broker-options|password-source|ha\/ha-ids|ha\/ha-topic-length)\.js$|^hw\/devicetree\/dt-path\.js$/;
+    /^mqtt\/(topics|topic-length-limits|client-id|password-source|ha\/ha-ids|ha\/ha-topic-length)\.js$|^hw\/devicetree\/dt-path\.js$/;
   const srcRoot = join(ROOT, 'dist/src');
   for (const file of seen) {
     const inSrc = relative(srcRoot, file);

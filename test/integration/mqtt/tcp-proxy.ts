@@ -1,7 +1,8 @@
 /**
  * A loopback TCP proxy that can cut the line: the client under test sees its connection drop
- * and cannot reconnect while the broker stays up (as with a network failure). It can also hold
- * what the broker sends (a link so slow that nothing comes back in time).
+ * and cannot reconnect while the broker stays up (as with a network failure). It can also refuse
+ * only new connections, and hold what the broker sends (a link so slow that nothing comes back in
+ * time).
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -34,6 +35,11 @@ export class TcpProxy {
     this.isCut = true;
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
+  }
+
+  /** Refuses new connections until `restore()`; the open ones go on (a broker full, a firewall rule). */
+  refuseNew(): void {
+    this.isCut = true;
   }
 
   restore(): void {

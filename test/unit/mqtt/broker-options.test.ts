@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCtlError } from '../../../src/core/errors.js';
-import { defaultClientId, resolveBroker } from '../../../src/mqtt/broker-options.js';
+import { resolveBroker } from '../../../src/mqtt/broker-options.js';
+import { defaultClientId } from '../../../src/mqtt/client-id.js';
+import { makeCa } from '../../helpers/test-certificates.js';
 
 test('host and port, with defaults', () => {
   const r = resolveBroker({}, 'ctl-gpio');
@@ -46,10 +48,11 @@ test('bad URLs are usage errors with one line', () => {
 test('TLS files are read at once; a missing one is one clear line (exit 1)', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-tls-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'ca.pem'), 'CA');
+  makeCa(dir, 'ctl-mqtt options CA');
   const r = resolveBroker({ tlsCa: join(dir, 'ca.pem'), host: 'h' }, 'd');
   assert.equal(r.display, 'mqtts://h:8883');
-  assert.equal(String(r.clientOptions.ca), 'CA');
+  assert.deepEqual(r.clientOptions.ca, readFileSync(join(dir, 'ca.pem')));
+  assert.deepEqual(r.tlsFiles, { ca: join(dir, 'ca.pem') });
   assert.throws(
     () => resolveBroker({ tlsCa: join(dir, 'missing.pem') }, 'd'),
     (e) => isCtlError(e, 'RUNTIME') && e.message.startsWith(`cannot read TLS CA file ${join(dir, 'missing.pem')}: `),

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseCliArgs } from '../../../src/cli/args.js';
 import { resolveBroker } from '../../../src/mqtt/broker-options.js';
 import { brokerOptionsFromCli } from '../../../src/service/cli-broker.js';
+import { makeCa } from '../../helpers/test-certificates.js';
 
 const mapped = (...argv: string[]) => {
   const cli = parseCliArgs('adc', argv);
@@ -29,8 +30,9 @@ test('-h/-p, --broker, credentials and --client-id reach the MQTT layer', () => 
 test('TLS material without --broker connects with TLS, on 8883 unless -p says otherwise', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-adc-tls-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // A real CA: the files are checked as a connection would use them (tls-material.ts).
+  makeCa(dir, 'ctl-mqtt cli CA');
   const ca = join(dir, 'ca.pem');
-  writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
   assert.equal(resolved('--tls-ca', ca).display, 'mqtts://localhost:8883');
   assert.equal(resolved('--tls-ca', ca, '-h', 'hub', '-p', '9999').display, 'mqtts://hub:9999');
   assert.equal(resolved('--tls-ca', ca, '--broker', 'mqtts://hub:1234').display, 'mqtts://hub:1234');
