@@ -168,9 +168,9 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         const password = body['password'];
         if (typeof password !== 'string') throw new HttpError(400, 'password: expected a string');
         // The slot is taken before the check, in one step: parallel guesses cannot all pass.
-        const wait = limiter.take(client);
-        if (wait > 0) {
-          sendJson(ctx.res, 429, { error: `too many wrong passwords: try again in ${wait} s` }, { 'Retry-After': String(wait) });
+        const refused = limiter.take(client);
+        if (refused !== undefined) {
+          sendJson(ctx.res, 429, { error: refused.message }, { 'Retry-After': String(refused.waitS) });
           return;
         }
         const entered = passwordChecks.enter();

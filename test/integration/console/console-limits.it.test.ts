@@ -31,12 +31,23 @@ interface Answer {
   body: string;
 }
 
-/** One request on its own connection (parallel requests really are parallel). */
-function http(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+/**
+ * One request on its own connection (parallel requests really are parallel), from `from` (any
+ * 127.0.0.0/8 address is this machine's on Linux: one test runs many clients).
+ */
+function http(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, agent: new Agent({ keepAlive: false }) },
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: new Agent({ keepAlive: false }),
+        ...(options.from === undefined ? {} : { localAddress: options.from }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -48,8 +59,8 @@ function http(url: string, options: { method?: string; headers?: Record<string, 
   });
 }
 
-async function visitor(base: string): Promise<{ cookie: string; csrf: string }> {
-  const answer = await http(`${base}api/session`);
+async function visitor(base: string, from?: string): Promise<{ cookie: string; csrf: string }> {
+  const answer = await http(`${base}api/session`, { from });
   return {
     cookie: String(answer.headers['set-cookie']).split(';')[0]!,
     csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken,
@@ -61,11 +72,13 @@ function login(
   who: { cookie: string; csrf: string },
   password: string,
   headers: Record<string, string> = {},
+  from?: string,
 ): Promise<Answer> {
   return http(`${base}api/login`, {
     method: 'POST',
     headers: { Cookie: who.cookie, 'X-CSRF-Token': who.csrf, 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ password }),
+    from,
   });
 }
 
@@ -159,6 +172,34 @@ describe('console limits', () => {
     for (let i = 0; i < 11; i++)
       statuses.push((await login(direct.url, other, 'guess', { 'X-Forwarded-For': `198.51.100.${i + 1}` })).status);
     assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
+  });
+
+  test('guesses from many addresses share one budget of 30 a minute; the owner who logged in before still gets in', async () => {
+    const c = await start();
+    const owner = await visitor(c.url);
+    assert.equal((await login(c.url, owner, PASSWORD)).status, 200, 'the owner logs in from 127.0.0.1');
+    // Four addresses, twelve guesses each: all of them within their own 10, not within the 30 of all.
+    const guessers = ['127.0.1.1', '127.0.1.2', '127.0.1.3', '127.0.1.4'];
+    const statuses = (
+      await Promise.all(
+        guessers.map(async (from) => {
+          const who = await visitor(c.url, from);
+          const own: number[] = [];
+          for (let i = 0; i < 12; i++) own.push((await login(c.url, who, `guess ${i}`, {}, from)).status);
+          return own;
+        }),
+      )
+    ).flat();
+    assert.equal(statuses.filter((s) => s === 401).length, 30, `statuses: ${statuses.join(' ')}`);
+    // A fifth address, never seen: the budget of all is spent, and the answer says for how long.
+    const newcomer = await login(c.url, await visitor(c.url, '127.0.1.5'), PASSWORD, {}, '127.0.1.5');
+    assert.equal(newcomer.status, 429);
+    assert.match(
+      (JSON.parse(newcomer.body) as { error: string }).error,
+      /^too many wrong passwords from all addresses together \(someone may be guessing\): try again in \d+ s$/,
+    );
+    assert.match(String(newcomer.headers['retry-after']), /^\d+$/);
+    assert.equal((await login(c.url, await visitor(c.url), PASSWORD)).status, 200, 'the address that logged in before');
   });
 
   test('anonymous requests never push the logged-in session out', async () => {
