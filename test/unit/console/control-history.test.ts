@@ -8,6 +8,7 @@ import {
   RECENT_POINTS,
   SMALL_CHART_POINTS,
 } from '../../../src/console/control-history.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -57,7 +58,9 @@ test('minutes: one min/mean/max point per minute, the last 24 h only', () => {
 test("a meter counts its consumption per hour from the total's increases; a set or a total going down counts nothing", () => {
   const c = clock();
   const history = new ControlHistory(c.now);
-  const total = (kWh: number, t: number): void => history.record('gpio', 'A1_IN_total', 'power_consumption', kWh.toFixed(3), t);
+  const total = (kWh: number, t: number): void => {
+    history.record('gpio', 'A1_IN_total', 'power_consumption', kWh.toFixed(3), t);
+  };
   total(100, T0);
   total(100.5, T0 + 10 * MINUTE);
   total(101.25, T0 + 50 * MINUTE);
@@ -141,4 +144,22 @@ test('the small chart starts with the value that stood when the hour began (valu
   const points = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
   assert.deepEqual(points[0], [T0 + 2 * HOUR, 24, 24, 24]);
   assert.deepEqual(points.at(-1)!.slice(1), [12, 12, 12]);
+});
+
+test("a control's memory: 2.5 KiB for its first hour of a value a minute, its bounds when it has more", () => {
+  const time = new ManualTime();
+  const history = new ControlHistory(() => time.wallNow());
+  const bytesAfter = (values: number): number => {
+    history.forget('adc', 'Vin');
+    for (let i = 0; i < values; i++) {
+      history.record('adc', 'Vin', 'voltage', String(i));
+      time.jump(MINUTE);
+    }
+    return history.bytes;
+  };
+  // 64 values as they came (16 bytes each) and 64 minutes (24 bytes each).
+  for (const values of [1, 10, 64]) assert.equal(bytesAfter(values), 64 * 16 + 64 * 24, `${values} values`);
+  // Two days of it: the bounds (1,200 values, 1,440 minutes), 53 KiB, whatever more comes.
+  assert.equal(bytesAfter(2 * MINUTES_KEPT), RECENT_POINTS * 16 + MINUTES_KEPT * 24);
+  assert.equal(bytesAfter(7 * MINUTES_KEPT), RECENT_POINTS * 16 + MINUTES_KEPT * 24);
 });
