@@ -13,8 +13,9 @@ import type { DeviceFeed } from './device-feed.js';
 import { CheckGate } from './check-gate.js';
 import { clientAddress, normalizeAddress } from './client-address.js';
 import { configRoutes } from './config-routes.js';
+import { shareConnections, type ShareLimits } from './connection-share.js';
 import { historyRoute } from './history-route.js';
-import { decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
+import { closeWith, decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
 import { LiveStream, type LiveStreamStats } from './live-stream.js';
 import { LoginLimiter } from './login-limiter.js';
 import { verifyPassword } from './password.js';
@@ -41,9 +42,7 @@ export interface ConsoleServerOptions {
   readonly limits?: Partial<ConnectionLimits>;
 }
 
-export interface ConnectionLimits {
-  /** Open TCP connections at most; more are closed at once. */
-  readonly maxConnections: number;
+export interface ConnectionLimits extends ShareLimits {
   /** A request's headers must be in within this time, its body within `requestTimeoutMs`. */
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -51,9 +50,13 @@ export interface ConnectionLimits {
   readonly checkIntervalMs: number;
 }
 
-/** 32 live pages, a few requests each, and room to spare; a slow-loris script gets no more. */
+/**
+ * 32 live pages, a few requests each, and room to spare; one address (a browser opens at most 6
+ * connections to a host) gets 16 of them, so a slow-loris script gets no more.
+ */
 const DEFAULT_LIMITS: ConnectionLimits = {
   maxConnections: 128,
+  perAddress: 16,
   headersTimeoutMs: 15_000,
   requestTimeoutMs: 60_000,
   checkIntervalMs: 5_000,
@@ -168,9 +171,9 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         const password = body['password'];
         if (typeof password !== 'string') throw new HttpError(400, 'password: expected a string');
         // The slot is taken before the check, in one step: parallel guesses cannot all pass.
-        const wait = limiter.take(client);
-        if (wait > 0) {
-          sendJson(ctx.res, 429, { error: `too many wrong passwords: try again in ${wait} s` }, { 'Retry-After': String(wait) });
+        const refused = limiter.take(client);
+        if (refused !== undefined) {
+          sendJson(ctx.res, 429, { error: refused.message }, { 'Retry-After': String(refused.waitS) });
           return;
         }
         const entered = passwordChecks.enter();
@@ -285,7 +288,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       }
     });
   });
-  server.maxConnections = limits.maxConnections;
+  // Instead of server.maxConnections, which lets one client take every place.
+  shareConnections(server, limits, trustedProxies);
   // Malformed HTTP, or headers / body not in on time: a plain 400 line, then the connection is
   // closed for good (a half-close would leave it open as long as the client likes).
   server.on('clientError', (_err, socket: Socket) => closeWith(socket, BAD_REQUEST));
@@ -312,16 +316,6 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Writes `text` and destroys the socket once it is flushed, or after a second at the latest. */
-function closeWith(socket: Socket, text: string): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(text, () => socket.destroy());
-  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 function cookieHeader(ctx: Context): Record<string, string> {

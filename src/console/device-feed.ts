@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../core/log.js';
+import { LogRateLimiter, type Logger } from '../core/log.js';
+import { systemTime, type Time } from '../core/time.js';
 import { ManagedConnection } from '../mqtt/connection.js';
 import { resolveBroker, type BrokerOptions } from '../mqtt/broker-options.js';
 import { DeviceViewModel, type DeviceView } from './device-view-model.js';
@@ -34,7 +35,12 @@ export interface DeviceFeedOptions {
   readonly log: Logger;
   /** The charts' store (tests and the benchmark pass one with their own clock). */
   readonly history?: ControlHistory;
+  /** Clocks (default: the system's): the charts' times, how often a full history is logged. */
+  readonly time?: Time;
 }
+
+/** A history with no place for more controls says so in the log at most this often. */
+const FULL_LOG_MS = 3_600_000;
 
 /** A control's history as the page gets it. */
 export interface ControlHistoryView extends HistoryDocument {
@@ -65,10 +71,14 @@ export class DeviceFeed {
   private readonly connection: ManagedConnection;
   private readonly listeners = new Set<() => void>();
   readonly history: ControlHistory;
+  private readonly time: Time;
+  private readonly fullLog: LogRateLimiter;
 
   constructor(private readonly options: DeviceFeedOptions) {
     this.model = new DeviceViewModel(options.topicPrefix);
-    this.history = options.history ?? new ControlHistory();
+    this.time = options.time ?? systemTime;
+    this.fullLog = new LogRateLimiter(FULL_LOG_MS, this.time);
+    this.history = options.history ?? new ControlHistory(() => this.time.wallNow());
     const broker = resolveBroker(options.broker, 'ctl-console', options.topicPrefix);
     this.connection = new ManagedConnection(
       {
@@ -171,8 +181,18 @@ export class DeviceFeed {
     if (!this.model.has(deviceId, name)) {
       this.history.forget(deviceId, name);
     } else if (rest.length === 0) {
-      this.history.record(deviceId, name, this.model.devices.get(deviceId)!.controls.get(name)!.type, payload);
+      const recorded = this.history.record(deviceId, name, this.model.devices.get(deviceId)!.controls.get(name)!.type, payload);
+      if (recorded === 'full') this.logFull(deviceId, name);
     }
+  }
+
+  /** Says once an hour at most that controls go without a chart (made up by a client, or a very large site). */
+  private logFull(deviceId: string, name: string): void {
+    const skipped = this.fullLog.check('full');
+    if (skipped === null) return;
+    this.options.log.warn(
+      `charts: ${this.history.maxControls} controls are charted, the most kept; ${deviceId}/${name}${skipped > 0 ? ` and ${skipped} more values of new controls` : ''} got no chart (a new control gets one when a charted one has had no value for an hour)`,
+    );
   }
 
   private notify(): void {

@@ -5,6 +5,7 @@
  * stack trace.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 export class HttpError extends Error {
   constructor(
@@ -105,4 +106,17 @@ export function decodePathPart(text: string): string {
 export function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}): void {
   res.writeHead(303, { ...SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-store', ...headers });
   res.end();
+}
+
+/**
+ * Writes `text` (a whole answer) and destroys the socket once it is flushed, or after a second at
+ * the latest: a half-close would leave the connection open as long as the client likes.
+ */
+export function closeWith(socket: Socket, text: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(text, () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

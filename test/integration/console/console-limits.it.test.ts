@@ -31,12 +31,23 @@ interface Answer {
   body: string;
 }
 
-/** One request on its own connection (parallel requests really are parallel). */
-function http(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+/**
+ * One request on its own connection (parallel requests really are parallel), from `from` (any
+ * 127.0.0.0/8 address is this machine's on Linux: one test runs many clients).
+ */
+function http(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, agent: new Agent({ keepAlive: false }) },
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: new Agent({ keepAlive: false }),
+        ...(options.from === undefined ? {} : { localAddress: options.from }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -48,8 +59,8 @@ function http(url: string, options: { method?: string; headers?: Record<string, 
   });
 }
 
-async function visitor(base: string): Promise<{ cookie: string; csrf: string }> {
-  const answer = await http(`${base}api/session`);
+async function visitor(base: string, from?: string): Promise<{ cookie: string; csrf: string }> {
+  const answer = await http(`${base}api/session`, { from });
   return {
     cookie: String(answer.headers['set-cookie']).split(';')[0]!,
     csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken,
@@ -61,11 +72,13 @@ function login(
   who: { cookie: string; csrf: string },
   password: string,
   headers: Record<string, string> = {},
+  from?: string,
 ): Promise<Answer> {
   return http(`${base}api/login`, {
     method: 'POST',
     headers: { Cookie: who.cookie, 'X-CSRF-Token': who.csrf, 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ password }),
+    from,
   });
 }
 
@@ -79,13 +92,20 @@ async function loggedIn(base: string): Promise<{ cookie: string; csrf: string }>
   };
 }
 
-/** A raw TCP connection to the console, with what it received and whether the server closed it. */
-function rawSocket(url: string, allowHalfOpen = false): Promise<{ socket: Socket; received: () => string; closed: () => boolean }> {
+interface RawSocket {
+  socket: Socket;
+  received: () => string;
+  closed: () => boolean;
+}
+
+/** A raw TCP connection to the console (from `from`), with what it received and whether the server closed it. */
+function rawSocket(url: string, allowHalfOpen = false, from?: string): Promise<RawSocket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let data = '';
     let closed = false;
-    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen }, () =>
+    const local = from === undefined ? {} : { localAddress: from };
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen, ...local }, () =>
       resolve({ socket, received: () => data, closed: () => closed }),
     );
     socket.setEncoding('latin1');
@@ -135,7 +155,8 @@ describe('console limits', () => {
   });
 
   test('30 guesses sent at once: 10 are checked, the rest get 429, a right password among them too', async () => {
-    const c = await start();
+    // All 30 connections open at once from one address: more than its share of 16 (tested below).
+    const c = await start({ limits: { perAddress: 30 } });
     const who = await visitor(c.url);
     const guesses = Array.from({ length: 30 }, (_, i) => (i === 29 ? PASSWORD : `guess ${i}`));
     const statuses = (await Promise.all(guesses.map((g) => login(c.url, who, g)))).map((a) => a.status);
@@ -159,6 +180,34 @@ describe('console limits', () => {
     for (let i = 0; i < 11; i++)
       statuses.push((await login(direct.url, other, 'guess', { 'X-Forwarded-For': `198.51.100.${i + 1}` })).status);
     assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
+  });
+
+  test('guesses from many addresses share one budget of 30 a minute; the owner who logged in before still gets in', async () => {
+    const c = await start();
+    const owner = await visitor(c.url);
+    assert.equal((await login(c.url, owner, PASSWORD)).status, 200, 'the owner logs in from 127.0.0.1');
+    // Four addresses, twelve guesses each: all of them within their own 10, not within the 30 of all.
+    const guessers = ['127.0.1.1', '127.0.1.2', '127.0.1.3', '127.0.1.4'];
+    const statuses = (
+      await Promise.all(
+        guessers.map(async (from) => {
+          const who = await visitor(c.url, from);
+          const own: number[] = [];
+          for (let i = 0; i < 12; i++) own.push((await login(c.url, who, `guess ${i}`, {}, from)).status);
+          return own;
+        }),
+      )
+    ).flat();
+    assert.equal(statuses.filter((s) => s === 401).length, 30, `statuses: ${statuses.join(' ')}`);
+    // A fifth address, never seen: the budget of all is spent, and the answer says for how long.
+    const newcomer = await login(c.url, await visitor(c.url, '127.0.1.5'), PASSWORD, {}, '127.0.1.5');
+    assert.equal(newcomer.status, 429);
+    assert.match(
+      (JSON.parse(newcomer.body) as { error: string }).error,
+      /^too many wrong passwords from all addresses together \(someone may be guessing\): try again in \d+ s$/,
+    );
+    assert.match(String(newcomer.headers['retry-after']), /^\d+$/);
+    assert.equal((await login(c.url, await visitor(c.url), PASSWORD)).status, 200, 'the address that logged in before');
   });
 
   test('anonymous requests never push the logged-in session out', async () => {
@@ -236,16 +285,75 @@ describe('console limits', () => {
     raw.socket.destroy();
   });
 
-  test('connections beyond the cap are closed at once', async () => {
+  test('connections beyond the cap are answered 503 and closed at once', async () => {
     const c = await start({ limits: { maxConnections: 3 } });
     const held = await Promise.all([0, 1, 2].map(() => rawSocket(c.url)));
     await eventually('3 connections', async () => ((await c.stats()).connections === 3 ? true : undefined));
     const extra = await rawSocket(c.url);
     await eventually('the 4th connection closed', () => (extra.closed() ? true : undefined), 5000);
-    assert.equal(extra.received(), '', 'closed without an answer');
+    assert.match(extra.received(), /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    assert.match(extra.received(), /\{"error":"too many connections \(at most 3 at once\): try again in a moment"\}$/);
     for (const h of held) h.socket.destroy();
     await eventually('room again', async () => ((await c.stats()).connections === 0 ? true : undefined));
     assert.equal((await http(`${c.url}api/session`)).status, 200);
+  });
+
+  test('one address holding 140 unfinished requests gets 16 places: requests from another address are all served', async () => {
+    const c = await start();
+    // Half a request on each, as a slow-loris script keeps them.
+    const flood = await Promise.all(
+      Array.from({ length: 140 }, async () => {
+        const raw = await rawSocket(c.url, false, '127.0.0.2');
+        if (!raw.closed()) raw.socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        return raw;
+      }),
+    );
+    try {
+      await eventually('all but 16 refused', () => (flood.filter((r) => r.closed()).length === 124 ? true : undefined));
+      const refused = flood.find((r) => r.closed())!.received();
+      assert.match(refused, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      assert.match(refused, /\{"error":"too many connections from 127\.0\.0\.2 \(at most 16 at once\)"\}$/);
+      const statuses: number[] = [];
+      for (let i = 0; i < 24; i++) statuses.push((await http(`${c.url}api/session`, { from: '127.0.0.1' })).status);
+      assert.deepEqual(statuses, Array(24).fill(200));
+    } finally {
+      for (const r of flood) r.socket.destroy();
+    }
+  });
+
+  test("when every place is taken, a newcomer takes the place of the busiest address's oldest unfinished request", async () => {
+    const c = await start({ limits: { maxConnections: 6, perAddress: 4 } });
+    const unfinished = async (from: string): Promise<RawSocket> => {
+      const raw = await rawSocket(c.url, false, from);
+      raw.socket.write('GET / HTTP/1.1\r\n');
+      await eventually('the connection counted', async () => ((await c.stats()).connections > 0 ? true : undefined));
+      return raw;
+    };
+    const busiest: RawSocket[] = [];
+    for (let i = 0; i < 4; i++) busiest.push(await unfinished('127.0.0.2'));
+    const other = [await unfinished('127.0.0.3'), await unfinished('127.0.0.3')];
+    await eventually('every place taken', async () => ((await c.stats()).connections === 6 ? true : undefined));
+    try {
+      assert.equal((await http(`${c.url}api/session`, { from: '127.0.0.1' })).status, 200);
+      await eventually("127.0.0.2's oldest closed", () => (busiest[0]!.closed() ? true : undefined));
+      assert.deepEqual(
+        [...busiest.slice(1), ...other].map((r) => r.closed()),
+        [false, false, false, false, false],
+        'only that one',
+      );
+      // Full again, with three places each: a newcomer from either takes none from the other.
+      other.push(await unfinished('127.0.0.3'));
+      await eventually('every place taken again', async () => ((await c.stats()).connections === 6 ? true : undefined));
+      const refused = await rawSocket(c.url, false, '127.0.0.3');
+      await eventually('the newcomer refused', () => (refused.closed() ? true : undefined));
+      assert.match(refused.received(), /too many connections \(at most 6 at once\)/);
+      assert.deepEqual(
+        [...busiest.slice(1), ...other].map((r) => r.closed()),
+        Array(6).fill(false),
+      );
+    } finally {
+      for (const r of [...busiest, ...other]) r.socket.destroy();
+    }
   });
 
   test('a live page that stops reading holds at most one picture, and gets the latest when it reads again', async () => {

@@ -4,10 +4,13 @@ import {
   ControlHistory,
   downsample,
   HOURS_KEPT,
+  MAX_CHARTED_CONTROLS,
+  METER_SILENT_MS,
   MINUTES_KEPT,
   RECENT_POINTS,
   SMALL_CHART_POINTS,
 } from '../../../src/console/control-history.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -57,7 +60,9 @@ test('minutes: one min/mean/max point per minute, the last 24 h only', () => {
 test("a meter counts its consumption per hour from the total's increases; a set or a total going down counts nothing", () => {
   const c = clock();
   const history = new ControlHistory(c.now);
-  const total = (kWh: number, t: number): void => history.record('gpio', 'A1_IN_total', 'power_consumption', kWh.toFixed(3), t);
+  const total = (kWh: number, t: number): void => {
+    history.record('gpio', 'A1_IN_total', 'power_consumption', kWh.toFixed(3), t);
+  };
   total(100, T0);
   total(100.5, T0 + 10 * MINUTE);
   total(101.25, T0 + 50 * MINUTE);
@@ -141,4 +146,81 @@ test('the small chart starts with the value that stood when the hour began (valu
   const points = history.document('adc', 'Vin', 'voltage', 'hour')!.minutes;
   assert.deepEqual(points[0], [T0 + 2 * HOUR, 24, 24, 24]);
   assert.deepEqual(points.at(-1)!.slice(1), [12, 12, 12]);
+});
+
+test('20,000 made-up controls: 1,000 are charted, each costing what it holds', () => {
+  const time = new ManualTime();
+  const history = new ControlHistory(() => time.wallNow());
+  const before = process.memoryUsage().arrayBuffers;
+  const outcomes = new Map<string, number>();
+  for (let i = 0; i < 20_000; i++) {
+    const outcome = history.record(`fake${i % 200}`, `c${i}`, 'value', String(i));
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    if (i % 100 === 99) time.jump(1000);
+  }
+  assert.equal(MAX_CHARTED_CONTROLS, 1000);
+  assert.equal(history.size, MAX_CHARTED_CONTROLS);
+  assert.deepEqual(
+    [...outcomes],
+    [
+      ['kept', 1000],
+      ['full', 19_000],
+    ],
+  );
+  // One value each: 2.5 KiB, not the 53 KiB of a control at its bounds.
+  assert.equal(history.bytes / history.size, 64 * 16 + 64 * 24);
+  const grown = process.memoryUsage().arrayBuffers - before;
+  assert.ok(grown < 4 * 2 ** 20, `${grown} bytes of array buffers for 1,000 controls of one value`);
+});
+
+test("a control's memory: 2.5 KiB for its first hour of a value a minute, its bounds when it has more", () => {
+  const time = new ManualTime();
+  const history = new ControlHistory(() => time.wallNow());
+  const bytesAfter = (values: number): number => {
+    history.forget('adc', 'Vin');
+    for (let i = 0; i < values; i++) {
+      history.record('adc', 'Vin', 'voltage', String(i));
+      time.jump(MINUTE);
+    }
+    return history.bytes;
+  };
+  // 64 values as they came (16 bytes each) and 64 minutes (24 bytes each).
+  for (const values of [1, 10, 64]) assert.equal(bytesAfter(values), 64 * 16 + 64 * 24, `${values} values`);
+  // Two days of it: the bounds (1,200 values, 1,440 minutes), 53 KiB, whatever more comes.
+  assert.equal(bytesAfter(2 * MINUTES_KEPT), RECENT_POINTS * 16 + MINUTES_KEPT * 24);
+  assert.equal(bytesAfter(7 * MINUTES_KEPT), RECENT_POINTS * 16 + MINUTES_KEPT * 24);
+});
+
+test('all places taken: a new control takes the place of one silent for an hour, never of one still publishing', () => {
+  const time = new ManualTime();
+  const history = new ControlHistory(() => time.wallNow(), 3);
+  for (const name of ['a', 'b', 'c']) history.record('dev', name, 'value', '1');
+  time.jump(30 * MINUTE);
+  assert.equal(history.record('dev', 'new', 'value', '1'), 'full', 'none silent for an hour yet');
+  history.record('dev', 'a', 'value', '2');
+  time.jump(31 * MINUTE);
+  assert.equal(history.record('dev', 'new', 'value', '1'), 'kept');
+  assert.deepEqual(
+    ['a', 'b', 'c', 'new'].map((name) => history.document('dev', name, 'value') !== undefined),
+    [true, false, true, true],
+    'b, silent longest, gave its place',
+  );
+  assert.equal(history.record('dev', 'another', 'value', '1'), 'kept', "c's place");
+  assert.equal(history.record('dev', 'third', 'value', '1'), 'full', 'a has had a value within the hour');
+});
+
+test('a control silent for a day is forgotten, a meter after 31 days', () => {
+  const time = new ManualTime();
+  const history = new ControlHistory(() => time.wallNow());
+  history.record('gone', 'Vin', 'voltage', '12');
+  history.record('gone', 'total', 'power_consumption', '100');
+  history.record('live', 'Vin', 'voltage', '12');
+  time.jump(24 * HOUR);
+  history.record('live', 'Vin', 'voltage', '12');
+  assert.equal(history.document('gone', 'Vin', 'voltage'), undefined);
+  assert.notEqual(history.document('gone', 'total', 'power_consumption'), undefined, "a meter's hours span 31 days");
+  time.jump(METER_SILENT_MS - 24 * HOUR);
+  history.record('live', 'Vin', 'voltage', '12');
+  assert.equal(history.document('gone', 'total', 'power_consumption'), undefined);
+  assert.equal(history.size, 1);
 });

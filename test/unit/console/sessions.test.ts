@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cookieValue, sessionCookie, SessionStore } from '../../../src/console/sessions.js';
 import { isLoopbackHost } from '../../../src/console/request-guard.js';
-import { LoginLimiter } from '../../../src/console/login-limiter.js';
+import { LOGIN_LIMITS, LoginLimiter } from '../../../src/console/login-limiter.js';
 import { VisitorTokens } from '../../../src/console/visitor-tokens.js';
+import { ManualTime } from '../../helpers/manual-time.js';
 
 test('sessions: unauthenticated with a password, replaced at login, forgotten when idle', () => {
   let now = 0;
@@ -47,23 +48,57 @@ test('loopback host names', () => {
   for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.com', '128.0.0.1', '']) assert.equal(isLoopbackHost(host), false, host);
 });
 
-test('login limiter: 10 failures a minute per client, then wait', () => {
-  let now = 0;
-  const limiter = new LoginLimiter(10, 60_000, () => now);
-  for (let i = 0; i < 10; i++) assert.equal(limiter.take('a'), 0);
-  assert.equal(limiter.retryAfterS('a'), 60);
-  assert.equal(limiter.retryAfterS('b'), 0);
-  now += 60_001;
-  assert.equal(limiter.retryAfterS('a'), 0);
+test('login limiter: 10 checks a minute per client, then wait', () => {
+  const time = new ManualTime();
+  const limiter = new LoginLimiter(LOGIN_LIMITS, time);
+  for (let i = 0; i < 10; i++) assert.equal(limiter.take('192.0.2.1'), undefined);
+  assert.deepEqual(limiter.take('192.0.2.1'), { waitS: 60, message: 'too many wrong passwords: try again in 60 s' });
+  assert.equal(limiter.take('192.0.2.2'), undefined, 'another address is not held up');
+  time.jump(60_001);
+  assert.equal(limiter.take('192.0.2.1'), undefined);
 });
 
 test('login limiter: a check takes its slot first; a good password frees them; a check not made is given back', () => {
-  const limiter = new LoginLimiter(3, 60_000, () => 0);
-  assert.deepEqual([limiter.take('a'), limiter.take('a'), limiter.take('a'), limiter.take('a')], [0, 0, 0, 60]);
+  const limiter = new LoginLimiter({ perClient: 3, global: 100, windowMs: 60_000 }, new ManualTime());
+  const taken = () => limiter.take('a') === undefined;
+  assert.deepEqual([taken(), taken(), taken(), taken()], [true, true, true, false]);
   limiter.giveBack('a');
-  assert.equal(limiter.take('a'), 0);
+  assert.equal(taken(), true);
   limiter.succeeded('a');
-  assert.equal(limiter.retryAfterS('a'), 0);
+  assert.equal(taken(), true);
+});
+
+test('login limiter: an IPv6 /64 is one client', () => {
+  const limiter = new LoginLimiter(LOGIN_LIMITS, new ManualTime());
+  for (let i = 0; i < 10; i++) assert.equal(limiter.take(`2001:db8:1:2::${(i + 1).toString(16)}`), undefined);
+  assert.equal(limiter.take('2001:db8:1:2:ffff::1')?.waitS, 60, 'a fresh address in the same /64');
+  assert.equal(limiter.take('2001:db8:1:3::1'), undefined, 'the next /64');
+});
+
+test('login limiter: 30 checks a minute from all addresses together, then everyone waits but an address the right password came from', () => {
+  const time = new ManualTime();
+  const limiter = new LoginLimiter(LOGIN_LIMITS, time);
+  // The owner logs in once from home, early.
+  assert.equal(limiter.take('198.51.100.1'), undefined);
+  limiter.succeeded('198.51.100.1');
+  time.jump(10 * 60_000);
+  // 60 addresses guess, one guess each every second.
+  let checked = 0;
+  for (let second = 0; second < 60; second++) {
+    for (let a = 1; a <= 60; a++) if (limiter.take(`10.0.${a}.1`) === undefined) checked++;
+    time.jump(1000);
+  }
+  assert.equal(checked, 30, 'checks in the first minute from 60 addresses');
+  // The budget is spent again at once: 30 more as the minute turns, then nothing.
+  for (let a = 1; a <= 60; a++) limiter.take(`10.0.${a}.2`);
+  const refused = limiter.take('203.0.113.9');
+  assert.deepEqual(refused, {
+    waitS: 60,
+    message: 'too many wrong passwords from all addresses together (someone may be guessing): try again in 60 s',
+  });
+  assert.equal(limiter.take('198.51.100.1'), undefined, 'the address that logged in before still gets its checks');
+  time.jump(60_001);
+  assert.equal(limiter.take('203.0.113.9'), undefined, 'a minute later the budget is back');
 });
 
 test("visitor cookies are signed, not stored: a forged or another console's one is nobody", () => {
