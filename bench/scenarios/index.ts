@@ -6,6 +6,7 @@ import { cliConversions } from './cli-conversions.js';
 import { configParser } from './config-parser.js';
 import { consoleScenario } from './console.js';
 import { consoleHistory } from './console-history.js';
+import { controllerMemory } from './controller-memory.js';
 import { gpioCommands } from './gpio-commands.js';
 import { reload } from './reload.js';
 import { gpioEvents } from './gpio-events.js';
@@ -20,6 +21,7 @@ export const scenarios: Scenario[] = [
   configParser,
   startup,
   idle,
+  controllerMemory,
   gpioLatency,
   gpioEvents,
   gpioCommands,

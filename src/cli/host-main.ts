@@ -18,6 +18,7 @@ import { HOST_BINARY, HOST_USAGE, parseHostArgs, type HostArgs, type ServiceKind
 import { Host } from './host/host.js';
 import { configFilesOf, type ServiceMain, type ServicePlan } from './host/hosted-service.js';
 import { plansOf } from './host/service-plans.js';
+import { serviceStderr } from './host/journal-lines.js';
 import { runProcess } from './process-entry.js';
 
 /** Each service's code is loaded only when that service is to run. */
@@ -84,6 +85,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     loadMain,
     configFiles,
     ...(args.generateBoards ? { beforeStart: generateBoard } : {}),
+    stderrOf: (name, env) => serviceStderr(io.stderr, env, `${name}.service`, name),
   });
   const onStop = (signal: NodeJS.Signals): void => {
     log.info(`${signal}: stopping every service`);

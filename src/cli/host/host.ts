@@ -15,7 +15,7 @@ import type { Logger } from '../../core/log.js';
 import type { Time } from '../../core/time.js';
 import type { ServiceManager } from '../../service/service-manager.js';
 import type { CliIo } from '../cli-io.js';
-import { HostedService, type ServiceMain, type ServicePlan } from './hosted-service.js';
+import { HostedService, type HostedServiceOptions, type ServiceMain, type ServicePlan } from './hosted-service.js';
 import type { ServiceKind } from './host-args.js';
 
 export interface HostOptions {
@@ -28,6 +28,7 @@ export interface HostOptions {
   readonly loadMain: (kind: ServiceKind) => Promise<ServiceMain>;
   readonly configFiles: (plan: ServicePlan) => readonly string[];
   readonly beforeStart?: (plan: ServicePlan, main: ServiceMain, io: CliIo) => Promise<number>;
+  readonly stderrOf?: HostedServiceOptions['stderrOf'];
 }
 
 export class Host {
@@ -52,6 +53,7 @@ export class Host {
           loadMain: options.loadMain,
           configFiles: options.configFiles,
           ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
+          ...(options.stderrOf ? { stderrOf: options.stderrOf } : {}),
           onChange: () => this.changed(),
           mayOutlive: (service, code) => this.mayOutlive(service, code),
           extendStart: (ms) => {

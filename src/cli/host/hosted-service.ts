@@ -57,6 +57,8 @@ export interface HostedServiceOptions {
   readonly mayOutlive: (service: HostedService, code: number) => boolean;
   /** The host's service manager, for a start longer than systemd's own timeout. */
   readonly extendStart: (ms: number) => void;
+  /** Where the service's lines go (its own unit's journal); default the host's stderr. */
+  readonly stderrOf?: (name: string, env: ServiceEnv) => CliIo['stderr'];
 }
 
 export class HostedService {
@@ -73,6 +75,7 @@ export class HostedService {
   private restartDelayMs = RESTART_FIRST_MS;
   private startedAt = 0;
   private readyWaiters: (() => void)[] = [];
+  private stderr: CliIo['stderr'] | undefined;
   /** The code the service last ended with. */
   lastCode: number | undefined;
 
@@ -193,7 +196,8 @@ export class HostedService {
         }
       },
     };
-    return { ...this.options.io, env: this.plan.env, hosted };
+    this.stderr ??= this.options.stderrOf?.(this.name, this.plan.env) ?? this.options.io.stderr;
+    return { ...this.options.io, stderr: this.stderr, env: this.plan.env, hosted };
   }
 
   /** What the service tells "systemd": the host keeps it and sums the services up. */
