@@ -6,6 +6,7 @@ import { cliConversions } from './cli-conversions.js';
 import { configParser } from './config-parser.js';
 import { consoleScenario } from './console.js';
 import { consoleHistory } from './console-history.js';
+import { controllerLatency } from './controller-latency.js';
 import { controllerMemory } from './controller-memory.js';
 import { gpioCommands } from './gpio-commands.js';
 import { reload } from './reload.js';
@@ -22,6 +23,7 @@ export const scenarios: Scenario[] = [
   startup,
   idle,
   controllerMemory,
+  controllerLatency,
   gpioLatency,
   gpioEvents,
   gpioCommands,
