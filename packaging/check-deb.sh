@@ -271,7 +271,12 @@ unit_value() { grep -E "^$1=" "$console_unit" | tail -1 | cut -d= -f2-; }
 [ "$(grep -E '^ReadWritePaths=' "$console_unit" | cut -d= -f2- | tr '\n' ' ')" = "-/etc/ctl-mqtt-gpio.conf -/etc/ctl-mqtt-adc.conf " ] \
   || fail "ctl-mqtt-console.service: ReadWritePaths must name the two config files only: $(grep -E '^ReadWritePaths=' "$console_unit")"
 [ "$(unit_value StateDirectory)" = ctl-mqtt-console ] || fail "ctl-mqtt-console.service: StateDirectory=$(unit_value StateDirectory)"
-for setting in NoNewPrivileges=yes 'CapabilityBoundingSet=' PrivateTmp=yes PrivateDevices=yes ProtectHome=yes ProtectKernelTunables=yes \
+# The GPIO line listing runs in its sandbox: the chips must be there (PrivateDevices= and
+# ProtectClock= would each hide them), and nothing else but the pseudo devices.
+for setting in PrivateDevices=yes ProtectClock=yes; do
+  grep -qxF "$setting" "$console_unit" && fail "ctl-mqtt-console.service has $setting: /dev/gpiochip* is hidden from ctl-mqtt-gpio --list-lines"
+done
+for setting in NoNewPrivileges=yes 'CapabilityBoundingSet=' PrivateTmp=yes DevicePolicy=closed 'DeviceAllow=char-gpiochip rw' ProtectHome=yes ProtectKernelTunables=yes \
   ProtectKernelModules=yes ProtectControlGroups=yes RestrictNamespaces=yes RestrictSUIDSGID=yes LockPersonality=yes; do
   grep -qxF "$setting" "$console_unit" || fail "ctl-mqtt-console.service lacks $setting"
 done
