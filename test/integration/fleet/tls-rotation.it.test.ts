@@ -70,9 +70,12 @@ test(
     await waitUntil(() => lines(/connected to mqtts:/).length === 1, 'the first connection', { timeoutMs: 15_000 });
     await recorder.waitForTopic(`${DEVICE}/controls/IN`, '0', { timeoutMs: 10_000 });
 
-    // A reload with the same files: no new connection.
+    // A reload with the same files: no new connection. (In the one process, CTL_TEST_IN_HOST, a
+    // reload does not reach a service whose files did not change at all: nothing to wait for.)
     service.child.kill('SIGHUP');
-    await waitUntil(() => lines(/configuration reloaded/).length === 1, 'the first reload', { timeoutMs: 10_000 });
+    if (process.env['CTL_TEST_IN_HOST'] !== '1') {
+      await waitUntil(() => lines(/configuration reloaded/).length === 1, 'the first reload', { timeoutMs: 10_000 });
+    }
     assert.deepEqual(lines(/TLS files changed|connected again/), [], service.stderr());
 
     // A new client certificate of the same CA while connected: a normal DISCONNECT (no will, so
