@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { environmentFileValues, serviceOptions } from '../../../src/console/unit-options.js';
+import { environmentFileValues } from '../../../src/core/environment-file.js';
+import { serviceOptions } from '../../../src/console/unit-options.js';
 
 const PACKAGED = fileURLToPath(new URL('../../../../packaging/etc/default/ctl-mqtt-adc', import.meta.url));
 

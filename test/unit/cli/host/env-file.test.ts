@@ -1,39 +1,37 @@
-/** Reading a services' /etc/default file as systemd's EnvironmentFile= does (cli/host/env-file.ts). */
+/** The host reading the services' /etc/default files (cli/host/env-file.ts; the format: core/environment-file.ts). */
 import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseEnvFile, wordsOf } from '../../../../src/cli/host/env-file.js';
+import { readEnvFile, wordsOf } from '../../../../src/cli/host/env-file.js';
+import { environmentFileValues } from '../../../../src/core/environment-file.js';
 
-test('KEY=VALUE lines, comments, quotes and continued lines, as systemd reads them', () => {
-  const text = [
-    '# a comment',
-    '; another',
-    '',
-    '  CTL_MQTT_OPTS="--ha-discovery -T site7"  ',
-    'CTL_MQTT_PASSWORD=\'s3cret "x"\'',
-    'PLAIN = value with spaces   ',
-    'ESCAPED="a \\"quoted\\" word \\\\ end"',
-    'LONG="first \\',
-    'second"',
-    'not a line',
-    'BROKEN="no end',
-  ].join('\n');
-  const { vars, problems } = parseEnvFile('/etc/default/x', text);
-  assert.equal(vars.get('CTL_MQTT_OPTS'), '--ha-discovery -T site7');
-  assert.equal(vars.get('CTL_MQTT_PASSWORD'), 's3cret "x"');
-  assert.equal(vars.get('PLAIN'), 'value with spaces');
-  assert.equal(vars.get('ESCAPED'), 'a "quoted" word \\ end');
-  assert.equal(vars.get('LONG'), 'first second');
-  assert.equal(vars.has('BROKEN'), false);
-  assert.deepEqual(problems, ['/etc/default/x:10: not KEY=VALUE; ignored', '/etc/default/x:11: BROKEN: unterminated quote; ignored']);
+test('a file of variables as systemd reads it; a missing one has none; an unreadable one is one problem line', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-env-file-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'ctl-mqtt-gpio');
+  writeFileSync(file, '# options\nCTL_MQTT_OPTS="--ha-discovery -T site7"\nCTL_MQTT_PASSWORD=\'s3cret "x"\'\n');
+  const read = readEnvFile(file);
+  assert.deepEqual(
+    [...read.vars],
+    [
+      ['CTL_MQTT_OPTS', '--ha-discovery -T site7'],
+      ['CTL_MQTT_PASSWORD', 's3cret "x"'],
+    ],
+  );
+  assert.deepEqual(read.problems, []);
+  assert.deepEqual(readEnvFile(join(dir, 'none')), { vars: new Map(), problems: [] });
+  if (process.getuid?.() !== 0) {
+    chmodSync(file, 0o000);
+    assert.match(readEnvFile(file).problems[0]!, /ctl-mqtt-gpio: cannot read: /);
+  }
 });
 
-test('the packaged defaults files have only comments: no variable, no problem', async () => {
-  const { readFileSync } = await import('node:fs');
+test('the packaged defaults files have only comments: no variable is set by them', () => {
   for (const name of ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console', 'ctl-mqtt']) {
     const path = new URL(`../../../../../packaging/etc/default/${name}`, import.meta.url);
-    const { vars, problems } = parseEnvFile(name, readFileSync(path, 'utf8'));
-    assert.deepEqual([...vars], [], name);
-    assert.deepEqual(problems, [], name);
+    assert.deepEqual([...environmentFileValues(readFileSync(path, 'utf8'))], [], name);
   }
 });
 
