@@ -17,11 +17,29 @@ import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { notifyReceiverMissing, startNotifyReceiver } from '../../helpers/notify-receiver.js';
 import { spawnNode } from '../../helpers/spawned.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { gpioOf, scenarioRun } from '../../scenarios/gpio/service-run.js';
+import { gpioOf, scenarioRun, type ScenarioRun } from '../../scenarios/gpio/service-run.js';
 import { simRig } from '../../scenarios/gpio/sim-rig.js';
 import { adcRig, control as adcControl } from '../adc/adc-rig.js';
 
 const HOST_MAIN = fileURLToPath(new URL('../../../src/cli/host-main.js', import.meta.url));
+
+/** The GPIO section of the host's command line for a scenario run on the sim rig. */
+function gpioSection(rig: Awaited<ReturnType<typeof simRig>>, run: ScenarioRun, configFile: string): string[] {
+  return [
+    '--gpio',
+    '-c',
+    configFile,
+    '--system-config-dir',
+    run.boardDir,
+    '--state-file',
+    run.stateFile,
+    '--broker',
+    rig.brokerUrl,
+    '--device-id',
+    run.deviceId,
+    ...rig.serviceArgs(),
+  ];
+}
 
 test('GPIO, ADC and console in one process: a bad GPIO config stops only GPIO, a reload starts it; a reload touches only the changed service', async (t) => {
   const missing = notifyReceiverMissing();
@@ -39,7 +57,7 @@ test('GPIO, ADC and console in one process: a bad GPIO config stops only GPIO, a
     ],
   });
   writeFileSync(adcConfig, JSON.stringify(adcChannel(3)));
-  // A channel on a line the sim's chip does not have... no: a config that is not JSON at all.
+  // A config that is not JSON at all (a save cut short).
   writeFileSync(gpioConfig, '{ "device_name": "GPIOs", "channels": [ { "name": "out1", ');
   const port = await freePort();
   const consoleState = join(rig.tmpDir, 'console-state');
@@ -48,18 +66,7 @@ test('GPIO, ADC and console in one process: a bad GPIO config stops only GPIO, a
     t,
     [
       HOST_MAIN,
-      '--gpio',
-      '-c',
-      gpioConfig,
-      '--system-config-dir',
-      run.boardDir,
-      '--state-file',
-      run.stateFile,
-      '--broker',
-      rig.brokerUrl,
-      '--device-id',
-      run.deviceId,
-      ...rig.serviceArgs(),
+      ...gpioSection(rig, run, gpioConfig),
       '--adc',
       '--sysfs-root',
       adc.tree.root,
@@ -137,18 +144,7 @@ test('a broker that refuses one service: the others go on, and the host starts i
     t,
     [
       HOST_MAIN,
-      '--gpio',
-      '-c',
-      join(rig.tmpDir, 'host-broker', 'ctl-mqtt-gpio.conf'),
-      '--system-config-dir',
-      run.boardDir,
-      '--state-file',
-      run.stateFile,
-      '--broker',
-      rig.brokerUrl,
-      '--device-id',
-      run.deviceId,
-      ...rig.serviceArgs(),
+      ...gpioSection(rig, run, join(rig.tmpDir, 'host-broker', 'ctl-mqtt-gpio.conf')),
       '--adc',
       '-c',
       adcConfig,
@@ -186,23 +182,7 @@ test('a programming error that escapes a service ends the whole process: one lin
   // callback once the service runs (here planted by a module preloaded into the process).
   const bug = join(rig.tmpDir, 'bug.mjs');
   writeFileSync(bug, "setTimeout(() => { throw new TypeError('cannot read properties of undefined (reading \\'id\\')'); }, 1500);\n");
-  const host = spawnNode(t, [
-    '--import',
-    bug,
-    HOST_MAIN,
-    '--gpio',
-    '-c',
-    join(rig.tmpDir, 'host-bug', 'ctl-mqtt-gpio.conf'),
-    '--system-config-dir',
-    run.boardDir,
-    '--state-file',
-    run.stateFile,
-    '--broker',
-    rig.brokerUrl,
-    '--device-id',
-    run.deviceId,
-    ...rig.serviceArgs(),
-  ]);
+  const host = spawnNode(t, ['--import', bug, HOST_MAIN, ...gpioSection(rig, run, join(rig.tmpDir, 'host-bug', 'ctl-mqtt-gpio.conf'))]);
   await run.value('in1', '0', { timeoutMs: 15_000 });
   assert.equal(await host.exit, 1);
   assert.match(host.stderr(), /^ctl-mqtt: internal error: cannot read properties of undefined \(reading 'id'\)$/m);
