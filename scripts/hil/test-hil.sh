@@ -40,8 +40,9 @@ fi
 hil_log "running ${#files[@]} HIL file(s) in the guest"
 rc=0
 # The guest gets only what the command line says: pass on CTL_HIL_* settings of the tests (e.g.
-# CTL_HIL_TIME_SCALE, how much longer than on the host the scenarios wait in the guest).
-settings=$(env | grep -E '^CTL_HIL_[A-Z0-9_]+=[A-Za-z0-9._/,-]*$' | tr '\n' ' ' || true)
+# CTL_HIL_TIME_SCALE, how much longer than on the host the scenarios wait in the guest), and
+# CTL_TEST_IN_HOST (the services the tests start run inside the one process, as the package runs them).
+settings=$(env | grep -E '^(CTL_HIL_[A-Z0-9_]+|CTL_TEST_IN_HOST)=[A-Za-z0-9._/,-]*$' | tr '\n' ' ' || true)
 "$HIL_SCRIPTS/run.sh" "env $settings node --test --test-concurrency=1 ${HIL_NODE_TEST_ARGS:-} ${files[*]}" || rc=$?
 hil_log "HIL suite finished in $((SECONDS - started)) s (exit $rc)"
 exit "$rc"
