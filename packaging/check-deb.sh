@@ -86,15 +86,16 @@ for svc in gpio adc; do
   grep -qx 'NotifyAccess=main' "$unit" || fail "ctl-mqtt-$svc.service: NotifyAccess=main missing"
   grep -qx 'WatchdogSec=30' "$unit" || fail "ctl-mqtt-$svc.service: WatchdogSec=30 missing"
   grep -qx 'Restart=always' "$unit" || fail "ctl-mqtt-$svc.service: an end by a signal would not be restarted"
-  grep -qx 'Wants=wb-hwconf-manager.service' "$unit" || fail "ctl-mqtt-$svc.service does not want wb-hwconf-manager.service"
-  grep -qx 'After=network.target mosquitto.service wb-hwconf-manager.service' "$unit" \
-    || fail "ctl-mqtt-$svc.service is not ordered after mosquitto and wb-hwconf-manager"
+  grep -qx 'Wants=wb-hwconf-manager.service wb-modules.service' "$unit" || fail "ctl-mqtt-$svc.service does not want wb-hwconf-manager and wb-modules"
+  grep -qx 'After=network.target mosquitto.service wb-hwconf-manager.service wb-modules.service' "$unit" \
+    || fail "ctl-mqtt-$svc.service is not ordered after mosquitto, wb-hwconf-manager and wb-modules"
 done
 # The one process: what each service's unit did for it, once for all.
 host_unit="$root/lib/systemd/system/ctl-mqtt.service"
 for line in 'Type=notify' 'NotifyAccess=main' 'WatchdogSec=30' 'Restart=always' 'RestartPreventExitStatus=2 6' \
   'EnvironmentFile=-/etc/default/ctl-mqtt' 'ExecStart=/usr/bin/ctl-mqtt --defaults /etc/default --generate-boards' \
-  'ExecReload=/bin/kill -HUP $MAINPID' 'Wants=wb-hwconf-manager.service' 'After=network.target mosquitto.service wb-hwconf-manager.service' \
+  'ExecReload=/bin/kill -HUP $MAINPID' 'Wants=wb-hwconf-manager.service wb-modules.service' \
+  'After=network.target mosquitto.service wb-hwconf-manager.service wb-modules.service' \
   'StateDirectory=ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console' 'ProtectSystem=strict' \
   'ReadWritePaths=-/etc/ctl-mqtt-gpio.conf -/etc/ctl-mqtt-adc.conf -/var/lib/wb-mqtt-confed/schemas'; do
   grep -qxF "$line" "$host_unit" || fail "ctl-mqtt.service lacks $line"
