@@ -76,6 +76,9 @@ export async function startEmbeddedBroker(ports: BrokerPorts): Promise<EmbeddedB
   });
   http.on('connection', track);
   const wss = new WebSocketServer({ server: http });
+  // ws passes the HTTP server's errors on to itself; the one that matters (the port is taken)
+  // is answered below from listen(), as one line: unheard here, it would end the demo with a trace.
+  wss.on('error', () => {});
   wss.on('connection', (socket, req) => {
     // aedes types its handle for net sockets; a WebSocket stream is a Duplex it handles the same way.
     aedes.handle(createWebSocketStream(socket) as unknown as Socket, req);

@@ -135,6 +135,21 @@ test('a taken port: one line naming --port, exit 1, nothing started or left', as
   assert.deepEqual(demo.leftovers(), []);
 });
 
+test('a taken WebSocket port: one line naming --ws-port, exit 1, no stack trace', async (t) => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+  const address = blocker.address();
+  const wsPort = typeof address === 'object' && address !== null ? address.port : 0;
+  const demo = await startDemo(t, [], { port: await freePort(), wsPort });
+  assert.equal(await demo.exited, 1);
+  assert.equal(
+    demo.stderr(),
+    `ctl-mqtt demo: WebSocket port ${wsPort} on 127.0.0.1 is already in use (another MQTT broker?): stop it or choose another port, e.g. 'npm start -- --ws-port ${wsPort + 1}'\n`,
+  );
+  assert.deepEqual(demo.leftovers(), []);
+});
+
 test('--help prints the usage; a bad argument is one line and exit 2', async (t) => {
   const help = await startDemo(t, ['--help']);
   assert.equal(await help.exited, 0);
