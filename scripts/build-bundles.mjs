@@ -45,6 +45,9 @@ await build({
   alias: {
     'worker-timers': './scripts/bundle-shims/worker-timers.cjs',
     socks: './scripts/bundle-shims/socks.cjs',
+    // jsonc-parser's `main` is a UMD build that loads its parts with a require() esbuild cannot
+    // follow (the bundle would look for them beside itself); its `module` build is plain ESM.
+    'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js',
   },
   // Whitespace and syntax only: names stay readable in a bug report's stack trace.
   minifyWhitespace: true,

@@ -21,6 +21,7 @@ import type { Logger } from '../core/log.js';
 import { consoleRule } from './console-rules.js';
 import { ConfigVersions, type StoredVersion } from './config-versions.js';
 import { writeConfigFile } from './config-writer.js';
+import { editedText } from './comment-keeping-edit.js';
 import { formModel, type FormModel, type Language } from './editor-schema.js';
 import { fileVersion } from './file-version.js';
 import { hardwareProblems, listHardware, type HardwareAnswer } from './hardware-check.js';
@@ -57,7 +58,14 @@ export type SaveResult = (
       /** Whose check refused it: the service's `-J`, or the console's against the hardware listing. */
       readonly refusedBy: 'service' | 'hardware';
     }
-  | { readonly saved: true; readonly applied: boolean; readonly applyError?: string; readonly version: string }
+  | {
+      readonly saved: true;
+      readonly applied: boolean;
+      readonly applyError?: string;
+      readonly version: string;
+      /** The save changed nothing in the file, so it was not written. */
+      readonly unchanged?: boolean;
+    }
 ) & {
   /** Why the channels were not checked against the hardware, when they were not. */
   readonly hardwareUnchecked?: string;
@@ -203,23 +211,29 @@ export class ConfigStore {
       if (problems.length > 0) return { saved: false, problems, refusedBy: 'hardware' };
     }
     const file = service.configFile;
-    const text = exactText ?? converted.stdout;
     const before = await readIfExists(file);
-    try {
-      // The file as it was is kept too, the first time: the first save can be undone.
-      if (before !== null) await this.versions.add(service.id, before);
-      await writeConfigFile(this.stateDir, service.id, file, text);
-      await this.versions.add(service.id, text);
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      throw new HttpError(500, `cannot write ${file}: ${messageOf(err)}`);
+    const text = exactText ?? withCommentsKept(before, converted.stdout);
+    const unchanged = before !== null && before.toString('utf8') === text;
+    if (unchanged) {
+      this.log.info(`${file}: the save changes nothing in it; not written`);
+    } else {
+      try {
+        // The file as it was is kept too, the first time: the first save can be undone.
+        if (before !== null) await this.versions.add(service.id, before);
+        await writeConfigFile(this.stateDir, service.id, file, text);
+        await this.versions.add(service.id, text);
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        throw new HttpError(500, `cannot write ${file}: ${messageOf(err)}`);
+      }
+      this.log.info(`${file} saved (the last versions are kept in ${join(this.stateDir, 'versions', service.id)})`);
     }
-    this.log.info(`${file} saved (the last versions are kept in ${join(this.stateDir, 'versions', service.id)})`);
     const saved = fileVersion(text);
     const applyError = await this.applyNow(service);
+    const same = unchanged ? { unchanged: true } : {};
     return applyError === undefined
-      ? { saved: true, applied: true, version: saved, ...unchecked }
-      : { saved: true, applied: false, applyError, version: saved, ...unchecked };
+      ? { saved: true, applied: true, version: saved, ...same, ...unchecked }
+      : { saved: true, applied: false, applyError, version: saved, ...same, ...unchecked };
   }
 
   /** Runs the service's apply action; the error line, or undefined when it worked. */
@@ -239,4 +253,20 @@ export class ConfigStore {
       return messageOf(err);
     }
   }
+}
+
+/**
+ * What a save writes: `-J`'s configuration edited into the file's own text, so its comments and
+ * layout stay (comment-keeping-edit.ts); `-J`'s text itself for a new file, or when the old text
+ * cannot take the edit.
+ */
+function withCommentsKept(before: Buffer | null, converted: string): string {
+  if (before === null) return converted;
+  let next: unknown;
+  try {
+    next = JSON.parse(converted);
+  } catch {
+    return converted;
+  }
+  return editedText(before.toString('utf8'), next) ?? converted;
 }

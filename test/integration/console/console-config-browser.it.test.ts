@@ -7,6 +7,7 @@
  * too); and two pages or an ended session around one edit. With CTL_CONSOLE_SCREENSHOTS=DIR the page is also saved as
  * PNG in DIR (console-config.png, console-config-phone.png, console-config-problem.png in docs/).
  */
+import { parse as parseJsonc } from 'jsonc-parser';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -77,7 +78,12 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
   };
   const channelField = (name: string, key: string): string => `${row(name)} [data-path$=".${key}"] input`;
   const channels = (): Array<Record<string, unknown>> =>
-    (JSON.parse(readFileSync(rig.configFile('gpio'), 'utf8')) as { channels: Array<Record<string, unknown>> }).channels;
+    // The file keeps its comments through a save: read as JSON with comments.
+    (
+      parseJsonc(readFileSync(rig.configFile('gpio'), 'utf8'), [], { allowTrailingComma: true }) as {
+        channels: Array<Record<string, unknown>>;
+      }
+    ).channels;
 
   test('a setting typed key by key, a channel renamed: saved, applied, the changed channel seen working', async () => {
     await openPage();
@@ -116,14 +122,21 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     );
   });
 
-  test("the demo's own configs, saved unchanged from the page: accepted and applied, GPIO and ADC", async () => {
-    for (const id of ['ctl-mqtt-gpio', 'ctl-mqtt-adc']) {
+  test("the demo's own configs, saved unchanged from the page: accepted and applied, GPIO and ADC; every comment kept", async () => {
+    const commentLines = (text: string): string[] => text.match(/^\s*\/\/.*$/gm) ?? [];
+    for (const [kind, id] of [
+      ['gpio', 'ctl-mqtt-gpio'],
+      ['adc', 'ctl-mqtt-adc'],
+    ] as const) {
+      const before = readFileSync(rig.configFile(kind), 'utf8');
       await openPage(page, `config/${id}`);
       await page.locator('#save').click();
       // The hardware check applies match_iio as the service does: the example's "2198000.adc",
       // without a wildcard, is the simulated ADC whose link target contains it.
       await until(page, '#result', new RegExp(`^Saved; ${id} applied it\\.`));
       assert.equal(await page.locator('#problems').isHidden(), true, id);
+      assert.ok(commentLines(before).length > 3, `${id}: the file has comments`);
+      assert.deepEqual(commentLines(readFileSync(rig.configFile(kind), 'utf8')), commentLines(before), `${id}: every comment kept`);
     }
   });
 

@@ -57,9 +57,46 @@ describe('the demo configs saved unchanged through the console', () => {
       assert.equal(hardware.available, true, 'the listing ran, so the hardware check is part of this save');
       const saved = await http(`${rig.url}api/config/${id}`, { method: 'POST', headers, body: JSON.stringify({ config, version }) });
       assert.equal(saved.status, 200, saved.body);
-      const answer = JSON.parse(saved.body) as { saved: boolean; applied: boolean; hardwareUnchecked?: string; version: string };
+      const answer = JSON.parse(saved.body) as {
+        saved: boolean;
+        applied: boolean;
+        unchanged?: boolean;
+        hardwareUnchecked?: string;
+        version: string;
+      };
       assert.deepEqual([answer.saved, answer.applied, answer.hardwareUnchecked], [true, true, undefined]);
       assert.equal(answer.version, fileVersion(readFileSync(rig.configFile(kind))), 'the file holds what was saved');
+      // Every comment of the file stays. GPIO: nothing changed, so the file is as it was and not
+      // written again. ADC: -J writes an entry for each board channel (its decimal places), which
+      // go in as lines of their own.
+      const example = readFileSync(SERVICE_FILES[kind].config, 'utf8');
+      const now = readFileSync(rig.configFile(kind), 'utf8');
+      const comments = (text: string): string[] => text.match(/^\s*\/\/.*$/gm) ?? [];
+      assert.deepEqual(comments(now), comments(example));
+      if (kind === 'gpio') {
+        assert.equal(answer.unchanged, true);
+        assert.equal(now, example);
+      }
+    });
+
+    test(`${id}: a save that changes one value keeps every comment of the file`, async () => {
+      const loaded = JSON.parse((await http(`${rig.url}api/config/${id}`, { headers })).body) as {
+        config: { device_name: string };
+        version: string;
+      };
+      const before = readFileSync(rig.configFile(kind), 'utf8');
+      const config = { ...loaded.config, device_name: `${loaded.config.device_name} (edited)` };
+      const saved = await http(`${rig.url}api/config/${id}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ config, version: loaded.version }),
+      });
+      assert.equal(saved.status, 200, saved.body);
+      const after = readFileSync(rig.configFile(kind), 'utf8');
+      const comments = (text: string): string[] => text.match(/^\s*\/\/.*$/gm) ?? [];
+      assert.ok(comments(before).length > 3, 'the example config has comments');
+      assert.deepEqual(comments(after), comments(before));
+      assert.equal(after, before.replace(`"${loaded.config.device_name}"`, `"${config.device_name}"`));
     });
   }
 
