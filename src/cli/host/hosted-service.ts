@@ -37,6 +37,8 @@ export type ServiceState = 'starting' | 'running' | 'waiting' | 'restarting' | '
 const WAIT_FOR_RELOAD = new Set([2, 6]);
 const RESTART_FIRST_MS = 2000;
 const RESTART_MAX_MS = 60_000;
+/** How long a reload waits for a service to be ready again before it is done with it. */
+const RELOAD_WAIT_MS = 30_000;
 /** A run this long resets the restart delay to its first value. */
 const HEALTHY_RUN_MS = 60_000;
 
@@ -147,7 +149,9 @@ export class HostedService {
       return;
     }
     this.fingerprint = now;
-    const done = this.untilReady();
+    // The lifecycle says READY after a reload only to a manager that heard READY before: a
+    // service still waiting for its broker reloads without it.
+    const done = this.readyOnce ? this.untilReady() : Promise.resolve();
     this.controls.reload();
     return done;
   }
@@ -215,8 +219,22 @@ export class HostedService {
     };
   }
 
+  /**
+   * Resolves when the service is ready (again) or ended, or at most RELOAD_WAIT_MS later: a service
+   * that cannot reach its broker must not hold the host's reload, and so every later one, for good.
+   */
   private untilReady(): Promise<void> {
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
+    return new Promise((resolve) => {
+      const timer = after(this.options.time, RELOAD_WAIT_MS, () => {
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== wake);
+        resolve();
+      }).unref();
+      const wake = (): void => {
+        timer.cancel();
+        resolve();
+      };
+      this.readyWaiters.push(wake);
+    });
   }
 
   private ended(code: number): void {

@@ -146,3 +146,23 @@ test('when no other service is left running, the process ends with the code of t
   alone.latest('gpio').end(6);
   assert.equal(await alone.exit, 6, 'one service: its own exit code, as alone');
 });
+
+test('a reload waits at most 30 s for a service that does not get ready: later reloads still run', async (t) => {
+  const r = rig(t, ['gpio', 'adc']);
+  await r.started('gpio');
+  await r.started('adc');
+  r.latest('gpio').ready();
+  r.latest('adc').ready();
+  writeFileSync(r.files.get('gpio')!, '{"changed": 1}');
+  let done = false;
+  void r.host.reload().then(() => (done = true));
+  await waitUntil(() => r.latest('gpio').told.includes('reload'), 'the GPIO reload');
+  // GPIO never says READY again (its broker went away during the reload).
+  await r.time.advance(29_999);
+  assert.equal(done, false);
+  await r.time.advance(1);
+  await waitUntil(() => done, 'the reload given up waiting');
+  writeFileSync(r.files.get('adc')!, '{"changed": 2}');
+  void r.host.reload();
+  await waitUntil(() => r.latest('adc').told.includes('reload'), 'a later reload reaching ADC');
+});
