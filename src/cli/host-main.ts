@@ -87,7 +87,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     ...(args.generateBoards ? { beforeStart: generateBoard } : {}),
     stderrOf: (name, env) => serviceStderr(io.stderr, env, `${name}.service`, name),
   });
+  let stopping = false;
   const onStop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // As a service alone: a second signal does not wait for the stop.
+      log.warn(`${signal} again: exiting now`);
+      process.exit(0);
+    }
+    stopping = true;
     log.info(`${signal}: stopping every service`);
     void host.stop();
   };

@@ -97,9 +97,13 @@ export class HostedService {
     return this.stateNow;
   }
 
-  /** Ready (every control published, or the console listening) at least once, or done trying. */
+  /**
+   * Ready (every control published, or the console listening) at least once, or done trying for
+   * now (waiting for a reload, or to be started again): the process's READY must not wait for a
+   * service whose broker is down, or systemd would end the start of the others with it.
+   */
   get settled(): boolean {
-    return this.readyOnce || this.stateNow === 'waiting' || this.stateNow === 'ended';
+    return this.readyOnce || this.stateNow === 'waiting' || this.stateNow === 'ended' || this.stateNow === 'restarting';
   }
 
   /** Starting, running, or about to start again: it counts as alive. */

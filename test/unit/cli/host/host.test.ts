@@ -166,3 +166,15 @@ test('a reload waits at most 30 s for a service that does not get ready: later r
   void r.host.reload();
   await waitUntil(() => r.latest('adc').told.includes('reload'), 'a later reload reaching ADC');
 });
+
+test('READY does not wait for a service that failed and waits to start again', async (t) => {
+  const r = rig(t, ['gpio', 'adc']);
+  await r.started('gpio');
+  await r.started('adc');
+  r.latest('gpio').ready();
+  // ADC never reached its broker: it ended 1 and is started again later.
+  r.latest('adc').end(1);
+  await waitUntil(() => r.host.states()['ctl-mqtt-adc'] === 'restarting', 'ADC restarting');
+  assert.deepEqual(r.manager, ['READY'], 'the process is ready: GPIO runs, ADC is done trying for now');
+  await r.host.stop();
+});
