@@ -4,7 +4,7 @@
  * as the services': 0, 1 runtime failure, 2 bad arguments (one line, then the --help hint).
  */
 // First of all: a reload signal during the start must not end the process (see the module).
-import '../service/early-signals.js';
+import { holdEarlyStops, releaseEarlyStops, takeEarlyReloads } from '../service/early-signals.js';
 import { existsSync } from 'node:fs';
 import { CONSOLE_BINARY, CONSOLE_USAGE, DEFAULT_SCHEMAS, parseConsoleArgs, type ConsoleArgs } from '../console/console-args.js';
 import { startConsole } from '../console/console-app.js';
@@ -18,7 +18,6 @@ import { processIo, type CliIo } from './cli-io.js';
 import { checkMqttString } from './string-limits.js';
 import { isMainModule } from '../service/is-main.js';
 import { packageVersion } from '../service/package-version.js';
-import { holdEarlyStops, releaseEarlyStops, takeEarlyReloads } from '../service/early-signals.js';
 
 /**
  * Every broker credential the console is given (`-u`, `-P`, and a user name or password in the
@@ -102,7 +101,7 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
       services,
       log,
       trustedProxies: args.trustedProxies,
-      ...stateDirOf(io.env),
+      env: io.env,
     });
     log.info(`listening on ${running.url} (${services.map((s) => s.configFile).join(', ') || 'no configurations'})`);
     io.hosted?.serviceManager.ready();
@@ -118,12 +117,6 @@ export async function main(argv: readonly string[], io: CliIo, stop: AbortSignal
     io.stderr.write(`${CONSOLE_BINARY}: ${prefix}${messageOf(err).split('\n')[0]}\n`);
     return 1;
   }
-}
-
-/** systemd's StateDirectory= for the console (the first, should the unit name several). */
-function stateDirOf(env: CliIo['env']): { stateDir?: string } {
-  const dir = env['STATE_DIRECTORY']?.split(':')[0];
-  return dir !== undefined && dir !== '' ? { stateDir: dir } : {};
 }
 
 function stopOnSignals(): AbortSignal {

@@ -22,6 +22,8 @@ export interface ConsoleOptions {
    * unit's StateDirectory (systemd's STATE_DIRECTORY), else /var/lib/ctl-mqtt-console.
    */
   readonly stateDir?: string;
+  /** Where STATE_DIRECTORY is read for the default `stateDir`; default the process's environment. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly webDir?: string;
   /** Reverse proxies whose `X-Forwarded-For` is believed (`--trusted-proxy`). */
   readonly trustedProxies?: readonly string[];
@@ -38,7 +40,7 @@ export interface RunningConsole {
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   checkListenAddress(options.host, options.passwordHash);
   const feed = new DeviceFeed({ broker: options.broker, topicPrefix: options.topicPrefix, log: options.log.child('mqtt') });
-  const stateDir = options.stateDir ?? defaultStateDir();
+  const stateDir = options.stateDir ?? defaultStateDir(options.env ?? process.env);
   for (const line of await finishPendingWrites(stateDir)) options.log.warn(line);
   const store = new ConfigStore(options.services, options.log, stateDir);
   const server = await startConsoleServer({ ...options, feed, store });
@@ -54,7 +56,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   };
 }
 
-function defaultStateDir(): string {
-  const fromSystemd = process.env['STATE_DIRECTORY']?.split(':')[0];
+function defaultStateDir(env: Readonly<Record<string, string | undefined>>): string {
+  const fromSystemd = env['STATE_DIRECTORY']?.split(':')[0];
   return fromSystemd !== undefined && fromSystemd !== '' ? fromSystemd : '/var/lib/ctl-mqtt-console';
 }

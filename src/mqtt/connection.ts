@@ -109,9 +109,9 @@ export class ManagedConnection {
   }
 
   /**
-   * A publish that failed; true when the broker refused it. A refusal by the broker (its access list, a quota) is what a person must
-   * act on, so it is a warning, once per topic; any other failure (the connection dropped) is the
-   * reconnect's business and only a debug line.
+   * A publish that failed; true when the broker refused it. A refusal by the broker (its access
+   * list, a quota) is what a person must act on, so it is a warning, once per topic; any other
+   * failure (the connection dropped) is the reconnect's business and only a debug line.
    */
   private publishFailed(topic: string, err: Error): boolean {
     const code = (err as { code?: unknown }).code;

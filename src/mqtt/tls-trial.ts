@@ -11,20 +11,11 @@
  * client id or credentials, the same with any material: the material is usable.
  */
 import { messageOf } from '../core/errors.js';
-import type { Time } from '../core/time.js';
-import type { ResolvedBroker } from './broker-options.js';
-import { probeBroker } from './broker-probe.js';
+import { probeBroker, type ProbeOptions } from './broker-probe.js';
 import { tlsFailure } from './tls-failure.js';
 
-export interface TlsTrialOptions {
-  /** The broker with the new material (and the files it came from). */
-  readonly broker: ResolvedBroker;
-  /** The client id of the connection the material is for (the probe's id starts with it). */
-  readonly clientId: string;
-  readonly protocolVersion: 4 | 5;
-  readonly timeoutMs: number;
-  readonly time?: Time;
-}
+/** The probe's options: `broker` has the new material (and the files it came from). */
+export type TlsTrialOptions = ProbeOptions;
 
 export type TlsTrial =
   | { readonly kind: 'usable' }

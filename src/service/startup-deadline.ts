@@ -4,6 +4,7 @@
  * connection of a process has a deadline: once the device has been online, a lost broker is
  * retried forever (ManagedConnection) and the service keeps its hardware and counts.
  */
+import type { ServiceEnv } from './hosted-process.js';
 import type { Logger } from '../core/log.js';
 import { after, systemTime, type Time } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
@@ -15,7 +16,7 @@ export const DEFAULT_STARTUP_TIMEOUT_S = 30;
  * The start-up timeout in seconds from `CTL_MQTT_STARTUP_TIMEOUT` (0: wait forever); anything
  * else than a number >= 0 is ignored with a warning.
  */
-export function startupTimeoutOf(env: Readonly<Record<string, string | undefined>>, log: Logger): number {
+export function startupTimeoutOf(env: ServiceEnv, log: Logger): number {
   const text = env['CTL_MQTT_STARTUP_TIMEOUT'];
   if (text === undefined || text.trim() === '') return DEFAULT_STARTUP_TIMEOUT_S;
   const seconds = Number(text);

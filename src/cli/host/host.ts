@@ -11,24 +11,16 @@
  *   when none is left running, the process ends with the code of the last to end, so systemd
  *   decides as it would for that service alone (restart on 1, not on 2 or 6).
  */
-import type { Logger } from '../../core/log.js';
-import type { Time } from '../../core/time.js';
 import type { ServiceManager } from '../../service/service-manager.js';
-import type { CliIo } from '../cli-io.js';
-import { HostedService, type HostedServiceOptions, type ServiceMain, type ServicePlan } from './hosted-service.js';
-import type { ServiceKind } from './host-args.js';
+import { HostedService, type HostedServiceOptions, type ServicePlan } from './hosted-service.js';
 
-export interface HostOptions {
+/** What every service is run with, as HostedService takes it. */
+type SharedOptions = Pick<HostedServiceOptions, 'io' | 'log' | 'time' | 'loadMain' | 'configFiles' | 'beforeStart' | 'stderrOf'>;
+
+export interface HostOptions extends SharedOptions {
   /** The services and how to run them; asked again at every reload (--defaults may have changed). */
   readonly plans: () => readonly ServicePlan[];
-  readonly io: CliIo;
-  readonly log: Logger;
-  readonly time: Time;
   readonly manager: ServiceManager;
-  readonly loadMain: (kind: ServiceKind) => Promise<ServiceMain>;
-  readonly configFiles: (plan: ServicePlan) => readonly string[];
-  readonly beforeStart?: (plan: ServicePlan, main: ServiceMain, io: CliIo) => Promise<number>;
-  readonly stderrOf?: HostedServiceOptions['stderrOf'];
 }
 
 export class Host {
@@ -43,17 +35,12 @@ export class Host {
   private reloadAgain = false;
 
   constructor(private readonly options: HostOptions) {
-    this.services = options.plans().map(
+    const { plans, manager: _manager, ...shared } = options;
+    this.services = plans().map(
       (plan) =>
         new HostedService({
+          ...shared,
           plan,
-          io: options.io,
-          log: options.log,
-          time: options.time,
-          loadMain: options.loadMain,
-          configFiles: options.configFiles,
-          ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
-          ...(options.stderrOf ? { stderrOf: options.stderrOf } : {}),
           onChange: () => this.changed(),
           mayOutlive: (service, code) => this.mayOutlive(service, code),
           extendStart: (ms) => {

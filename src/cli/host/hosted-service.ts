@@ -78,8 +78,6 @@ export class HostedService {
   private startedAt = 0;
   private readyWaiters: (() => void)[] = [];
   private stderr: CliIo['stderr'] | undefined;
-  /** The code the service last ended with. */
-  lastCode: number | undefined;
 
   constructor(private readonly options: HostedServiceOptions) {
     this.plan = options.plan;
@@ -245,7 +243,6 @@ export class HostedService {
     this.controls = undefined;
     this.consoleStop = undefined;
     this.run = undefined;
-    this.lastCode = code;
     for (const wake of this.readyWaiters.splice(0)) wake();
     if (this.stopAsked || code === 0) {
       this.setState('ended');
