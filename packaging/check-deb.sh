@@ -20,6 +20,19 @@ trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done; rm -r
 step() { printf 'check-deb: %s\n' "$*"; }
 fail() { printf 'check-deb: FAILED: %s\n' "$*" >&2; exit 1; }
 expect_file() { [ -e "$root/$1" ] || fail "$1 is not installed"; }
+# Waits (at most 30 s) until every PATTERN is in LOG: a service says so once it is that far; a
+# fixed sleep was too short on a loaded machine. 1 when one never came.
+wait_log() { # LOG PATTERN...
+  local log=$1 pattern missing
+  shift
+  for _ in $(seq 300); do
+    missing=0
+    for pattern in "$@"; do grep -q -- "$pattern" "$log" || missing=1; done
+    [ "$missing" = 0 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
 
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
 : >"$root/var/lib/dpkg/status"
@@ -187,22 +200,13 @@ pids+=($!)
 "$root/usr/bin/ctl-mqtt-adc" -c "$root/etc/ctl-mqtt-adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" \
   --sysfs-root "$root/sim" "${no_broker[@]}" 2>"$root/adc.log" &
 pids+=($!)
-# SIGTERM only once each service says it runs (its signal handlers are installed by then); a
-# fixed sleep was too short on a loaded machine. At most 30 s.
-for _ in $(seq 300); do
-  grep -q 'started:' "$root/gpio.log" && grep -q 'channel(s), device' "$root/adc.log" && break
-  sleep 0.1
-done
-grep -q 'started:' "$root/gpio.log" || fail "ctl-mqtt-gpio did not start within 30 s: $(tail -n 3 "$root/gpio.log")"
-grep -q 'channel(s), device' "$root/adc.log" || fail "ctl-mqtt-adc did not start within 30 s: $(tail -n 3 "$root/adc.log")"
+# SIGTERM only once each service says it runs (its signal handlers are installed by then).
+wait_log "$root/gpio.log" 'started:' || fail "ctl-mqtt-gpio did not start within 30 s: $(tail -n 3 "$root/gpio.log")"
+wait_log "$root/adc.log" 'channel(s), device' || fail "ctl-mqtt-adc did not start within 30 s: $(tail -n 3 "$root/adc.log")"
 sleep 0.2
 kill -HUP "${pids[0]}" "${pids[1]}"
-for _ in $(seq 300); do
-  grep -q 'configuration reloaded' "$root/gpio.log" && grep -q 'configuration reloaded' "$root/adc.log" && break
-  sleep 0.1
-done
 for name in gpio adc; do
-  grep -q 'configuration reloaded' "$root/$name.log" || fail "ctl-mqtt-$name did not reload on SIGHUP: $(tail -n 3 "$root/$name.log")"
+  wait_log "$root/$name.log" 'configuration reloaded' || fail "ctl-mqtt-$name did not reload on SIGHUP: $(tail -n 3 "$root/$name.log")"
 done
 for i in 0 1; do
   name=$([ "$i" = 0 ] && echo gpio || echo adc)
@@ -221,17 +225,12 @@ cp "$root/etc/ctl-mqtt-adc.conf" "$root/sim/adc.conf"
   --adc -c "$root/sim/adc.conf" --system-config-dir "$root/var/lib/ctl-mqtt-adc/conf.d" --sysfs-root "$root/sim" "${no_broker[@]}" \
   2>"$root/host.log" &
 pids+=($!)
-for _ in $(seq 300); do
-  grep -q '\[ctl:gpio\] started:' "$root/host.log" && grep -q '\[ctl:adc\] .*channel(s), device' "$root/host.log" && break
-  sleep 0.1
-done
-grep -q '\[ctl:gpio\] started:' "$root/host.log" || fail "ctl-mqtt did not start GPIO within 30 s: $(tail -n 3 "$root/host.log")"
-grep -q '\[ctl:adc\] .*channel(s), device' "$root/host.log" || fail "ctl-mqtt did not start ADC within 30 s: $(tail -n 3 "$root/host.log")"
+wait_log "$root/host.log" '\[ctl:gpio\] started:' '\[ctl:adc\] .*channel(s), device' \
+  || fail "ctl-mqtt did not start GPIO and ADC within 30 s: $(tail -n 3 "$root/host.log")"
 sed -i 's/"device_name": *"ADCs"/"device_name": "Analog inputs"/' "$root/sim/adc.conf"
 grep -q 'Analog inputs' "$root/sim/adc.conf" || fail "could not edit the ADC config copy"
 kill -HUP "${pids[0]}"
-for _ in $(seq 300); do grep -q '\[ctl:adc\] configuration reloaded' "$root/host.log" && break; sleep 0.1; done
-grep -q '\[ctl:adc\] configuration reloaded' "$root/host.log" || fail "ctl-mqtt did not reload ADC: $(tail -n 3 "$root/host.log")"
+wait_log "$root/host.log" '\[ctl:adc\] configuration reloaded' || fail "ctl-mqtt did not reload ADC: $(tail -n 3 "$root/host.log")"
 grep -q '\[ctl:gpio\] configuration reloaded' "$root/host.log" && fail "ctl-mqtt reloaded GPIO, whose file did not change"
 kill -TERM "${pids[0]}"
 rc=0
@@ -251,7 +250,7 @@ exec_start=$(sed -n 's/^ExecStart=//p' "$root/usr/lib/ctl-mqtt/systemd/separate/
   exec "$root${words[0]}" "${words[@]:1}"
 ) 2>"$root/opts.log" &
 pids+=($!)
-for _ in $(seq 300); do grep -q 'started:' "$root/opts.log" && break; sleep 0.1; done
+wait_log "$root/opts.log" 'started:' || true
 grep -q 'started: .*device site7/devices/cellar' "$root/opts.log" || fail "CTL_MQTT_OPTS did not reach ctl-mqtt-gpio: $(tail -n 3 "$root/opts.log")"
 kill -TERM "${pids[0]}"
 wait "${pids[0]}" || fail "ctl-mqtt-gpio started with CTL_MQTT_OPTS did not stop cleanly: $(tail -n 3 "$root/opts.log")"
@@ -259,7 +258,7 @@ pids=()
 # The one process reads the same file itself (one unit cannot give three services three CTL_MQTT_OPTS).
 CTL_MQTT_SERVICES=gpio "$root/usr/bin/ctl-mqtt" --defaults "$root/etc/default" 2>"$root/host-opts.log" &
 pids+=($!)
-for _ in $(seq 300); do grep -q 'started:' "$root/host-opts.log" && break; sleep 0.1; done
+wait_log "$root/host-opts.log" 'started:' || true
 grep -q 'started: .*device site7/devices/cellar' "$root/host-opts.log" || fail "CTL_MQTT_OPTS did not reach GPIO in ctl-mqtt: $(tail -n 3 "$root/host-opts.log")"
 kill -TERM "${pids[0]}"
 wait "${pids[0]}" || fail "ctl-mqtt --defaults did not stop cleanly: $(tail -n 3 "$root/host-opts.log")"

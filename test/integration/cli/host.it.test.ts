@@ -17,7 +17,7 @@ import { retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { notifyReceiverMissing, startNotifyReceiver } from '../../helpers/notify-receiver.js';
 import { spawnNode } from '../../helpers/spawned.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { gpioOf, scenarioRun, type ScenarioRun } from '../../scenarios/gpio/service-run.js';
+import { gpioOf, runArgs, scenarioRun, type ScenarioRun } from '../../scenarios/gpio/service-run.js';
 import { simRig } from '../../scenarios/gpio/sim-rig.js';
 import { adcRig, control as adcControl } from '../adc/adc-rig.js';
 
@@ -25,20 +25,7 @@ const HOST_MAIN = fileURLToPath(new URL('../../../src/cli/host-main.js', import.
 
 /** The GPIO section of the host's command line for a scenario run on the sim rig. */
 function gpioSection(rig: Awaited<ReturnType<typeof simRig>>, run: ScenarioRun, configFile: string): string[] {
-  return [
-    '--gpio',
-    '-c',
-    configFile,
-    '--system-config-dir',
-    run.boardDir,
-    '--state-file',
-    run.stateFile,
-    '--broker',
-    rig.brokerUrl,
-    '--device-id',
-    run.deviceId,
-    ...rig.serviceArgs(),
-  ];
+  return ['--gpio', ...runArgs(rig, run, configFile)];
 }
 
 test('GPIO, ADC and console in one process: a bad GPIO config stops only GPIO, a reload starts it; a reload touches only the changed service', async (t) => {

@@ -18,7 +18,7 @@ import { freePort } from '../../helpers/free-port.js';
 import { notifyReceiverMissing, startNotifyReceiver } from '../../helpers/notify-receiver.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { GPIO_MAIN, gpioOf, scenarioRun } from '../../scenarios/gpio/service-run.js';
+import { GPIO_MAIN, gpioOf, runArgs, scenarioRun } from '../../scenarios/gpio/service-run.js';
 import { simRig } from '../../scenarios/gpio/sim-rig.js';
 import { adcRig, BIN as ADC_MAIN } from '../adc/adc-rig.js';
 
@@ -85,20 +85,7 @@ test('GPIO: SIGHUP from before the config is read, every 50 ms through the first
     ],
   };
   const service = await hangUpThroughTheStart(t, rig.tmpDir, JSON.stringify(config), (configFile) =>
-    spawnNode(t, [
-      GPIO_MAIN,
-      '-c',
-      configFile,
-      '--system-config-dir',
-      run.boardDir,
-      '--state-file',
-      run.stateFile,
-      '--broker',
-      rig.brokerUrl,
-      '--device-id',
-      run.deviceId,
-      ...rig.serviceArgs(),
-    ]),
+    spawnNode(t, [GPIO_MAIN, ...runArgs(rig, run, configFile)]),
   );
   await run.value('in1', '0');
   const mark = run.recorder.mark();

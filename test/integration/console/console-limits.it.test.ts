@@ -8,7 +8,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,52 +19,11 @@ import { createMemoryLogger } from '../../../src/core/log.js';
 import { connectTestClient } from '../../helpers/mqtt-recorder.js';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
 import { eventually } from '../../helpers/wait-until.js';
+import { http, session, sessionOf, type Answer } from '../../helpers/console-http.js';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const GPIO_SCHEMA = join(REPO, 'schemas/ctl-mqtt-gpio.schema.json');
 const PASSWORD = 'correct horse';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/**
- * One request on its own connection (parallel requests really are parallel), from `from` (any
- * 127.0.0.0/8 address is this machine's on Linux: one test runs many clients).
- */
-function http(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: options.method ?? 'GET',
-        headers: options.headers,
-        agent: new Agent({ keepAlive: false }),
-        ...(options.from === undefined ? {} : { localAddress: options.from }),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-async function visitor(base: string, from?: string): Promise<{ cookie: string; csrf: string }> {
-  const answer = await http(`${base}api/session`, { from });
-  return {
-    cookie: String(answer.headers['set-cookie']).split(';')[0]!,
-    csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken,
-  };
-}
 
 function login(
   base: string,
@@ -84,12 +42,9 @@ function login(
 
 /** Logs in; the logged-in cookie and its CSRF token. */
 async function loggedIn(base: string): Promise<{ cookie: string; csrf: string }> {
-  const answer = await login(base, await visitor(base), PASSWORD);
+  const answer = await login(base, await session(base), PASSWORD);
   assert.equal(answer.status, 200, answer.body);
-  return {
-    cookie: String(answer.headers['set-cookie']).split(';')[0]!,
-    csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken,
-  };
+  return sessionOf(answer);
 }
 
 interface RawSocket {
@@ -157,7 +112,7 @@ describe('console limits', () => {
   test('30 guesses sent at once: 10 are checked, the rest get 429, a right password among them too', async () => {
     // All 30 connections open at once from one address: more than its share of 16 (tested below).
     const c = await start({ limits: { perAddress: 30 } });
-    const who = await visitor(c.url);
+    const who = await session(c.url);
     const guesses = Array.from({ length: 30 }, (_, i) => (i === 29 ? PASSWORD : `guess ${i}`));
     const statuses = (await Promise.all(guesses.map((g) => login(c.url, who, g)))).map((a) => a.status);
     const checked = statuses.filter((s) => s === 401 || s === 200).length;
@@ -167,7 +122,7 @@ describe('console limits', () => {
 
   test('a lockout is for the guessing address only; X-Forwarded-For counts only from a trusted proxy', async () => {
     const proxied = await start({ trustedProxies: ['127.0.0.1'] });
-    const who = await visitor(proxied.url);
+    const who = await session(proxied.url);
     const guesser = { 'X-Forwarded-For': '198.51.100.7' };
     for (let i = 0; i < 10; i++) assert.equal((await login(proxied.url, who, 'guess', guesser)).status, 401);
     assert.equal((await login(proxied.url, who, PASSWORD, guesser)).status, 429, 'the guessing address waits');
@@ -175,7 +130,7 @@ describe('console limits', () => {
     assert.equal((await login(proxied.url, who, PASSWORD, { 'X-Forwarded-For': '203.0.113.5, 192.0.2.1' })).status, 200);
     // Without a trusted proxy the header is the client's word: a new address per guess changes nothing.
     const direct = await start();
-    const other = await visitor(direct.url);
+    const other = await session(direct.url);
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++)
       statuses.push((await login(direct.url, other, 'guess', { 'X-Forwarded-For': `198.51.100.${i + 1}` })).status);
@@ -184,14 +139,14 @@ describe('console limits', () => {
 
   test('guesses from many addresses share one budget of 30 a minute; the owner who logged in before still gets in', async () => {
     const c = await start();
-    const owner = await visitor(c.url);
+    const owner = await session(c.url);
     assert.equal((await login(c.url, owner, PASSWORD)).status, 200, 'the owner logs in from 127.0.0.1');
     // Four addresses, twelve guesses each: all of them within their own 10, not within the 30 of all.
     const guessers = ['127.0.1.1', '127.0.1.2', '127.0.1.3', '127.0.1.4'];
     const statuses = (
       await Promise.all(
         guessers.map(async (from) => {
-          const who = await visitor(c.url, from);
+          const who = await session(c.url, from);
           const own: number[] = [];
           for (let i = 0; i < 12; i++) own.push((await login(c.url, who, `guess ${i}`, {}, from)).status);
           return own;
@@ -200,14 +155,14 @@ describe('console limits', () => {
     ).flat();
     assert.equal(statuses.filter((s) => s === 401).length, 30, `statuses: ${statuses.join(' ')}`);
     // A fifth address, never seen: the budget of all is spent, and the answer says for how long.
-    const newcomer = await login(c.url, await visitor(c.url, '127.0.1.5'), PASSWORD, {}, '127.0.1.5');
+    const newcomer = await login(c.url, await session(c.url, '127.0.1.5'), PASSWORD, {}, '127.0.1.5');
     assert.equal(newcomer.status, 429);
     assert.match(
       (JSON.parse(newcomer.body) as { error: string }).error,
       /^too many wrong passwords from all addresses together \(someone may be guessing\): try again in \d+ s$/,
     );
     assert.match(String(newcomer.headers['retry-after']), /^\d+$/);
-    assert.equal((await login(c.url, await visitor(c.url), PASSWORD)).status, 200, 'the address that logged in before');
+    assert.equal((await login(c.url, await session(c.url), PASSWORD)).status, 200, 'the address that logged in before');
   });
 
   test('anonymous requests never push the logged-in session out', async () => {

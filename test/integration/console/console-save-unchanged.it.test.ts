@@ -9,28 +9,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { fileVersion } from '../../../src/console/file-version.js';
 import { SERVICE_FILES, type ServiceKind } from '../../../src/demo/demo-paths.js';
 import { startConsoleRig, type ConsoleRig } from './console-rig.js';
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-function http(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+import { http, session } from '../../helpers/console-http.js';
 
 describe('the demo configs saved unchanged through the console', () => {
   let rig: ConsoleRig;
@@ -38,10 +20,8 @@ describe('the demo configs saved unchanged through the console', () => {
 
   before(async () => {
     rig = await startConsoleRig();
-    const session = await http(`${rig.url}api/session`);
-    const cookie = String(session.headers['set-cookie']).split(';')[0]!;
-    const { csrfToken } = JSON.parse(session.body) as { csrfToken: string };
-    headers = { Cookie: cookie, 'X-CSRF-Token': csrfToken, 'Content-Type': 'application/json' };
+    const { cookie, csrf } = await session(rig.url);
+    headers = { Cookie: cookie, 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' };
   });
   after(async () => {
     await rig?.close();

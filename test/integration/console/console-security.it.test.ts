@@ -9,7 +9,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,35 +18,11 @@ import { hashPassword, verifyPassword } from '../../../src/console/password.js';
 import { serviceFromSchema } from '../../../src/console/service-definitions.js';
 import { createMemoryLogger } from '../../../src/core/log.js';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
+import { http, session } from '../../helpers/console-http.js';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const CONSOLE_MAIN = join(REPO, 'dist/src/cli/console-main.js');
 const GPIO_SCHEMA = join(REPO, 'schemas/ctl-mqtt-gpio.schema.json');
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function http(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-/** A session cookie and its CSRF token, as a page gets them. */
-async function session(base: string): Promise<{ cookie: string; csrf: string }> {
-  const answer = await http(`${base}api/session`);
-  const cookie = String(answer.headers['set-cookie']).split(';')[0]!;
-  return { cookie, csrf: (JSON.parse(answer.body) as { csrfToken: string }).csrfToken };
-}
 
 function runConsoleCli(args: string[], input?: string): { status: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [CONSOLE_MAIN, ...args], { input: input ?? '', encoding: 'utf8', timeout: 20_000 });

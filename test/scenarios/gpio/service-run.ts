@@ -49,6 +49,23 @@ export interface ScenarioRun {
   command(control: string, payload: string): Promise<void>;
 }
 
+/** A service's command line on the rig for a run, after the binary: its config, board, state, broker and device. */
+export function runArgs(rig: GpioServiceRig, run: Pick<ScenarioRun, 'boardDir' | 'stateFile' | 'deviceId'>, configFile: string): string[] {
+  return [
+    '-c',
+    configFile,
+    '--system-config-dir',
+    run.boardDir,
+    '--state-file',
+    run.stateFile,
+    '--broker',
+    rig.brokerUrl,
+    '--device-id',
+    run.deviceId,
+    ...rig.serviceArgs(),
+  ];
+}
+
 /** A chip/offset pair of the rig in config form. */
 export function gpioOf(rig: GpioServiceRig, chip: number, offset: number): { chip: string; offset: number } {
   return { chip: rig.chips[chip]!.path, offset };
@@ -82,21 +99,7 @@ export async function scenarioRun(t: TestContext, rig: GpioServiceRig, name: str
     writeConfig,
     start(channels, extra = []) {
       writeConfig(channels);
-      const args = [
-        rig.command,
-        '-c',
-        configFile,
-        '--system-config-dir',
-        boardDir,
-        '--state-file',
-        stateFile,
-        '--broker',
-        rig.brokerUrl,
-        '--device-id',
-        deviceId,
-        ...rig.serviceArgs(),
-        ...extra,
-      ];
+      const args = [rig.command, ...runArgs(rig, { boardDir, stateFile, deviceId }, configFile), ...extra];
       service = spawnService(t, args, rig.timeScale);
       return service;
     },
