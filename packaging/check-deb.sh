@@ -340,6 +340,31 @@ done
 grep -qx 'Environment="CTL_MQTT_SERVICES=gpio console"' "$root/etc/systemd/system/ctl-mqtt.service.d/services-enabled-before.conf" \
   || fail "the upgrade did not keep the services the admin had enabled: $(cat "$root/etc/systemd/system/ctl-mqtt.service.d/"* 2>&1)"
 
+step "beside the originals: the install says so; the GPIO service on wb-gpio waits until wb-mqtt-gpio is disabled"
+mkdir -p "$root/lib/systemd/system"
+printf '[Unit]\nDescription=wb-mqtt-gpio (stand-in)\n[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target\n' \
+  >"$root/lib/systemd/system/wb-mqtt-gpio.service"
+systemctl --root="$root" enable wb-mqtt-gpio.service >/dev/null 2>&1
+[ -L "$root/etc/systemd/system/multi-user.target.wants/wb-mqtt-gpio.service" ] || fail "could not enable the stand-in wb-mqtt-gpio"
+note=$(dpkg_root --install "$deb" 2>&1 >/dev/null)
+echo "$note" | grep -q "ctl-mqtt: wb-mqtt-gpio is enabled or running: ctl-mqtt's gpio service waits" \
+  || fail "the install did not say that the GPIO service waits for wb-mqtt-gpio: $note"
+echo "$note" | grep -q 'wb-mqtt-adc' && fail "the install spoke of wb-mqtt-adc, which is not there: $note"
+"$root/usr/bin/ctl-mqtt" --gpio -c "$root/etc/ctl-mqtt-gpio.conf" --system-config-dir "$root/var/lib/ctl-mqtt-gpio/conf.d" \
+  --gpio-sim "$root/sim" --state-file "$root/sim/state-beside.json" --device-id wb-gpio --sysfs-root "$root" "${no_broker[@]}" \
+  2>"$root/beside.log" &
+pids+=($!)
+wait_log "$root/beside.log" 'wb-mqtt-gpio is enabled on this controller and publishes wb-gpio too' \
+  || fail "ctl-mqtt did not hold the GPIO service back: $(tail -n 3 "$root/beside.log")"
+grep -q 'started:' "$root/beside.log" && fail "the GPIO service started beside wb-mqtt-gpio"
+systemctl --root="$root" disable wb-mqtt-gpio.service >/dev/null 2>&1
+wait_log "$root/beside.log" '\[ctl:gpio\] started:' || fail "the GPIO service did not start once wb-mqtt-gpio was disabled: $(tail -n 3 "$root/beside.log")"
+kill -TERM "${pids[0]}"
+rc=0
+wait "${pids[0]}" || rc=$?
+[ "$rc" = 0 ] || fail "ctl-mqtt exited $rc: $(tail -n 3 "$root/beside.log")"
+pids=()
+
 step "purge"
 # A copy --generate-board wrote for the config editor goes with the package.
 mkdir -p "$root/var/lib/wb-mqtt-confed/schemas"

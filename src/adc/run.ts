@@ -7,10 +7,12 @@ import type { ServiceOptions } from '../service/service-options.js';
 import type { Logger } from '../core/log.js';
 import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
 import { healthReportOf } from '../service/health.js';
-import { runService } from '../service/lifecycle.js';
+import { runService, startGateOf } from '../service/lifecycle.js';
+import { originalDriverGate } from '../service/original-driver.js';
 import { serviceProcessOf } from '../service/service-process.js';
 import type { RunContext, ServiceEnv } from '../service/hosted-process.js';
 import { openNotifySocket } from '../hw/systemd/notify-socket.js';
+import { systemPresenceUnder } from '../hw/systemd/unit-presence.js';
 import { createServiceDevice } from '../service/service-device.js';
 import { AdcService } from './adc-service.js';
 import type { AdcConfig } from './config/adc-config-model.js';
@@ -64,6 +66,7 @@ export async function run(
     log: logger,
     ...serviceProcessOf(context, logger, openNotifySocket),
     ...(health ? { health } : {}),
+    ...startGateOf(originalDriverGate('adc', cli.deviceId, systemPresenceUnder(cli.sysfsRoot))),
     parts: {
       async start() {
         logger.info(`${config.channels.length} channel(s), device ${cli.deviceId}, sysfs under ${cli.sysfsRoot}`);

@@ -5,6 +5,7 @@
  */
 import type { GpioOptions } from '../gpio/gpio-options.js';
 import type { ServiceOptions } from '../service/service-options.js';
+import { ORIGINAL_DRIVERS } from '../service/original-driver.js';
 
 export type DriverKind = 'gpio' | 'adc';
 
@@ -48,7 +49,10 @@ export const DEFAULT_DEVICE_ID: Readonly<Record<DriverKind, string>> = { gpio: '
  * The default device ids on a Wiren Board controller: the originals' own, which the controller's
  * dashboards, wb-rules scripts and Home Assistant integration name.
  */
-export const WIREN_BOARD_DEVICE_ID: Readonly<Record<DriverKind, string>> = { gpio: 'wb-gpio', adc: 'wb-adc' };
+export const WIREN_BOARD_DEVICE_ID: Readonly<Record<DriverKind, string>> = {
+  gpio: ORIGINAL_DRIVERS.gpio.deviceId,
+  adc: ORIGINAL_DRIVERS.adc.deviceId,
+};
 /** Wiren Board's config editor (wb-mqtt-confed) reads board-specific schemas from here. */
 export const DEFAULT_EDITOR_SCHEMA_DIR = '/var/lib/wb-mqtt-confed/schemas';
 

@@ -17,7 +17,8 @@ import type { Logger } from '../core/log.js';
 import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
 import { healthReportOf } from '../service/health.js';
-import { runService } from '../service/lifecycle.js';
+import { runService, startGateOf } from '../service/lifecycle.js';
+import { originalDriverGate } from '../service/original-driver.js';
 import { serviceProcessOf } from '../service/service-process.js';
 import type { RunContext } from '../service/hosted-process.js';
 import { createServiceDevice } from '../service/service-device.js';
@@ -29,6 +30,7 @@ import type { GpioOptions } from './gpio-options.js';
 import { GpioService, type StartReport } from './gpio-service.js';
 import { GpioStateStore } from './state/gpio-state.js';
 import { openNotifySocket } from '../hw/systemd/notify-socket.js';
+import { systemPresenceUnder } from '../hw/systemd/unit-presence.js';
 import { ackAtOnceOnEveryConnection } from '../hw/net/quick-ack.js';
 
 /** The backend the command line chose, with what the service needs to know about its chips. */
@@ -127,6 +129,7 @@ async function runGpio(
     log: logger,
     ...serviceProcessOf(context, logger, openNotifySocket),
     ...(health ? { health } : {}),
+    ...startGateOf(originalDriverGate('gpio', cli.deviceId, systemPresenceUnder(cli.sysfsRoot))),
     parts: {
       async start() {
         report = await service.start();

@@ -28,6 +28,7 @@ import { ReloadQueue } from './reload-queue.js';
 import type { HealthReport } from './health.js';
 import type { ServiceManager } from './service-manager.js';
 import type { HostedProcess, ServiceEnv } from './hosted-process.js';
+import { waitAtGate, type GateWait, type StartGate } from './start-gate.js';
 
 /** What a driver contributes to the lifecycle. */
 export interface ServiceParts {
@@ -77,6 +78,12 @@ export interface LifecycleOptions {
   readonly health?: Pick<HealthReport, 'start' | 'configApplied' | 'stop'>;
   /** Timers of the deadlines and the backstop; default systemTime. */
   readonly time?: Time;
+  /**
+   * What must clear before the service touches anything (the original driver on its device id,
+   * original-driver.ts). While it holds, the service is settled for systemd, a reload looks again
+   * and a stop ends it with 0.
+   */
+  readonly startGate?: StartGate;
 }
 
 /** Runs the service until it ends; resolves to the process exit code. */
@@ -151,6 +158,11 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   };
 
   const onStopSignal = (signal: NodeJS.Signals): void => {
+    if (gate !== undefined) {
+      log.info(`${signal}: stopping (it had not started)`);
+      gate.cancel();
+      return;
+    }
     if (stopping !== undefined) {
       log.warn(`${signal} again: exiting now`);
       finish(0);
@@ -162,6 +174,10 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   };
   const onReloadSignal = (signal: NodeJS.Signals): void => {
     if (stopping !== undefined) return;
+    if (gate !== undefined) {
+      gate.lookNow();
+      return;
+    }
     if (parts.reload === undefined) {
       log.warn(`${signal}: this service cannot reload; restart it instead`);
       return;
@@ -172,6 +188,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
     else pendingAtStart = true;
   };
   let pendingAtStart = false;
+  let gate: GateWait | undefined;
   for (const signal of stopSignals) process.on(signal, onStopSignal);
   if (hosted === undefined) releaseEarlyStops();
   for (const signal of reloadSignals) process.on(signal, onReloadSignal);
@@ -183,6 +200,21 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   function removeHandlers(): void {
     for (const signal of stopSignals) process.off(signal, onStopSignal);
     for (const signal of reloadSignals) process.off(signal, onReloadSignal);
+  }
+
+  if (options.startGate !== undefined) {
+    gate = waitAtGate(options.startGate, time, log, () => manager?.ready());
+    const passed = await gate.passed;
+    gate = undefined;
+    if (!passed) {
+      // Nothing started; what the driver opened beforehand (its state file, its backend) is closed.
+      await parts
+        .stop()
+        .then(() => parts.close?.())
+        .catch((err: unknown) => log.error(`stop failed: ${messageOf(err)}`));
+      finish(0);
+      return exited;
+    }
   }
 
   let startCode: number | undefined;
@@ -241,4 +273,9 @@ function keepSystemdWaiting(manager: ServiceManager, device: MqttDevice, startup
   const timer = time.every(EXTEND_EVERY_MS, () => manager.extendStart(EXTEND_START_MS)).unref();
   const done = (): void => timer.cancel();
   device.whenOnline().then(done, done);
+}
+
+/** The lifecycle option for a gate that may not exist (exactOptionalPropertyTypes). */
+export function startGateOf(gate: StartGate | undefined): Pick<LifecycleOptions, 'startGate'> {
+  return gate === undefined ? {} : { startGate: gate };
 }
