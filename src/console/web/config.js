@@ -40,6 +40,8 @@ let devices = { devices: [] };
 let leaving = false;
 
 const isDirty = () => config !== null && JSON.stringify(config) !== loadedText;
+/** Save is offered for a change, or for typing that is not a value yet (Save then says what to fix). */
+const canSave = () => isDirty() || typingProblems.size > 0;
 
 function setResult(text, tone) {
   result.textContent = text;
@@ -116,7 +118,7 @@ function drawForm() {
 }
 
 function onEdit() {
-  saveButton.disabled = false;
+  saveButton.disabled = !canSave();
   document.body.dataset.dirty = isDirty() ? '1' : '0';
 }
 
@@ -142,7 +144,7 @@ async function load({ keepResult = false, hardwareLoaded = Promise.resolve() } =
   loadedVersion = body.version;
   restoreDraft();
   drawForm();
-  saveButton.disabled = discardButton.disabled = false;
+  discardButton.disabled = false;
   document.body.dataset.ready = '1';
   onEdit();
 }
@@ -335,7 +337,7 @@ async function save() {
   setResult(t.saving, 'busy');
   const sent = structuredClone(config);
   const { status, body } = await post(`${api}?lang=${language}`, { config: sent, version: loadedVersion }, { stayOnPage: true });
-  saveButton.disabled = false;
+  saveButton.disabled = !canSave();
   await afterSave(status, body, sent);
 }
 

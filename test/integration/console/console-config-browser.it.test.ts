@@ -122,7 +122,7 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     );
   });
 
-  test("the demo's own configs, saved unchanged from the page: accepted and applied, GPIO and ADC; every comment kept", async () => {
+  test("the demo's own configs: Save only once something changed; saved and applied, GPIO and ADC; every comment kept", async () => {
     const commentLines = (text: string): string[] => text.match(/^\s*\/\/.*$/gm) ?? [];
     for (const [kind, id] of [
       ['gpio', 'ctl-mqtt-gpio'],
@@ -130,7 +130,16 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     ] as const) {
       const before = readFileSync(rig.configFile(kind), 'utf8');
       await openPage(page, `config/${id}`);
-      await page.locator('#save').click();
+      const save = page.locator('#save');
+      assert.equal(await save.isDisabled(), true, `${id}: nothing changed yet`);
+      const deviceName = page.locator('[data-path="device_name"] input');
+      const name = await deviceName.inputValue();
+      await deviceName.fill(`${name} (edited)`);
+      assert.equal(await save.isDisabled(), false, `${id}: a change enables Save`);
+      await deviceName.fill(name);
+      assert.equal(await save.isDisabled(), true, `${id}: the change undone, nothing to save`);
+      await deviceName.fill(`${name} (saved)`);
+      await save.click();
       // The hardware check applies match_iio as the service does: the example's "2198000.adc",
       // without a wildcard, is the simulated ADC whose link target contains it.
       await until(page, '#result', new RegExp(`^Saved; ${id} applied it\\.`));
