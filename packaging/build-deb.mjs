@@ -276,6 +276,9 @@ function stage(root, pkg) {
   install(join(here, 'bin/ctl-mqtt'), join(root, 'usr/bin/ctl-mqtt'), 0o755);
   install(join(here, 'bin/ctl-mqtt-processes'), join(root, 'usr/bin/ctl-mqtt-processes'), 0o755);
   install(join(here, 'etc/default/ctl-mqtt'), join(root, 'etc/default/ctl-mqtt'));
+  // Wiren Board's homeui (2.241.0 and later) lists the console in its menu, behind its login, from
+  // this "service gate" (its port 28080 proxies to the console's 8080; docs/console.md).
+  install(join(here, 'homeui/ctl-mqtt.json'), join(root, 'usr/share/wb-mqtt-homeui/gates.d/ctl-mqtt.json'));
   // The one process and the services' handles; the separate units for `ctl-mqtt-processes separate`.
   for (const unit of ['ctl-mqtt', ...COMMANDS.filter((c) => c !== 'ctl-mqtt')]) {
     install(join(here, 'systemd', `${unit}.service`), join(root, 'lib/systemd/system', `${unit}.service`));

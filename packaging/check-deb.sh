@@ -127,6 +127,26 @@ done
 dpkg-deb -c "$deb" | grep -q 'wb-mqtt-confed' && fail "the package has files under wb-mqtt-confed"
 grep -q -- '--no-block' "$root/var/lib/dpkg/info/ctl-mqtt.postinst" || fail "postinst waits for the services to be ready"
 
+step "homeui's service gate: the console in Wiren Board's menu, on the console's own port, reached from loopback"
+gate="$root/usr/share/wb-mqtt-homeui/gates.d/ctl-mqtt.json"
+[ -f "$gate" ] || fail "no homeui gate file"
+console_port=$("$root/usr/bin/ctl-mqtt-console" --help | sed -n 's/.*--port N .*(default \([0-9]*\)).*/\1/p')
+# homeui's rules for a gate (gates.py in wirenboard/homeui): name [a-z0-9-], two different ports in
+# 1024-65535 other than 80/443, role user|operator|admin, menu.title with en and ru.
+node -e '
+  const g = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const port = (p) => Number.isInteger(p) && p >= 1024 && p <= 65535;
+  const problems = [];
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(require("path").basename(process.argv[1], ".json"))) problems.push("name");
+  if (!port(g.internalPort) || !port(g.externalPort) || g.internalPort === g.externalPort) problems.push("ports");
+  if (g.internalPort !== Number(process.argv[2])) problems.push(`internalPort ${g.internalPort} is not the console port ${process.argv[2]}`);
+  if (!["user", "operator", "admin"].includes(g.role)) problems.push("role");
+  if (typeof g.menu?.title?.en !== "string" || typeof g.menu?.title?.ru !== "string") problems.push("menu.title");
+  if (problems.length) { console.error(problems.join(", ")); process.exit(1); }
+' "$gate" "$console_port" || fail "the homeui gate file breaks homeui's rules"
+grep -qx 'CTL_MQTT_OPTS="--trusted-proxy 127.0.0.1"' "$root/etc/default/ctl-mqtt-console" \
+  || fail "/etc/default/ctl-mqtt-console does not trust the gate's proxy on loopback"
+
 step "ctl-mqtt-adc --print-schema"
 "$root/usr/bin/ctl-mqtt-adc" --print-schema >"$root/schema.out"
 cmp -s "$root/schema.out" "$repo/schemas/ctl-mqtt-adc.schema.json" || fail "--print-schema differs from schemas/ctl-mqtt-adc.schema.json"

@@ -19,7 +19,7 @@ import { closeWith, decodePathPart, HttpError, readJsonObject, redirect, sendErr
 import { LiveStream, type LiveStreamStats } from './live-stream.js';
 import { LoginLimiter } from './login-limiter.js';
 import { verifyPassword } from './password.js';
-import { checkHost, checkPost, isLoopbackHost } from './request-guard.js';
+import { checkHost, checkPost, fromTrustedProxy, isLoopbackHost } from './request-guard.js';
 import { cookieValue, SESSION_COOKIE, sessionCookie, SessionStore, type Session } from './sessions.js';
 import { StaticFiles } from './static-files.js';
 import { VisitorTokens } from './visitor-tokens.js';
@@ -247,7 +247,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     } catch {
       throw new HttpError(400, 'bad request URL');
     }
-    checkHost(req, loopbackOnly);
+    const viaProxy = fromTrustedProxy(req, trustedProxies);
+    checkHost(req, loopbackOnly, viaProxy);
     const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
     const ctx: Context = { req, res, path, session: sessions.get(cookie) ?? visitors.get(cookie) };
     const method = req.method ?? 'GET';
@@ -256,7 +257,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       return;
     }
     if (method === 'POST') {
-      checkPost(req, ctx.session);
+      checkPost(req, ctx.session, viaProxy);
     } else if (ctx.session === undefined && (method === 'GET' || method === 'HEAD')) {
       ctx.session = visitors.create();
       ctx.cookie = sessionCookie(ctx.session, isHttps(req));

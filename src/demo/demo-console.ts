@@ -23,6 +23,8 @@ export async function startDemoConsole(options: {
   onLine: (line: string) => void;
   /** Tests of the login run the same console with a password. */
   passwordHash?: string | null;
+  /** Tests behind a reverse proxy name it. */
+  trustedProxies?: readonly string[];
 }): Promise<RunningConsole> {
   const services = (['gpio', 'adc'] as const).map((kind: ServiceKind) => {
     const files = SERVICE_FILES[kind];
@@ -45,6 +47,7 @@ export async function startDemoConsole(options: {
     host: '127.0.0.1',
     port: options.port,
     passwordHash: options.passwordHash ?? null,
+    ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
     broker: { url: options.brokerUrl },
     topicPrefix: '',
     services,

@@ -31,12 +31,13 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<TestBrowser> {
+/** `hostRules`: names the browser resolves to given addresses (`MAP controller.test 127.0.0.1`). */
+export async function launchBrowser(options: { hostRules?: string } = {}): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'ctl-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ARGS,
+    args: options.hostRules === undefined ? ARGS : [...ARGS, `--host-resolver-rules=${options.hostRules}`],
     viewport: { width: 1200, height: 860 },
   });
   return {

@@ -29,8 +29,8 @@ export interface ConsoleRig {
   configFile(kind: ServiceKind): string;
   /** The level the sim shows on an output line (`value` file). */
   outputLevel(name: string): string;
-  /** A second console on the same services, with a password. */
-  startConsole(passwordHash: string): Promise<RunningConsole>;
+  /** A second console on the same services, with a password (or none: null) and trusted proxies. */
+  startConsole(passwordHash: string | null, trustedProxies?: readonly string[]): Promise<RunningConsole>;
   close(): Promise<void>;
 }
 
@@ -49,8 +49,16 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
     onUnexpectedExit: (name) => lines.push(`${name} exited`),
   });
   const consoles: RunningConsole[] = [];
-  const start = async (passwordHash: string | null): Promise<RunningConsole> => {
-    const c = await startDemoConsole({ port: 0, brokerUrl: broker.url, dir, services, onLine: (l) => lines.push(l), passwordHash });
+  const start = async (passwordHash: string | null, trustedProxies?: readonly string[]): Promise<RunningConsole> => {
+    const c = await startDemoConsole({
+      port: 0,
+      brokerUrl: broker.url,
+      dir,
+      services,
+      onLine: (l) => lines.push(l),
+      passwordHash,
+      ...(trustedProxies === undefined ? {} : { trustedProxies }),
+    });
     consoles.push(c);
     return c;
   };
@@ -69,7 +77,7 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
       if (line === undefined) throw new Error(`no output ${name}`);
       return readFileSync(join(line.lineDir, 'value'), 'utf8').trim();
     },
-    startConsole: (hash) => start(hash),
+    startConsole: (hash, trustedProxies) => start(hash, trustedProxies),
     async close() {
       for (const c of consoles) await c.close().catch(() => undefined);
       await services.stopAll();
