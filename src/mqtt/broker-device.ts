@@ -8,6 +8,7 @@ import { systemTime, unrefDelay, type Time } from '../core/time.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { shownList } from '../core/shown-list.js';
 import type { Logger } from '../core/log.js';
+import { StatusDevice, type StatusControl, type Titles } from './status-device.js';
 import { resolveBroker, type BrokerOptions, type ResolvedBroker } from './broker-options.js';
 import { readTlsMaterial, sameTlsMaterial } from './tls-material.js';
 import { tryTlsMaterial } from './tls-trial.js';
@@ -54,6 +55,8 @@ export interface MqttDeviceOptions {
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
   /** Upper bound of `stop()`; default 4000 ms (the service exits within 5 s). */
   readonly stopTimeoutMs?: number;
+  /** The service's health as a Wiren Board device of its own (status-device.ts); none when absent. */
+  readonly statusDevice?: { readonly title: Titles; readonly controls: readonly StatusControl[] };
 }
 
 /**
@@ -91,6 +94,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
   private healthSource: (() => string) | undefined;
   private broker: ResolvedBroker;
+  private readonly status: StatusDevice | undefined;
 
   constructor(private readonly options: MqttDeviceOptions) {
     this.deviceSpec = options.device;
@@ -115,6 +119,19 @@ class BrokerDevice implements MqttDevice, ControlSink {
         onMessage: (topic, payload, retained) => this.onMessage(topic, payload, retained),
       },
     );
+    if (options.statusDevice !== undefined) {
+      this.status = new StatusDevice({
+        broker,
+        clientId: `${clientId}-health`,
+        topicPrefix: options.topicPrefix ?? '',
+        serviceDeviceId: options.device.id,
+        driver: options.device.driver,
+        ...options.statusDevice,
+        log: this.log.child('health'),
+        ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+        time: this.time,
+      });
+    }
     if (options.haDiscoveryPrefix !== undefined) {
       this.ha = new HaDiscovery({
         haPrefix: options.haDiscoveryPrefix,
@@ -242,6 +259,11 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.started = true;
     this.connection.start();
     this.ha?.start();
+    this.status?.start();
+  }
+
+  updateStatus(values: Readonly<Record<string, string>>): void {
+    this.status?.update(values);
   }
 
   whenOnline(): Promise<void> {
@@ -283,6 +305,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.log.info(`the TLS files changed: connecting to ${broker.display} again with them`);
     this.connection.renewTls(tls);
     this.ha?.renewTls(tls);
+    this.status?.renewTls(tls);
   }
 
   get traffic(): MqttTraffic {
@@ -492,8 +515,10 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.isOnline = false;
     this.scan?.abort();
     const haStopped = this.ha?.stop(Math.max(0, budget - 1000)) ?? Promise.resolve();
+    const statusStopped = this.status?.stop(Math.max(0, budget - 1000)) ?? Promise.resolve();
     await this.clearRetained(Math.max(0, budget - 1000));
     await haStopped;
+    await statusStopped;
     await this.connection.end(this.connection.connected, Math.max(100, deadline - this.time.now()));
   }
 }

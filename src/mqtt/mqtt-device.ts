@@ -173,6 +173,8 @@ export interface MqttDevice {
   setHealthSource(source: () => string): void;
   /** Publishes the health document now, when online and a source was given (else nothing). */
   publishHealth(): void;
+  /** New figures for the service's status device (by control id, as text), when it has one. */
+  updateStatus?(values: Readonly<Record<string, string>>): void;
   /**
    * Unsubscribes, publishes empty retained payloads to every topic this device ever published
    * (values, metas, legacy metas, errors), sets the HA availability to `offline` (the HA configs

@@ -17,6 +17,50 @@ import { messageOf } from '../core/errors.js';
 import { systemTime, type Time, type Timer } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { packageVersion } from './package-version.js';
+import type { StatusControl, Titles } from '../mqtt/status-device.js';
+
+/** The figures of a service's status device (a Wiren Board device, mqtt/status-device.ts), by driver. */
+const COMMON_STATUS: readonly StatusControl[] = [
+  { id: 'uptime', title: { en: 'Uptime', ru: 'Время работы' }, units: 's' },
+  { id: 'memory', title: { en: 'Memory', ru: 'Память' }, units: 'MiB' },
+  { id: 'channels_in_error', title: { en: 'Channels in error', ru: 'Каналов с ошибкой' } },
+];
+const DRIVER_STATUS: Readonly<Record<string, readonly StatusControl[]>> = {
+  gpio: [
+    { id: 'events_lost', title: { en: 'Events lost', ru: 'Потеряно событий' } },
+    { id: 'saves_failed', title: { en: 'State saves failed', ru: 'Ошибок сохранения состояния' } },
+  ],
+  adc: [{ id: 'read_errors', title: { en: 'Read errors', ru: 'Ошибок чтения' } }],
+};
+const DRIVER_TITLE: Readonly<Record<string, Titles>> = {
+  gpio: { en: 'ctl-mqtt GPIO service', ru: 'Служба GPIO ctl-mqtt' },
+  adc: { en: 'ctl-mqtt ADC service', ru: 'Служба АЦП ctl-mqtt' },
+};
+
+/** The status device of a driver (`gpio`, `adc`): its title and figures. */
+export function statusDeviceOf(kind: string, deviceId: string): { title: Titles; controls: readonly StatusControl[] } {
+  const title = DRIVER_TITLE[kind] ?? { en: 'ctl-mqtt service', ru: 'Служба ctl-mqtt' };
+  return {
+    title: { en: `${title.en} (${deviceId})`, ru: `${title.ru} (${deviceId})` },
+    controls: [...COMMON_STATUS, ...(DRIVER_STATUS[kind] ?? [])],
+  };
+}
+
+const MIB = 1024 * 1024;
+
+/** The status device's figures from a health document (`kind`'s counters under its key). */
+export function statusValuesOf(document: Record<string, unknown>, kind: string): Record<string, string> {
+  const values: Record<string, string> = {
+    uptime: String(document['uptime_s']),
+    memory: (Number(document['rss_bytes']) / MIB).toFixed(1),
+    channels_in_error: String((document['channels'] as { in_error: number }).in_error),
+  };
+  const counters = (document[kind] ?? {}) as Record<string, number>;
+  for (const control of DRIVER_STATUS[kind] ?? []) {
+    if (counters[control.id] !== undefined) values[control.id] = String(counters[control.id]);
+  }
+  return values;
+}
 
 /** What a driver tells about itself. */
 export interface DriverHealth {
@@ -62,7 +106,19 @@ export class HealthReport {
   start(): void {
     const { device, intervalS } = this.options;
     device.setHealthSource(() => JSON.stringify(this.document()));
-    this.timer = (this.options.time ?? systemTime).every(intervalS * 1000, () => device.publishHealth()).unref();
+    this.updateStatus();
+    this.timer = (this.options.time ?? systemTime)
+      .every(intervalS * 1000, () => {
+        device.publishHealth();
+        this.updateStatus();
+      })
+      .unref();
+  }
+
+  /** The figures of the status device, from a fresh document. */
+  private updateStatus(): void {
+    const { device, driver } = this.options;
+    device.updateStatus?.(statusValuesOf(this.document(), driver.kind));
   }
 
   /** A reload applied the configuration: its hash is taken again and published at once. */

@@ -10,6 +10,23 @@ import { createMqttDevice } from '../mqtt/broker-device.js';
 import { softwareVersionSpec } from './package-version.js';
 import { controllerOfThisMachine } from '../mqtt/ha/ha-controller.js';
 import type { ServiceEnv } from './hosted-process.js';
+import { statusDeviceOf } from './health.js';
+import { ORIGINAL_DRIVERS } from './original-driver.js';
+
+/** `ctl-mqtt-gpio` → `gpio`. */
+function driverKindOf(binary: string): string {
+  return binary.replace(/^ctl-mqtt-/, '');
+}
+
+/**
+ * On a Wiren Board (the service publishes the original's device, `wb-gpio` / `wb-adc`) with the
+ * health document on, the service's health is also a Wiren Board device that homeui shows and
+ * wb-rules can alarm on. Elsewhere the health document alone serves (a fleet reads it).
+ */
+function hasStatusDevice(cli: ServiceOptions): boolean {
+  const kind = driverKindOf(cli.binary);
+  return cli.healthIntervalS > 0 && (kind === 'gpio' || kind === 'adc') && ORIGINAL_DRIVERS[kind].deviceId === cli.deviceId;
+}
 
 /** `title`: the config's `device_name`; `env`: where the password and Home Assistant's ids come from. */
 export function createServiceDevice(cli: ServiceOptions, title: string, logger: Logger, env: ServiceEnv = process.env): MqttDevice {
@@ -21,6 +38,7 @@ export function createServiceDevice(cli: ServiceOptions, title: string, logger: 
     ...(cli.haDiscoveryPrefix !== null ? { haDiscoveryPrefix: cli.haDiscoveryPrefix, haStatusTopic: cli.haStatusTopic } : {}),
     // In the host each service has its own environment (its /etc/default file): its controller id.
     ...(ha && env !== process.env ? { haController: controllerOfThisMachine(logger.child('mqtt'), env) } : {}),
+    ...(hasStatusDevice(cli) ? { statusDevice: statusDeviceOf(driverKindOf(cli.binary), cli.deviceId) } : {}),
     log: logger.child('mqtt'),
   });
 }

@@ -162,3 +162,66 @@ test(
     assert.equal(await service.stop(), 0, service.stderr());
   },
 );
+
+test(
+  'on a Wiren Board, health as a Wiren Board device: titled, read-only controls; running, then stopped at a stop and by the will when killed',
+  { skip: skipWithoutMosquitto, timeout: 60_000 },
+  async (t) => {
+    const mosquitto = await broker(t);
+    const s = setUp(t);
+    // The original's device id, as on a Wiren Board (wb-mqtt-gpio is not on this machine: nothing waits).
+    const STATUS_DEVICE = `${PREFIX}/devices/wb-gpio-health`;
+    const onWirenBoard = (): string[] =>
+      args(s, mosquitto.url, join(s.dir, 'state.json')).map((a) => (a === 'health-gpio' ? 'wb-gpio' : a));
+    const recorder = await MqttRecorder.start(mosquitto.url, [`${STATUS_DEVICE}/#`, `${PREFIX}/ctl-mqtt/#`]);
+    t.after(() => recorder.close());
+    const service = spawnNode(t, onWirenBoard());
+    await recorder.waitForTopic(`${STATUS_DEVICE}/controls/status`, 'running', { timeoutMs: 10_000 });
+    const meta = recorder.messages.find((m) => m.topic === `${STATUS_DEVICE}/meta`);
+    assert.deepEqual(JSON.parse(meta?.payload ?? '{}'), {
+      driver: 'ctl-mqtt-gpio',
+      title: { en: 'ctl-mqtt GPIO service (wb-gpio)', ru: 'Служба GPIO ctl-mqtt (wb-gpio)' },
+    });
+    const controlMeta = (id: string): Record<string, unknown> =>
+      JSON.parse(recorder.messages.find((m) => m.topic === `${STATUS_DEVICE}/controls/${id}/meta`)?.payload ?? '{}') as Record<
+        string,
+        unknown
+      >;
+    await recorder.waitFor((m) => m.topic === `${STATUS_DEVICE}/controls/events_lost`, { timeoutMs: 10_000 });
+    assert.deepEqual(controlMeta('status'), { type: 'text', readonly: true, order: 1, title: { en: 'Status', ru: 'Состояние' } });
+    assert.deepEqual(controlMeta('memory'), {
+      type: 'value',
+      readonly: true,
+      order: 3,
+      title: { en: 'Memory', ru: 'Память' },
+      units: 'MiB',
+    });
+    assert.deepEqual(controlMeta('events_lost').title, { en: 'Events lost', ru: 'Потеряно событий' });
+    const value = (id: string): string | undefined =>
+      recorder.messages.filter((m) => m.topic === `${STATUS_DEVICE}/controls/${id}`).at(-1)?.payload;
+    assert.ok(Number(value('memory')) > 10, `memory ${value('memory')} MiB`);
+    // IN is on a chip that is missing (the figures follow every health interval).
+    await recorder.waitForTopic(`${STATUS_DEVICE}/controls/channels_in_error`, '1', { timeoutMs: 10_000 });
+    assert.equal(value('events_lost'), '0');
+    assert.ok(
+      recorder.messages.filter((m) => m.topic.startsWith(STATUS_DEVICE)).every((m) => m.retain),
+      'all retained',
+    );
+
+    assert.equal(await service.stop(), 0, service.stderr());
+    assert.equal((await retainedSnapshot(mosquitto.url, `${STATUS_DEVICE}/#`)).get(`${STATUS_DEVICE}/controls/status`), 'stopped');
+
+    // Not on a Wiren Board's device id: the health document only.
+    const elsewhere = spawnNode(t, args(s, mosquitto.url, join(s.dir, 'state.json')));
+    await nextHealth(recorder, () => true);
+    assert.equal(await elsewhere.stop(), 0);
+    assert.equal((await retainedSnapshot(mosquitto.url, `${PREFIX}/devices/health-gpio-health/#`)).size, 0);
+
+    // Killed: the broker publishes the will.
+    const killed = spawnNode(t, onWirenBoard());
+    const mark = recorder.mark();
+    await recorder.waitForTopic(`${STATUS_DEVICE}/controls/status`, 'running', { timeoutMs: 10_000, from: mark });
+    killed.child.kill('SIGKILL');
+    await recorder.waitForTopic(`${STATUS_DEVICE}/controls/status`, 'stopped', { timeoutMs: 10_000, from: recorder.mark() });
+  },
+);
