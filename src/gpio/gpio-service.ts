@@ -20,7 +20,7 @@ import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { groupByChip, mapChannelLines, type LegacyMapper, type MappedChannel } from './chips/line-map.js';
 import { ChipSession } from './chips/chip-session.js';
-import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
+import type { BindingAction, CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './config/control-ids.js';
 import { EdgeTally } from './channels/edge-tally.js';
 import { MeterInput } from './channels/meter-input.js';
@@ -59,6 +59,8 @@ export interface GpioServiceOptions {
   readonly time?: Time;
   /** CLOCK_MONOTONIC ns (kernel edge timestamps' clock); default `time.nowNs`. */
   readonly nowNs?: () => bigint;
+  /** Where the gestures of inputs detecting presses are announced and fired (Home Assistant). */
+  readonly addEvents?: ChannelContext['addEvents'];
 }
 
 /** How the first attempt at each chip went. */
@@ -240,7 +242,19 @@ export class GpioService {
       log: this.options.log,
       maxUnchangedInterval: config.maxUnchangedInterval,
       timing: { scheduler: this.scheduler, time: this.time, nowNs: this.nowNs },
+      drive: (output, action, cause) => this.drive(output, action, cause),
+      ...(this.options.addEvents !== undefined ? { addEvents: this.options.addEvents } : {}),
     };
+  }
+
+  /** A binding's action on an output, as an `/on` command would set it (the config checked it is an output). */
+  private drive(output: string, action: BindingAction, cause: string): void {
+    const target = this.live.get(output)?.channel;
+    if (target?.drive === undefined) {
+      this.options.log.warn(`${cause}: output "${output}" is not running, nothing to ${action}`);
+      return;
+    }
+    void target.drive(action, cause);
   }
 
   /** Hands channels to the sessions of their chips (new sessions for new chips) and requests their lines. */

@@ -78,6 +78,8 @@ export interface ControlSpec {
   readonly maxUnchangedInterval?: number;
   /** Home Assistant discovery; the control has no HA entity without it. */
   readonly ha?: HaHint;
+  /** Titles by language for the JSON meta (`{"en": ..., "ru": ...}`); none: homeui shows the id. */
+  readonly title?: Readonly<Record<string, string>>;
   /** Required exactly when `readonly` is false. */
   readonly onCommand?: CommandHandler;
 }
