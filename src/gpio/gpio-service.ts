@@ -59,8 +59,6 @@ export interface GpioServiceOptions {
   readonly time?: Time;
   /** CLOCK_MONOTONIC ns (kernel edge timestamps' clock); default `time.nowNs`. */
   readonly nowNs?: () => bigint;
-  /** Where the gestures of inputs detecting presses are announced and fired (Home Assistant). */
-  readonly addEvents?: ChannelContext['addEvents'];
 }
 
 /** How the first attempt at each chip went. */
@@ -165,9 +163,12 @@ export class GpioService {
       if (mine.length > 0) await session.remove(mine);
     }
     const nextControls = new Set(mapped.flatMap((p) => controlIdsOf(p.config)));
+    const nextPresses = new Set(mapped.filter((p) => p.config.presses !== null).map((p) => p.config.name));
     for (const l of leaving) {
       this.live.delete(l.mapped.config.name);
       for (const id of controlIdsOf(l.mapped.config)) if (!nextControls.has(id)) device.removeControl(id);
+      // A channel that still detects presses announces its gestures again when it is re-created.
+      if (l.mapped.config.presses !== null && !nextPresses.has(l.mapped.config.name)) device.removeEvents(l.mapped.config.name);
     }
     await this.dropEmptySessions();
 
@@ -243,7 +244,7 @@ export class GpioService {
       maxUnchangedInterval: config.maxUnchangedInterval,
       timing: { scheduler: this.scheduler, time: this.time, nowNs: this.nowNs },
       drive: (output, action, cause) => this.drive(output, action, cause),
-      ...(this.options.addEvents !== undefined ? { addEvents: this.options.addEvents } : {}),
+      addEvents: (channel, gestures) => this.options.device.addEvents({ id: channel, types: gestures }),
     };
   }
 

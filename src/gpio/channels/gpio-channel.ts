@@ -70,10 +70,10 @@ export interface ChannelContext {
   /** Runs a binding's action on an output of the service (by name); `cause` is for its log lines. */
   readonly drive: (output: string, action: BindingAction, cause: string) => void;
   /**
-   * Announces the gestures an input detects as events (Home Assistant's device triggers and event
-   * entity); returns what fires one. Absent: nobody listens.
+   * Announces the gestures an input detects as events (unretained on MQTT; Home Assistant's device
+   * triggers and event entity); returns what fires one.
    */
-  readonly addEvents?: (channel: string, gestures: readonly Gesture[]) => (gesture: Gesture) => void;
+  readonly addEvents: (channel: string, gestures: readonly Gesture[]) => (gesture: Gesture) => void;
 }
 
 /** `"IN1" (/dev/gpiochip0 line 3)`: how log lines name a channel. */

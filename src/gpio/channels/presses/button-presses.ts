@@ -30,7 +30,7 @@ export class ButtonPresses {
   private readonly state: GpioStateStore;
   private readonly log: Logger;
   private readonly drive: ChannelContext['drive'];
-  private readonly fire: ((gesture: Gesture) => void) | undefined;
+  private readonly fire: (gesture: Gesture) => void;
   private readonly recheckMs: number;
   private line: LineAccess | undefined;
   private task: ScheduledTask | undefined;
@@ -50,7 +50,7 @@ export class ButtonPresses {
       control.setNumber(ctx.state.pressCount(name, gesture));
       this.counters.set(gesture, control);
     }
-    this.fire = ctx.addEvents?.(name, presses.gestures);
+    this.fire = ctx.addEvents(name, presses.gestures);
     const ms = (v: number) => BigInt(v) * 1_000_000n;
     this.detector = new PressDetector(ms(presses.longPressMs), ms(presses.secondPressWaitMs), (g, atNs) => this.gesture(g, atNs));
   }
@@ -86,7 +86,7 @@ export class ButtonPresses {
     this.state.setPressCount(name, gesture, count);
     this.counters.get(gesture)?.setNumber(count);
     if (this.log.debugEnabled) this.log.debug(`input "${name}": ${gesture} press at ${atNs} ns (${count})`);
-    this.fire?.(gesture);
+    this.fire(gesture);
     for (const binding of this.config.presses.bindings) {
       if (binding.gesture === gesture) this.drive(binding.output, binding.action, `${gesture} press of "${name}"`);
     }

@@ -15,7 +15,7 @@ import { GpioStateStore } from '../../../../../src/gpio/state/gpio-state.js';
 import { ManualTime } from '../../../../helpers/manual-time.js';
 import { RecordingDevice } from '../../../../helpers/recording-device.js';
 import { tempDir } from '../../../config/config-rig.js';
-import { button, lastValue, output, startGpioRig, type GpioRig } from '../../gpio-rig.js';
+import { button, input, lastValue, output, startGpioRig, type GpioRig } from '../../gpio-rig.js';
 
 const SINGLE = 'B Single Press Counter';
 const LONG = 'B Long Press Counter';
@@ -200,6 +200,7 @@ test('a busy process: the long timer runs before the release reaches the service
     maxUnchangedInterval: -1,
     timing: { scheduler, time, nowNs: () => time.nowNs() },
     drive: () => {},
+    addEvents: () => () => {},
   };
   const config = button('B', 0, {}, { debounceUs: 0 });
   const presses = new ButtonPresses({ ...config, presses: config.presses! }, ctx);
@@ -216,4 +217,26 @@ test('a busy process: the long timer runs before the release reaches the service
   await time.advance(400, idle);
   assert.deepEqual([device.valuesOf(SINGLE), device.valuesOf(LONG)], [['0', '1'], ['0']]);
   presses.close();
+});
+
+test('each gesture fires its event once; the gestures are announced at start; a reload that stops detecting removes them', async (t) => {
+  const rig = await startGpioRig(t, { channels: [button('B', 0)] });
+  assert.deepEqual(rig.device.eventSources.get('B')?.types, ['single', 'long', 'double', 'shortlong']);
+  await press(rig, 100, 400);
+  await press(rig, 100, 100);
+  await press(rig, 100, 400);
+  await press(rig, 1200, 400);
+  assert.deepEqual(
+    rig.device.fired.map((e) => `${e.source}:${e.type}`),
+    ['B:single', 'B:double', 'B:long'],
+  );
+  await rig.service.reload({
+    deviceName: 'Test',
+    debug: false,
+    maxUnchangedInterval: -1,
+    channels: [button('B', 0, { secondPressWaitMs: 0 })],
+  });
+  assert.deepEqual(rig.device.eventSources.get('B')?.types, ['single', 'long']);
+  await rig.service.reload({ deviceName: 'Test', debug: false, maxUnchangedInterval: -1, channels: [input('B', 0)] });
+  assert.equal(rig.device.eventSources.has('B'), false);
 });
