@@ -15,8 +15,12 @@
  *   name or deprecated number): one compound control each;
  * - the list of channels: its `oneOf` variants, told apart by the reserved names of the system
  *   variants (`enum` of the name) and, for GPIO, by whether a line is set;
- * - `options.hidden` (what a board fixes), `options.dependencies` (shown when), `propertyOrder`.
+ * - `options.hidden` (what a board fixes), `options.dependencies` (shown when), `propertyOrder`;
+ * - the GPIO schema gets the button keys the service reads beside the spec's schema
+ *   (core/config/button-keys-schema.ts), all but the list of bindings, which the page keeps as is.
  */
+
+import { withButtonKeys } from '../core/config/button-keys-schema.js';
 
 export type Language = 'en' | 'ru';
 
@@ -112,6 +116,9 @@ class SchemaReader {
     const schema = this.resolve(raw);
     const options = isObject(schema['options']) ? schema['options'] : {};
     if (options['hidden'] === true) return undefined;
+    // A list setting (a GPIO input's `bindings`) has no control of the form: the page keeps it as
+    // it is in the file, as it keeps the keys it knows nothing of.
+    if (schema['type'] === 'array') return undefined;
     const common = {
       key,
       title: this.text(schema['title']) || key,
@@ -213,6 +220,7 @@ function startValue(schema: Schema): unknown {
 
 /** The form for a schema (as installed, with `translations`) in `language`. */
 export function formModel(schema: Record<string, unknown>, language: Language): FormModel {
+  schema = withButtonKeys(schema);
   const reader = new SchemaReader(schema, language);
   const props = isObject(schema['properties']) ? schema['properties'] : {};
   const listKey = Object.keys(props).find((k) => reader.resolve(props[k])['type'] === 'array') ?? 'channels';

@@ -53,6 +53,13 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'gpio.multiplier-too-small': 'для счётчика импульсов должно быть не меньше {limit} (импульсов на единицу)',
   'gpio.line-used-twice': 'линия уже занята каналом «{channel}»',
   'gpio.control-collision': 'его контрол MQTT «{control}» совпадает с контролом канала «{channel}»',
+  'gpio.press-ms': 'должно быть целым числом от {min} до {max} (в миллисекундах)',
+  'gpio.press-on-meter': 'не может быть true у входа счётчика импульсов (type {type}): счётчик не определяет нажатия',
+  'gpio.bindings-list': 'должно быть списком объектов {"gesture", "output", "action"}',
+  'gpio.binding-key': 'не ключ привязки (её ключи — gesture, output и action)',
+  'gpio.binding-gesture-off': 'не определяется на этом входе: second_press_wait_ms равно 0 (только короткое и длинное)',
+  'gpio.binding-no-channel': 'не называет ни одного канала этой конфигурации',
+  'gpio.binding-not-output': 'называет канал «{channel}», а это вход: привязка управляет выходом',
 
   'adc.channel-affixes': 'укажите «{hint}»: префикс in_ и суффикс _raw драйвер добавляет сам',
   'adc.channel-name': 'должно быть именем канала IIO, например «voltage4»',

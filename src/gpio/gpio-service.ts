@@ -20,7 +20,7 @@ import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { groupByChip, mapChannelLines, type LegacyMapper, type MappedChannel } from './chips/line-map.js';
 import { ChipSession } from './chips/chip-session.js';
-import type { CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
+import type { BindingAction, CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './config/control-ids.js';
 import { EdgeTally } from './channels/edge-tally.js';
 import { MeterInput } from './channels/meter-input.js';
@@ -163,9 +163,12 @@ export class GpioService {
       if (mine.length > 0) await session.remove(mine);
     }
     const nextControls = new Set(mapped.flatMap((p) => controlIdsOf(p.config)));
+    const nextPresses = new Set(mapped.filter((p) => p.config.presses !== null).map((p) => p.config.name));
     for (const l of leaving) {
       this.live.delete(l.mapped.config.name);
       for (const id of controlIdsOf(l.mapped.config)) if (!nextControls.has(id)) device.removeControl(id);
+      // A channel that still detects presses announces its gestures again when it is re-created.
+      if (l.mapped.config.presses !== null && !nextPresses.has(l.mapped.config.name)) device.removeEvents(l.mapped.config.name);
     }
     await this.dropEmptySessions();
 
@@ -240,7 +243,19 @@ export class GpioService {
       log: this.options.log,
       maxUnchangedInterval: config.maxUnchangedInterval,
       timing: { scheduler: this.scheduler, time: this.time, nowNs: this.nowNs },
+      drive: (output, action, cause) => this.drive(output, action, cause),
+      addEvents: (channel, gestures) => this.options.device.addEvents({ id: channel, types: gestures }),
     };
+  }
+
+  /** A binding's action on an output, as an `/on` command would set it (the config checked it is an output). */
+  private drive(output: string, action: BindingAction, cause: string): void {
+    const target = this.live.get(output)?.channel;
+    if (target?.drive === undefined) {
+      this.options.log.warn(`${cause}: output "${output}" is not running, nothing to ${action}`);
+      return;
+    }
+    void target.drive(action, cause);
   }
 
   /** Hands channels to the sessions of their chips (new sessions for new chips) and requests their lines. */

@@ -15,12 +15,12 @@ import { tryTlsMaterial } from './tls-trial.js';
 import { ManagedConnection } from './connection.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice, MqttTraffic } from './mqtt-device.js';
+import type { ControlSpec, DeviceControl, DeviceSpec, EventSourceSpec, FireEvent, MqttDevice, MqttTraffic } from './mqtt-device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import type { HaController } from './ha/ha-controller.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
-import { DeviceTopics } from './topics.js';
+import { DeviceTopics, topicLevelProblem } from './topics.js';
 
 /** At connect, the packets of this many controls go to the socket at a time (see ManagedConnection.flush). */
 const FLUSH_EVERY_CONTROLS = 8;
@@ -335,6 +335,20 @@ class BrokerDevice implements MqttDevice, ControlSink {
   sendErrors(id: string, errors: string): void {
     this.ha?.setControlErrors(id, errors);
     if (this.isOnline) this.send(this.topics.controlLegacyMeta(id, 'error'), errors);
+  }
+
+  addEvents(spec: EventSourceSpec): FireEvent {
+    const problem = topicLevelProblem(spec.id);
+    if (problem !== undefined) throw new CtlError('USAGE', `events "${spec.id}": ${problem}`);
+    this.ha?.addEvents(spec);
+    const topic = this.topics.events(spec.id);
+    return (type) => {
+      if (this.isOnline) this.connection.send(topic, JSON.stringify({ event_type: type }), false);
+    };
+  }
+
+  removeEvents(id: string): void {
+    this.ha?.removeEvents(id);
   }
 
   private send(topic: string, payload: string): void {

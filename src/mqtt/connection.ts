@@ -211,12 +211,12 @@ export class ManagedConnection {
    * (values, metas), without a promise per packet. False when it was not handed to the client (not
    * connected, a topic MQTT cannot carry, or the client threw).
    */
-  send(topic: string, payload: string): boolean {
+  send(topic: string, payload: string, retain = true): boolean {
     const client = this.client;
     if (client === undefined || !this.up || !this.fitsMqtt(topic)) return false;
     try {
       this.counts.sent++;
-      client.publish(topic, payload, RETAINED_QOS1, (err) => {
+      client.publish(topic, payload, retain ? RETAINED_QOS1 : QOS1, (err) => {
         // A PUBACK carries no topic, so the callback keeps it for the line.
         if (err !== undefined && err !== null) this.publishFailed(topic, err);
       });
@@ -534,6 +534,8 @@ export class ManagedConnection {
 function noLog(): void {}
 
 const RETAINED_QOS1 = { qos: 1, retain: true } as const;
+/** What happened once (a button's gesture): a subscriber coming later must not take it as new. */
+const QOS1 = { qos: 1, retain: false } as const;
 
 /** What became of a QoS 1 publish: acknowledged, refused by the broker (MQTT 5), or lost (not sent, or the connection dropped). */
 export type PublishOutcome = 'acknowledged' | 'refused' | 'lost';

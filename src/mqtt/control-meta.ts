@@ -17,13 +17,14 @@ export function precisionOf(decimals: number): number {
 }
 
 /**
- * `{"order":1,"readonly":false,"type":"switch"}` plus `precision` and `units` when set; keys in
+ * `{"order":1,"readonly":false,"type":"switch"}` plus `precision`, `title` and `units` when set; keys in
  * sorted order, `readonly` always explicit (homeui guesses per type when it is absent).
  */
 export function controlMetaJson(spec: ControlSpec, order: number): string {
   const meta: Record<string, unknown> = { order };
   if (spec.decimals !== undefined) meta['precision'] = precisionOf(spec.decimals);
   meta['readonly'] = spec.readonly;
+  if (spec.title !== undefined) meta['title'] = spec.title;
   meta['type'] = spec.type;
   if (spec.units !== undefined && spec.units !== '') meta['units'] = spec.units;
   return JSON.stringify(meta);

@@ -78,6 +78,8 @@ export interface ControlSpec {
   readonly maxUnchangedInterval?: number;
   /** Home Assistant discovery; the control has no HA entity without it. */
   readonly ha?: HaHint;
+  /** Titles by language for the JSON meta (`{"en": ..., "ru": ...}`); none: homeui shows the id. */
+  readonly title?: Readonly<Record<string, string>>;
   /** Required exactly when `readonly` is false. */
   readonly onCommand?: CommandHandler;
 }
@@ -109,6 +111,17 @@ export interface DeviceControl {
   republish(): void;
 }
 
+/** Something that happens (a button's gestures): its events are told once, never kept. */
+export interface EventSourceSpec {
+  /** One topic level; the control it belongs to, when it has one (an input's switch), has this id. */
+  readonly id: string;
+  /** The kinds of event it fires (`single`, `double`, ...). */
+  readonly types: readonly string[];
+}
+
+/** Fires one event of a source: `{"event_type": "<type>"}`, published unretained while online. */
+export type FireEvent = (type: string) => void;
+
 /** A device on the broker. */
 export interface MqttDevice {
   /** The device as it is now (`setTitle` changes the title). */
@@ -131,6 +144,15 @@ export interface MqttDevice {
    * Home Assistant config) are cleared. No-op for an unknown id.
    */
   removeControl(id: string): void;
+  /**
+   * Adds (or, with the same id, replaces) a source of events: each is published unretained on
+   * `<prefix>/ctl-mqtt/<device>/events/<id>` while the device is online, and dropped while it is
+   * not (an event told late would be taken as new). With Home Assistant discovery, each type is
+   * a device trigger and the source an `event` entity, announced at once.
+   */
+  addEvents(spec: EventSourceSpec): FireEvent;
+  /** Removes a source of events (its Home Assistant triggers and entity). No-op for an unknown id. */
+  removeEvents(id: string): void;
   /**
    * Sets the order of the controls (meta `order` 1..N in the order of `ids`, which lists every
    * control); the metas of the controls whose order changed are published again.

@@ -59,6 +59,14 @@ export class DeviceTopics {
     return `${this.prefix}/ctl-mqtt/${this.deviceId}/health`;
   }
 
+  /**
+   * The events of a control's source (a button's gestures), `<prefix>/ctl-mqtt/<id>/events/<source>`:
+   * not retained, so outside `/devices/` too, where every topic is retained.
+   */
+  events(sourceId: string): string {
+    return `${this.prefix}/ctl-mqtt/${this.deviceId}/events/${sourceId}`;
+  }
+
   /** Device JSON meta. */
   deviceMeta(): string {
     return `${this.base}/meta`;

@@ -12,7 +12,16 @@ import { systemTime, type Time } from '../../src/core/time.js';
 import { CtlError } from '../../src/core/errors.js';
 import { createMemoryLogger, type Logger } from '../../src/core/log.js';
 import { checkNewControl, ControlState, type ControlSink } from '../../src/mqtt/control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, ErrorFlag, MqttDevice, MqttTraffic } from '../../src/mqtt/mqtt-device.js';
+import type {
+  ControlSpec,
+  DeviceControl,
+  DeviceSpec,
+  ErrorFlag,
+  EventSourceSpec,
+  FireEvent,
+  MqttDevice,
+  MqttTraffic,
+} from '../../src/mqtt/mqtt-device.js';
 import { withErrorFlag } from '../../src/mqtt/error-flags.js';
 
 export type DeviceEvent =
@@ -121,6 +130,22 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   private healthSource: (() => string) | undefined;
 
   async reloadTls(): Promise<void> {}
+
+  /** The sources of events added (by id), and every event fired, in order. */
+  readonly eventSources = new Map<string, EventSourceSpec>();
+  readonly fired: Array<{ source: string; type: string }> = [];
+
+  addEvents(spec: EventSourceSpec): FireEvent {
+    this.eventSources.set(spec.id, spec);
+    return (type) => {
+      // As on a broker: an event is told only while online.
+      if (this.online) this.fired.push({ source: spec.id, type });
+    };
+  }
+
+  removeEvents(id: string): void {
+    this.eventSources.delete(id);
+  }
 
   setHealthSource(source: () => string): void {
     this.healthSource = source;

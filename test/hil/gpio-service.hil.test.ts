@@ -5,7 +5,7 @@ import { kernelRig } from '../scenarios/gpio/kernel-rig.js';
 import { skipOutsideGuest } from './gpio-sim-rig.js';
 import { hilTimeScale } from './time-scale.js';
 
-for (const group of ['io', 'dropIn', 'reload', 'lines', 'counters', 'faults'] as const) {
+for (const group of ['io', 'dropIn', 'reload', 'lines', 'counters', 'faults', 'presses'] as const) {
   for (const scenario of gpioScenarios[group]) {
     // 300 s at the x86-64 guest's scale (4); a slower guest gets as much more as its waits do.
     const timeout = 300_000 * Math.max(1, hilTimeScale() / 4);

@@ -49,7 +49,7 @@ export async function generateBoard(generator: BoardGenerator, cli: CliOptions, 
   };
   if (board === null) {
     say(`no device-tree node ${join(deviceTreeBase(cli.sysfsRoot), generator.node)}: no board file written`);
-    await writeEditorSchema(schemaText, 'editor schema with the reserved names');
+    await writeEditorSchema(editorSchemaText(schemaText, []), 'editor schema with the reserved names');
     return 0;
   }
   for (const warning of board.warnings) io.stderr.write(`${cli.binary}: warning: ${warning}\n`);

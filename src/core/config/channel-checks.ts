@@ -30,7 +30,7 @@ export function channelProblems(family: ConfigFamily, source: ConfigSource, topi
     const id = item[family.idKey];
     if (typeof id !== 'string') return;
     const path = [family.channelsKey, i, family.idKey];
-    const fault = topicLevelFault(id) ?? topicLength(family.controlIds(id));
+    const fault = topicLevelFault(id) ?? topicLength(family.controlIds(id, item));
     if (fault) problems.push(source.doc.problem(path, fault, { value: id }));
     const first = firstIndex.get(id);
     if (first === undefined) {

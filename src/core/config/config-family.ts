@@ -27,6 +27,6 @@ export interface ConfigFamily {
    * channel named in the main config is validated under this name instead.
    */
   systemStandIn(boardChannel: Readonly<Record<string, unknown>>): string;
-  /** Every control id a channel of this name may publish (its topics must fit MQTT). */
-  controlIds(name: string): readonly string[];
+  /** Every control id a channel of this name, written as `item`, may publish (its topics must fit MQTT). */
+  controlIds(name: string, item: Readonly<Record<string, unknown>>): readonly string[];
 }

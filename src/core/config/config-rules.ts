@@ -53,6 +53,13 @@ const TEMPLATES = {
   'gpio.multiplier-too-small': 'must be >= {limit} for a pulse counter (pulses per unit)',
   'gpio.line-used-twice': 'line already used by channel "{channel}"',
   'gpio.control-collision': 'its MQTT control "{control}" collides with one of channel "{channel}"',
+  'gpio.press-ms': 'must be an integer from {min} to {max} (milliseconds)',
+  'gpio.press-on-meter': 'must not be true on a pulse counter input (type {type}): a meter cannot detect presses',
+  'gpio.bindings-list': 'must be a list of objects {"gesture", "output", "action"}',
+  'gpio.binding-key': 'is not a key of a binding (its keys are gesture, output and action)',
+  'gpio.binding-gesture-off': 'is not detected on this input: second_press_wait_ms is 0 (single and long only)',
+  'gpio.binding-no-channel': 'names no channel of this configuration',
+  'gpio.binding-not-output': 'names channel "{channel}", an input: a binding acts on an output',
   // The ADC driver (build-adc-model.ts).
   'adc.channel-affixes': 'write "{hint}": the driver adds the in_ prefix and _raw suffix itself',
   'adc.channel-name': 'must be an IIO channel name like "voltage4"',

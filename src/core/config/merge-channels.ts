@@ -156,9 +156,19 @@ export function mergeChannels(family: ConfigFamily, boards: readonly ConfigSourc
 
 /** A problem (or warning) about one key of a merged channel, where that key was written. */
 export function channelKeyProblem(channel: MergedChannel, key: string, rule: string, got?: { value: unknown }): Problem {
+  return channelPathProblem(channel, [key], rule, got);
+}
+
+/** A problem about a value inside one key of a merged channel (`bindings[1].output`), where it was written. */
+export function channelPathProblem(
+  channel: MergedChannel,
+  [key, ...inside]: readonly [string, ...JsonPath],
+  rule: string,
+  got?: { value: unknown },
+): Problem {
   const origin = channel.origins.get(key);
-  if (origin) return origin.doc.problem(origin.path, rule, got);
-  return channel.at.doc.problem([...channel.at.path, key], rule, got);
+  if (origin) return origin.doc.problem([...origin.path, ...inside], rule, got);
+  return channel.at.doc.problem([...channel.at.path, key, ...inside], rule, got);
 }
 
 /** A problem (or warning) about a merged channel as a whole, at its item. */

@@ -2,11 +2,12 @@
  * What each GPIO channel looks like on MQTT: control types, units, decimals,
  * writability and Home Assistant hints. A plain input is one readonly `switch`, an output one
  * writable `switch`, a meter input `<name>_total` (writable: set the meter reading) then
- * `<name>_current` (readonly), and no plain switch.
+ * `<name>_current` (readonly), and no plain switch; an input detecting presses adds a readonly
+ * `value` per gesture it detects.
  */
 import type { CommandHandler, ControlSpec } from '../../mqtt/mqtt-device.js';
-import { currentControlId, totalControlId } from '../config/control-ids.js';
-import type { CounterConfig, CounterType } from '../config/gpio-config-model.js';
+import { currentControlId, pressCounterId, totalControlId } from '../config/control-ids.js';
+import type { CounterConfig, CounterType, Gesture } from '../config/gpio-config-model.js';
 
 interface MeterLook {
   totalType: string;
@@ -70,4 +71,18 @@ export function meterCurrentSpec(name: string, counter: CounterConfig, maxUnchan
     maxUnchangedInterval,
     ha: look.currentHa,
   };
+}
+
+/** Russian titles of the press counters, worded as Wiren Board's input modules word theirs. */
+const PRESS_COUNTER_RU: Readonly<Record<Gesture, (name: string) => string>> = {
+  single: (name) => `Счетчик коротких нажатий входа ${name}`,
+  long: (name) => `Счетчик длинных нажатий входа ${name}`,
+  double: (name) => `Счетчик двойных нажатий входа ${name}`,
+  shortlong: (name) => `Счетчик коротких, а затем длинных нажатий входа ${name}`,
+};
+
+/** An input's counter of one gesture: a readonly integer `value` (`IN1 Single Press Counter`). */
+export function pressCounterSpec(name: string, gesture: Gesture, maxUnchangedInterval: number): ControlSpec {
+  const id = pressCounterId(name, gesture);
+  return { id, type: 'value', readonly: true, maxUnchangedInterval, title: { en: id, ru: PRESS_COUNTER_RU[gesture](name) } };
 }

@@ -5,7 +5,7 @@
 import type { Logger } from '../../core/log.js';
 import type { ControlSpec, DeviceControl } from '../../mqtt/mqtt-device.js';
 import type { LineSettings } from '../../hw/gpio/backend.js';
-import type { GpioChannelConfig } from '../config/gpio-config-model.js';
+import type { BindingAction, Gesture, GpioChannelConfig } from '../config/gpio-config-model.js';
 import type { GrantedInput, InputTiming } from './debouncer.js';
 import type { GpioStateStore } from '../state/gpio-state.js';
 
@@ -38,6 +38,8 @@ export interface GpioChannel {
   close(): void;
   /** What a channel re-created from this one by a reload takes over (nothing when absent: an input's state is the line, a meter's is in the state store). */
   handover?(): Handover;
+  /** An output: sets its level as an `/on` command does (a binding of an input's gesture). */
+  drive?(action: BindingAction, cause: string): Promise<void>;
 }
 
 /** An input line's levels, as the session sees them. */
@@ -65,6 +67,13 @@ export interface ChannelContext {
   /** The config's `max_unchanged_interval` (s), on every control. */
   readonly maxUnchangedInterval: number;
   readonly timing: InputTiming;
+  /** Runs a binding's action on an output of the service (by name); `cause` is for its log lines. */
+  readonly drive: (output: string, action: BindingAction, cause: string) => void;
+  /**
+   * Announces the gestures an input detects as events (unretained on MQTT; Home Assistant's device
+   * triggers and event entity); returns what fires one.
+   */
+  readonly addEvents: (channel: string, gestures: readonly Gesture[]) => (gesture: Gesture) => void;
 }
 
 /** `"IN1" (/dev/gpiochip0 line 3)`: how log lines name a channel. */

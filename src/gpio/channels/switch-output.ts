@@ -11,6 +11,8 @@
  *   once it is on disk, and only while no newer command has taken the line (that one's own save
  *   publishes it), so the published value is never ahead of the saved one.
  * - When the line comes back after a loss it is requested again at that level.
+ * - A binding of an input's gesture (`drive`) takes the same path as a command: `toggle` inverts
+ *   the level the line has.
  * The published value is the commanded level, not the hardware read-back (an open-drain line
  * held low by someone else would otherwise flip the switch under the user's finger).
  */
@@ -18,7 +20,7 @@ import { messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
 import type { Drive, LineSettings } from '../../hw/gpio/backend.js';
-import type { GpioChannelConfig } from '../config/gpio-config-model.js';
+import type { BindingAction, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';
 import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
 import type { GpioStateStore } from '../state/gpio-state.js';
@@ -39,6 +41,8 @@ export class SwitchOutput implements GpioChannel {
   private writes = 0;
   /** `writes` when a command last failed: `w` is cleared only by a write after it. */
   private failedAfter = -1;
+  /** The bindings' actions, in the order their gestures were decided. */
+  private driving: Promise<void> = Promise.resolve();
 
   constructor(
     readonly config: GpioChannelConfig,
@@ -80,24 +84,35 @@ export class SwitchOutput implements GpioChannel {
     return { outputLevel: this.level };
   }
 
+  /** A binding of an input's gesture: the same write, save and publish as an `/on` command. */
+  drive(action: BindingAction, cause: string): Promise<void> {
+    // One at a time: a toggle inverts the level the previous one left.
+    this.driving = this.driving.then(() => this.set(action === 'toggle' ? !this.level : action === 'on', ` (${cause})`));
+    return this.driving;
+  }
+
   private async command(payload: string): Promise<CommandResult> {
     if (payload !== '0' && payload !== '1') return { reject: 'expected 0 or 1' };
-    const level = payload === '1';
+    await this.set(payload === '1', '');
+  }
+
+  private async set(level: boolean, cause: string): Promise<void> {
+    const shown = level ? '1' : '0';
     const line = this.line;
     if (line === undefined) {
-      this.log.warn(`output "${this.config.name}": cannot set ${payload}: the line is not available`);
+      this.log.warn(`output "${this.config.name}": cannot set ${shown}${cause}: the line is not available`);
       this.writeFailed();
       return;
     }
     try {
       await line.write(level);
     } catch (err) {
-      this.log.warn(`output "${this.config.name}": cannot set ${payload}: ${messageOf(err)}`);
+      this.log.warn(`output "${this.config.name}": cannot set ${shown}${cause}: ${messageOf(err)}`);
       this.writeFailed();
       return;
     }
     this.level = level;
-    this.log.debug(`output "${this.config.name}": set to ${payload}`);
+    this.log.debug(`output "${this.config.name}": set to ${shown}${cause}`);
     void this.showWhenSaved(level, ++this.writes, true);
   }
 

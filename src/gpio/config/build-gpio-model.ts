@@ -1,7 +1,8 @@
 /**
  * Merged GPIO configuration → the typed model, with the checks the schema cannot express:
  * two channels on one line, `debounce` (µs, not in the schema), counter settings that cannot
- * work, control names that collide with a counter's `_total` / `_current` controls.
+ * work, control names that collide with a counter's `_total` / `_current` controls, and the
+ * button keys (press-config.ts, not in the schema either).
  */
 import type { JsonObject, JsonValue } from '../../core/config/jsonc.js';
 import {
@@ -16,6 +17,7 @@ import { rule } from '../../core/config/config-rules.js';
 import { facts } from './schema-module/gpio-schema.js';
 import { controlIdsOf } from './control-ids.js';
 import { directionOf } from './gpio-direction.js';
+import { bindingProblems, pressesOf } from './press-config.js';
 import {
   DEFAULT_DEBOUNCE_US,
   MAX_DECIMAL_POINTS,
@@ -115,6 +117,7 @@ function channelOf(c: MergedChannel, out: Collector): GpioChannelConfig | null {
     return null;
   }
   const direction = directionOf(c.id, v.direction);
+  const counter = counterOf(c, direction, out);
   return {
     name: c.id,
     system: c.system,
@@ -126,7 +129,8 @@ function channelOf(c: MergedChannel, out: Collector): GpioChannelConfig | null {
     initialState: flag(v, 'initial_state'),
     loadPreviousState: flag(v, 'load_previous_state'),
     debounceUs: debounceOf(c, out),
-    counter: counterOf(c, direction, out),
+    counter,
+    presses: pressesOf(c, direction === 'output' ? 'output' : counter ? 'meter' : 'input', out),
   };
 }
 
@@ -155,6 +159,7 @@ export function buildGpioModel(merged: MergedConfig): { model: GpioConfig; probl
     }
     channels.push(ch);
   }
+  out.problems.push(...bindingProblems(merged.channels, channels));
   const model: GpioConfig = { ...commonSettingsOf(merged.top, facts.rootDefaults), channels };
   return { model, ...out };
 }

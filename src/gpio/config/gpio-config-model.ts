@@ -45,6 +45,46 @@ export interface GpioChannelConfig {
   readonly debounceUs: number;
   /** The pulse counter of an input, or null for a plain input or an output. */
   readonly counter: CounterConfig | null;
+  /** Button presses detected on a plain input (`press_detection`), or null. */
+  readonly presses: PressConfig | null;
+}
+
+/** The gestures a button input tells apart, as Wiren Board's input modules count them. */
+export type Gesture = 'single' | 'double' | 'long' | 'shortlong';
+
+/** Every gesture, in the order Wiren Board's modules list their counters. */
+export const GESTURES: readonly Gesture[] = ['single', 'long', 'double', 'shortlong'];
+
+export type BindingAction = 'toggle' | 'on' | 'off';
+
+export const BINDING_ACTIONS: readonly BindingAction[] = ['toggle', 'on', 'off'];
+
+/** A gesture of an input acting on an output of the same service, inside the service. */
+export interface Binding {
+  readonly gesture: Gesture;
+  /** The output channel's name. */
+  readonly output: string;
+  readonly action: BindingAction;
+}
+
+export interface PressConfig {
+  /** A press held at least this long is long (ms). */
+  readonly longPressMs: number;
+  /** A press followed by no other within this time is single (ms); 0 = single and long only. */
+  readonly secondPressWaitMs: number;
+  /** The gestures detected: `single` and `long`, and `double` and `shortlong` when there is a wait. */
+  readonly gestures: readonly Gesture[];
+  readonly bindings: readonly Binding[];
+}
+
+/** `long_press_ms`: default and bounds (ms). */
+export const LONG_PRESS_MS = { default: 1000, min: 100, max: 10_000 } as const;
+/** `second_press_wait_ms`: default and bounds (ms). */
+export const SECOND_PRESS_WAIT_MS = { default: 300, min: 0, max: 2000 } as const;
+
+/** The gestures detected with this second-press wait. */
+export function gesturesOf(secondPressWaitMs: number): readonly Gesture[] {
+  return secondPressWaitMs > 0 ? GESTURES : GESTURES.filter((g) => g === 'single' || g === 'long');
 }
 
 export interface GpioConfig {

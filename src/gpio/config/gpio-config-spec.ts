@@ -6,7 +6,7 @@
 import type { DriverConfigSpec } from '../../core/config/driver-config-spec.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import type { StandaloneValidator } from '../../core/config/schema-problems.js';
-import { currentControlId, totalControlId } from './control-ids.js';
+import { currentControlId, pressCounterId, totalControlId } from './control-ids.js';
 import { buildGpioModel } from './build-gpio-model.js';
 import * as generated from './schema-module/gpio-schema.js';
 import type { GpioConfig } from './gpio-config-model.js';
@@ -38,7 +38,13 @@ export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
   hardwareKey: 'gpio',
   systemStandIn: (board) =>
     directionOf(String(board.name), board.direction) === 'input' ? facts.nameEnums.system_input[0]! : facts.nameEnums.system_output[0]!,
-  controlIds: (name) => [name, totalControlId(name), currentControlId(name)],
+  controlIds: (name, item) => [
+    name,
+    totalControlId(name),
+    currentControlId(name),
+    // The longest of the press counters, only where they may be published.
+    ...(item.press_detection === true ? [pressCounterId(name, 'shortlong')] : []),
+  ],
   validateConfig: generated.config,
   validateBoard: generated.board,
   variants: { channelsKey: facts.channelsKey, choose: chooseGpioVariant },

@@ -4,19 +4,28 @@
  * multiplier, edge}}}`. A counter's total is `base + pulses / multiplier`: pulses stay an exact
  * integer count, never a rounded string, so restarts neither lose nor gain a fraction. `edge` is the
  * edge the counter counts, kept once decided so that a restart never decides it again (files
- * written before it was kept have none: the counter then decides once more).
- * Outputs are saved at once on every change; counters at most every save interval and on stop.
+ * written before it was kept have none: the counter then decides once more). An input detecting
+ * presses keeps its press counts under `"presses": {name: {single, long, double, shortlong}}`, so
+ * a restart never publishes them as 0.
+ * Outputs are saved at once on every change; counters and press counts at most every save
+ * interval and on stop.
  */
 import { loadStateFile, StateSaver, type SaveTimers, type StateDecoder } from '../../core/persist/state-file.js';
 import type { Logger } from '../../core/log.js';
 import type { CounterRecord } from '../channels/counting/counter-record.js';
 import { EDGE_MODES, type EdgeMode } from '../channels/counting/edge-mode.js';
+import { GESTURES, type Gesture } from '../config/gpio-config-model.js';
 
 interface StateDocument {
   version: 1;
   outputs: Record<string, boolean>;
   counters: Record<string, CounterRecord>;
+  /** Press counts of the inputs detecting presses, by gesture (absent in files written before them). */
+  presses?: Record<string, PressCounts>;
 }
+
+/** How many of each gesture an input has made since its counters began. */
+export type PressCounts = Partial<Record<Gesture, number>>;
 
 export interface GpioStateOptions {
   path: string;
@@ -65,6 +74,19 @@ export class GpioStateStore {
     if (this.doc.outputs[name] === level && !this.saver.busy) return;
     this.doc.outputs[name] = level;
     await this.saver.saveNow();
+  }
+
+  /** The press count of one gesture of an input (0 when none was saved). */
+  pressCount(name: string, gesture: Gesture): number {
+    const counts = this.doc.presses !== undefined && Object.hasOwn(this.doc.presses, name) ? this.doc.presses[name] : undefined;
+    return counts?.[gesture] ?? 0;
+  }
+
+  /** Records the press count of one gesture; written within the save interval. */
+  setPressCount(name: string, gesture: Gesture, count: number): void {
+    const presses = (this.doc.presses ??= keyedByName());
+    (presses[name] ??= {})[gesture] = count;
+    this.saver.saveSoon();
   }
 
   /** Records a counter; written within the save interval. */
@@ -121,7 +143,20 @@ const decodeState: StateDecoder<StateDocument> = (value) => {
       return { invalid: `counters.${name}.edge is not rising, falling or both` };
     counters[name] = copyRecord({ pulses: pulses as number, base, multiplier, edge: edge as EdgeMode | undefined });
   }
-  return { version: 1, outputs, counters };
+  if (v.presses === undefined) return { version: 1, outputs, counters };
+  if (!isPlainObject(v.presses)) return { invalid: '"presses" is not an object' };
+  const presses: Record<string, PressCounts> = keyedByName();
+  for (const [name, counts] of Object.entries(v.presses)) {
+    if (!isPlainObject(counts)) return { invalid: `presses.${name} is not an object` };
+    const kept: PressCounts = {};
+    for (const [gesture, count] of Object.entries(counts)) {
+      if (!GESTURES.includes(gesture as Gesture)) return { invalid: `presses.${name}.${gesture} is not a gesture` };
+      if (!Number.isSafeInteger(count) || (count as number) < 0) return { invalid: `presses.${name}.${gesture} is not a count` };
+      kept[gesture as Gesture] = count as number;
+    }
+    presses[name] = kept;
+  }
+  return { version: 1, outputs, counters, presses };
 };
 
 function copyRecord(record: CounterRecord): CounterRecord {

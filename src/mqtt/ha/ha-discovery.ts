@@ -26,10 +26,11 @@ import { systemTime, unrefDelay, type Time } from '../../core/time.js';
 import type { ResolvedBroker } from '../broker-options.js';
 import type { TlsMaterial } from '../tls-material.js';
 import { ManagedConnection } from '../connection.js';
-import type { ControlSpec, DeviceSpec, HaHint } from '../mqtt-device.js';
+import type { ControlSpec, DeviceSpec, EventSourceSpec, HaHint } from '../mqtt-device.js';
 import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
 import type { DeviceTopics } from '../topics.js';
 import { binarySensorConfig } from './binary-sensor.js';
+import { deviceTriggerConfig, eventEntityConfig } from './events.js';
 import { haOwnTopics, haTopicSelection, type HaOwnTopics } from './ha-config-scan.js';
 import { controllerOfThisMachine, type HaController } from './ha-controller.js';
 import { DEFAULT_HA_STATUS_TOPIC, haSafeId } from './ha-ids.js';
@@ -76,15 +77,20 @@ export interface HaDiscoveryOptions {
 interface Entity {
   readonly topic: string;
   readonly payload: string;
-  /** The control it belongs to. */
+  /** The control it belongs to, or `eventsOwner` of its source of events. */
   readonly controlId: string;
 }
+
+/** How the entities of a source of events are told from a control's (a control id has no NUL). */
+const eventsOwner = (sourceId: string): string => `\u0000events:${sourceId}`;
 
 export class HaDiscovery {
   /** The entities by config topic, in the order controls were added. */
   private readonly entities = new Map<string, Entity>();
   /** The controls with entities, for announcing them again with another device title. */
   private readonly controls = new Map<string, ControlSpec>();
+  /** The sources of events, for the same. */
+  private readonly eventSources = new Map<string, EventSourceSpec>();
   private device: DeviceSpec;
   private readonly connection: ManagedConnection;
   private available = false;
@@ -132,7 +138,6 @@ export class HaDiscovery {
    */
   addControl(control: ControlSpec): void {
     const hint = control.ha;
-    const before = [...this.entities.values()].filter((e) => e.controlId === control.id);
     if (hint === undefined) {
       this.removeControl(control.id);
       return;
@@ -143,25 +148,66 @@ export class HaDiscovery {
       this.readable.set(control.id, true);
       void this.connection.publish(this.controlAvailabilityTopic(control.id), 'online');
     }
-    const { topics, haPrefix } = this.options;
-    const { nodeId } = this.own;
-    const current = new Set<string>();
+    const { haPrefix } = this.options;
     const objectId = haSafeId(control.id);
-    for (const component of componentsOf(control, hint)) {
-      const ctx: HaEntityContext = {
-        control,
-        component,
-        uniqueId: `${nodeId}_${objectId}${EXTRA_UNIQUE_ID_SUFFIX[component] ?? ''}`,
-        stateTopic: topics.control(control.id),
-        commandTopic: topics.controlCommand(control.id),
-        availabilityTopic: this.availabilityTopic,
-        controlAvailabilityTopic: this.controlAvailabilityTopic(control.id),
-        device: this.device,
-        nodeId,
-        controller: this.controller,
-      };
-      const topic = `${haPrefix}/${component}/${nodeId}/${objectId}/config`;
-      const entity: Entity = { topic, payload: JSON.stringify(CONFIG_BUILDERS[component](ctx)), controlId: control.id };
+    this.setEntities(
+      control.id,
+      componentsOf(control, hint).map((component) => {
+        const ctx = this.entityContext(control, component, `${objectId}${EXTRA_UNIQUE_ID_SUFFIX[component] ?? ''}`);
+        return { topic: `${haPrefix}/${component}/${this.own.nodeId}/${objectId}/config`, payload: CONFIG_BUILDERS[component](ctx) };
+      }),
+    );
+  }
+
+  /**
+   * Adds (or updates) the `event` entity and the device triggers of a source of events; they are
+   * unavailable while the control of the same id (an input's switch) cannot be read.
+   */
+  addEvents(source: EventSourceSpec): void {
+    this.eventSources.set(source.id, source);
+    const { haPrefix, topics } = this.options;
+    const objectId = haSafeId(source.id);
+    const control: ControlSpec = { id: source.id, type: 'event', readonly: true };
+    const stateTopic = topics.events(source.id);
+    const entity = this.entityContext(control, 'event', `${objectId}_events`, stateTopic);
+    const entities = [
+      { topic: `${haPrefix}/event/${this.own.nodeId}/${objectId}_events/config`, payload: eventEntityConfig(entity, source) },
+      ...source.types.map((type) => ({
+        topic: `${haPrefix}/device_automation/${this.own.nodeId}/${objectId}_${haSafeId(type)}/config`,
+        payload: deviceTriggerConfig(entity, source, type),
+      })),
+    ];
+    this.setEntities(eventsOwner(source.id), entities);
+  }
+
+  /** Removes the entity and triggers of a source of events (a reload): their configs are emptied. */
+  removeEvents(sourceId: string): void {
+    this.eventSources.delete(sourceId);
+    this.setEntities(eventsOwner(sourceId), []);
+  }
+
+  private entityContext(control: ControlSpec, component: string, objectId: string, stateTopic?: string): HaEntityContext {
+    const { topics } = this.options;
+    return {
+      control,
+      component,
+      uniqueId: `${this.own.nodeId}_${objectId}`,
+      stateTopic: stateTopic ?? topics.control(control.id),
+      commandTopic: topics.controlCommand(control.id),
+      availabilityTopic: this.availabilityTopic,
+      controlAvailabilityTopic: this.controlAvailabilityTopic(control.id),
+      device: this.device,
+      nodeId: this.own.nodeId,
+      controller: this.controller,
+    };
+  }
+
+  /** The entities `owner` has now: new or changed configs are announced, ones it no longer has emptied. */
+  private setEntities(owner: string, next: ReadonlyArray<{ topic: string; payload: HaConfig }>): void {
+    const before = [...this.entities.values()].filter((e) => e.controlId === owner);
+    const current = new Set<string>();
+    for (const { topic, payload } of next) {
+      const entity: Entity = { topic, payload: JSON.stringify(payload), controlId: owner };
       current.add(topic);
       if (this.entities.get(topic)?.payload === entity.payload) continue;
       this.entities.set(topic, entity);
@@ -178,17 +224,14 @@ export class HaDiscovery {
   removeControl(controlId: string): void {
     this.controls.delete(controlId);
     if (this.readable.delete(controlId)) void this.connection.publish(this.controlAvailabilityTopic(controlId), '');
-    for (const entity of [...this.entities.values()]) {
-      if (entity.controlId !== controlId) continue;
-      this.entities.delete(entity.topic);
-      void this.connection.publish(entity.topic, '');
-    }
+    this.setEntities(controlId, []);
   }
 
   /** The device changed (its title): every entity is announced again with it. */
   setDevice(device: DeviceSpec): void {
     this.device = device;
     for (const control of [...this.controls.values()]) this.addControl(control);
+    for (const source of [...this.eventSources.values()]) this.addEvents(source);
   }
 
   /**

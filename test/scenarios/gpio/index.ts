@@ -19,6 +19,7 @@ import { reloadInPlace } from './reload-scenarios.js';
 import { chipMissingAtStart, chipRemovedAndRestored, corruptStateFile } from './fault-scenarios.js';
 import { inputsAndInverted, outputsThroughOn, startValuesAcrossRestart } from './io-scenarios.js';
 import { busyLineNamesItsConsumer, debounceFiltersSpikes, deprecatedGlobalNumber, openDrainAndSource } from './line-scenarios.js';
+import { gesturesCountedAndBound } from './press-scenarios.js';
 import type { GpioServiceRig } from './rig.js';
 
 export type { GpioServiceRig, RigChip } from './rig.js';
@@ -28,7 +29,9 @@ export interface GpioScenario {
   run(t: TestContext, rig: GpioServiceRig): Promise<void>;
 }
 
-export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'reload' | 'lines' | 'counters' | 'faults', readonly GpioScenario[]>> = {
+export const gpioScenarios: Readonly<
+  Record<'io' | 'dropIn' | 'reload' | 'lines' | 'counters' | 'faults' | 'presses', readonly GpioScenario[]>
+> = {
   io: [
     { name: 'inputs publish their level, inverted inputs the opposite', run: inputsAndInverted },
     { name: 'outputs follow /on 0 and 1; anything else is rejected', run: outputsThroughOn },
@@ -70,6 +73,12 @@ export const gpioScenarios: Readonly<Record<'io' | 'dropIn' | 'reload' | 'lines'
     {
       name: 'edge unset, kill -9 while a pulse is high: the restart keeps the edge, the total is never above the truth',
       run: kill9InHighPhase,
+    },
+  ],
+  presses: [
+    {
+      name: 'single, double, long and short-long presses with real timings: each counted once, kept across a restart, bound to an output',
+      run: gesturesCountedAndBound,
     },
   ],
   faults: [

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { withButtonKeys } from '../../../src/core/config/button-keys-schema.js';
 import { createFakeIioTree } from '../../../src/sim/iio/fake-tree.js';
 import { addGpioChip, cells, FLAG, setOfPhandle, str, writeDtChildren, writeDtNode } from '../../helpers/fake-device-tree.js';
 import { tempDir } from '../config/config-rig.js';
@@ -115,7 +116,7 @@ test('an unchanged device tree leaves the file alone (same inode, same mtime)', 
   assert.notEqual(statSync(file).ino, before.ino);
 });
 
-test("no device-tree node: no board file, exit 0; the editor's schema (the shipped one) only where its directory exists", async (t) => {
+test("no device-tree node: no board file, exit 0; the editor's schema (the shipped one, GPIO's with the button keys) only where its directory exists", async (t) => {
   const root = tempDir(t, 'ctl-gen-');
   for (const [driver, node] of [
     ['gpio', 'wirenboard/gpios'],
@@ -137,7 +138,9 @@ test("no device-tree node: no board file, exit 0; the editor's schema (the shipp
       r.stdout,
       new RegExp(`\\n${'ctl-mqtt-'}${driver}: ${schemaFile}: editor schema with the reserved names \\(written\\)\\n$`),
     );
-    assert.equal(readFileSync(schemaFile, 'utf8'), readFileSync(new URL(`schemas/ctl-mqtt-${driver}.schema.json`, ROOT), 'utf8'));
+    const shipped = JSON.parse(readFileSync(new URL(`schemas/ctl-mqtt-${driver}.schema.json`, ROOT), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(JSON.parse(readFileSync(schemaFile, 'utf8')), withButtonKeys(shipped));
+    assert.equal(readFileSync(schemaFile, 'utf8').includes('press_detection'), driver === 'gpio');
   }
   assert.deepEqual(readdirSync(join(root, 'confed')).sort(), ['ctl-mqtt-adc.schema.json', 'ctl-mqtt-gpio.schema.json']);
 });
@@ -222,8 +225,8 @@ test('the editor schema copy: written when its directory exists, with the board 
   assert.deepEqual(gs.definitions.reserved_name!.enum, ['A1_IN', 'A2_IN', 'A1_OUT', 'A2_OUT', '5V_OUT']);
   assert.deepEqual(gs.definitions.system_input!.properties!.name!.enum, ['A1_IN', 'A2_IN']);
   assert.deepEqual(gs.definitions.system_output!.properties!.name!.enum, ['A1_OUT', 'A2_OUT', '5V_OUT']);
-  // Everything else is the shipped schema.
-  const shipped = shippedSchema('ctl-mqtt-gpio');
+  // Everything else is the shipped schema, with the button keys the service reads beside it.
+  const shipped = withButtonKeys(shippedSchema('ctl-mqtt-gpio') as unknown as Record<string, unknown>) as unknown as Schema;
   shipped.definitions.reserved_name!.enum = gs.definitions.reserved_name!.enum;
   shipped.definitions.system_input!.properties!.name!.enum = ['A1_IN', 'A2_IN'];
   shipped.definitions.system_output!.properties!.name!.enum = ['A1_OUT', 'A2_OUT', '5V_OUT'];

@@ -77,3 +77,27 @@ test('ADC: the list is iio_channels by id; a channel is one ADC-channel control'
   assert.deepEqual(custom.start, { id: '', channel_number: '', voltage_multiplier: 1 });
   assert.ok(form.list.variants[1]!.names.includes('Vin'));
 });
+
+test('GPIO: an input offers the button keys (not in the shipped schema), in both languages; bindings stay as in the file', () => {
+  const shipped = schemaOf('ctl-mqtt-gpio');
+  assert.ok(!JSON.stringify(shipped).includes('press_detection'), 'the shipped schema is the spec’s');
+  for (const [language, title] of [
+    ['en', 'Long press time (ms)'],
+    ['ru', 'Время длинного нажатия (мс)'],
+  ] as const) {
+    const form = formModel(shipped, language);
+    for (const id of ['gpio_channel', 'system_input']) {
+      const fields = form.list.variants.find((v) => v.id === id)!.fields;
+      assert.equal(field(fields, 'press_detection').kind, 'boolean');
+      assert.deepEqual(
+        field(fields, 'press_detection').showWhen,
+        id === 'gpio_channel' ? { direction: ['input'], type: [''] } : { type: [''] },
+      );
+      const long = field(fields, 'long_press_ms');
+      assert.deepEqual([long.kind, long.title, long.default, long.minimum], ['integer', title, 1000, 100]);
+      assert.deepEqual(field(fields, 'second_press_wait_ms').showWhen?.press_detection, [true]);
+      assert.ok(!fields.some((f) => f.key === 'bindings'), 'a list has no control of the form');
+    }
+    assert.ok(!form.list.variants.find((v) => v.id === 'system_output')!.fields.some((f) => f.key === 'press_detection'));
+  }
+});

@@ -28,7 +28,7 @@ import { WatchedBackend } from './watched-backend.js';
 
 export const MS = 1_000_000n;
 export const S = 1_000_000_000n;
-export { CHIP0, input, meter, output } from '../../helpers/gpio-channels.js';
+export { button, CHIP0, input, meter, output } from '../../helpers/gpio-channels.js';
 
 export interface GpioRigOptions {
   channels: GpioChannelConfig[];

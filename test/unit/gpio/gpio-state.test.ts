@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,4 +94,26 @@ test('a counter keeps the edge it counts; records without one (older files) load
   const log = createMemoryLogger();
   await GpioStateStore.open({ path, saveIntervalMs: 5000, log });
   assert.match(log.lines.join('\n'), /counters\.m\.edge is not rising, falling or both/);
+});
+
+test('press counts: kept by input and gesture; a file without them loads; a broken one is refused', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-presses-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'state.json');
+  const log = createMemoryLogger('ctl:test', true);
+  writeFileSync(path, JSON.stringify({ version: 1, outputs: {}, counters: {} }));
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 10, log });
+  assert.equal(store.pressCount('B', 'single'), 0);
+  store.setPressCount('B', 'single', 3);
+  store.setPressCount('B', 'shortlong', 1);
+  await store.close();
+  assert.deepEqual((JSON.parse(readFileSync(path, 'utf8')) as { presses: unknown }).presses, { B: { single: 3, shortlong: 1 } });
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 10, log });
+  assert.deepEqual([again.pressCount('B', 'single'), again.pressCount('B', 'shortlong'), again.pressCount('B', 'long')], [3, 1, 0]);
+  await again.close();
+  writeFileSync(path, JSON.stringify({ version: 1, outputs: {}, counters: {}, presses: { B: { triple: 1 } } }));
+  const broken = await GpioStateStore.open({ path, saveIntervalMs: 10, log });
+  assert.equal(broken.pressCount('B', 'single'), 0);
+  assert.match(log.lines.join('\n'), /presses\.B\.triple is not a gesture/);
+  await broken.close();
 });

@@ -50,6 +50,10 @@ test('metas: compact JSON, sorted keys, readonly always explicit', () => {
     controlMetaJson({ id: 'a', type: 'value', readonly: true, decimals: 0 }, 2),
     '{"order":2,"precision":1,"readonly":true,"type":"value"}',
   );
+  assert.equal(
+    controlMetaJson({ id: 'a', type: 'value', readonly: true, title: { en: 'A', ru: 'Б' } }, 3),
+    '{"order":3,"readonly":true,"title":{"en":"A","ru":"Б"},"type":"value"}',
+  );
   assert.deepEqual(controlLegacyMetas({ id: 'a', type: 'switch', readonly: true }, 7), [
     ['type', 'switch'],
     ['order', '7'],
