@@ -28,11 +28,12 @@ test('a file of variables as systemd reads it; a missing one has none; an unread
   }
 });
 
-test('the packaged defaults files have only comments: no variable is set by them', () => {
-  for (const name of ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt-console', 'ctl-mqtt']) {
-    const path = new URL(`../../../../../packaging/etc/default/${name}`, import.meta.url);
-    assert.deepEqual([...environmentFileValues(readFileSync(path, 'utf8'))], [], name);
-  }
+test("the packaged defaults files set no variable but the console's trust in the homeui gate's proxy", () => {
+  const setIn = (name: string) => [
+    ...environmentFileValues(readFileSync(new URL(`../../../../../packaging/etc/default/${name}`, import.meta.url), 'utf8')),
+  ];
+  for (const name of ['ctl-mqtt-gpio', 'ctl-mqtt-adc', 'ctl-mqtt']) assert.deepEqual(setIn(name), [], name);
+  assert.deepEqual(setIn('ctl-mqtt-console'), [['CTL_MQTT_OPTS', '--trusted-proxy 127.0.0.1']]);
 });
 
 test('$VAR unquoted on a command line: words split at white space', () => {
