@@ -41,12 +41,15 @@ export function editorJsonOf<Model>(
   boardDir: string | null,
   topicLength: TopicLengthCheck,
 ): string {
-  return toEditorJson(spec, loadConfigText(spec, name, text, boardDir, topicLength));
+  // What the editor cannot check (a name twice ...) does not keep it from opening the file.
+  const loaded = loadConfig(spec, { main: JsonDocument.parse(name, text), boardDir, topicLength, betweenChannelsAsWarnings: true });
+  return toEditorJson(spec, loaded);
 }
 
 /**
  * `-J`: the editor JSON → the stored config text. Empty properties are removed before the
- * validation, so an editor's leftover `""` never fails it.
+ * validation, so an editor's leftover `""` never fails it. Problems between channels do not stop
+ * it (the editor cannot show them); every other problem does.
  */
 export function storedJsonOf<Model>(
   spec: DriverConfigSpec<Model>,
@@ -57,6 +60,14 @@ export function storedJsonOf<Model>(
 ): string {
   const main = JsonDocument.parse(name, text);
   const mainValue = main.value === undefined ? undefined : removeEmptyProperties(spec, main.value);
-  const loaded = loadConfig(spec, { main, boardDir, topicLength, ...(mainValue === undefined ? {} : { mainValue }) });
+  const loaded = loadConfig(spec, {
+    main,
+    boardDir,
+    topicLength,
+    // The editor checks each channel on its own: a problem between channels is saved, and the
+    // service reports it (docs/configuring.md, "Wiren Board's config editor").
+    betweenChannelsAsWarnings: true,
+    ...(mainValue === undefined ? {} : { mainValue }),
+  });
   return toStoredJson(spec, loaded);
 }

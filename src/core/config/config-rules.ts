@@ -53,6 +53,7 @@ const TEMPLATES = {
   'gpio.multiplier-too-small': 'must be >= {limit} for a pulse counter (pulses per unit)',
   'gpio.line-used-twice': 'line already used by channel "{channel}"',
   'gpio.control-collision': 'its MQTT control "{control}" collides with one of channel "{channel}"',
+  'gpio.board-meter-name': 'is the name of a control of board input "{channel}" when it counts pulses',
   // The ADC driver (build-adc-model.ts).
   'adc.channel-affixes': 'write "{hint}": the driver adds the in_ prefix and _raw suffix itself',
   'adc.channel-name': 'must be an IIO channel name like "voltage4"',
