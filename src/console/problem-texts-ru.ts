@@ -53,6 +53,7 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'gpio.multiplier-too-small': 'для счётчика импульсов должно быть не меньше {limit} (импульсов на единицу)',
   'gpio.line-used-twice': 'линия уже занята каналом «{channel}»',
   'gpio.control-collision': 'его контрол MQTT «{control}» совпадает с контролом канала «{channel}»',
+  'editor.board-channel-hardware': 'это канал платы: его {key} задаёт описание платы, своему каналу нужно другое имя',
   'gpio.board-meter-name': 'так называется контрол входа платы «{channel}», когда он считает импульсы',
 
   'adc.channel-affixes': 'укажите «{hint}»: префикс in_ и суффикс _raw драйвер добавляет сам',

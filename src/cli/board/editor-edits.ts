@@ -96,7 +96,7 @@ export const systemChannelsWithoutHardware =
       const def = definitionOf(schema, variant);
       delete propertiesOf(def)[hardwareKey];
       if (Array.isArray(def.defaultProperties)) def.defaultProperties = def.defaultProperties.filter((k) => k !== hardwareKey);
-      def.not = { type: 'object', required: [hardwareKey] };
+      def.not = { type: 'object', properties: { [hardwareKey]: true }, required: [hardwareKey] };
     }
   };
 

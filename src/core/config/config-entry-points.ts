@@ -7,7 +7,36 @@ import type { DriverConfigSpec } from './driver-config-spec.js';
 import { removeEmptyProperties, toEditorJson, toStoredJson } from './editor-form.js';
 import { JsonDocument } from './json-document.js';
 import { loadConfig, readConfigDocument, type Loaded } from './pipeline.js';
+import { configErrorOf, type Problem } from './problems.js';
+import { rule } from './config-rules.js';
+import { isJsonObject } from './schema-problems.js';
 import type { TopicLengthCheck } from './topic-length.js';
+
+/**
+ * A custom channel added in the editor with a board channel's name: the editor's document then
+ * names that board channel twice, once with hardware of its own. The editor refuses it (its copy
+ * of the schema), so `-J` does too, where a name given twice is otherwise left to the service and
+ * a board channel's own hardware only ignored.
+ */
+function customNamedLikeBoardChannels<Model>(spec: DriverConfigSpec<Model>, main: JsonDocument, loaded: Loaded<Model>): Problem[] {
+  const list = loaded.mainValue[spec.channelsKey];
+  if (!Array.isArray(list)) return [];
+  const idOf = (item: unknown) => (isJsonObject(item) && typeof item[spec.idKey] === 'string' ? (item[spec.idKey] as string) : undefined);
+  const count = new Map<string, number>();
+  for (const item of list) {
+    const id = idOf(item);
+    if (id !== undefined) count.set(id, (count.get(id) ?? 0) + 1);
+  }
+  const problems: Problem[] = [];
+  list.forEach((item, i) => {
+    const id = idOf(item);
+    if (id === undefined || !loaded.merged.boardChannels.has(id) || count.get(id)! < 2) return;
+    if (!Object.hasOwn(item as object, spec.hardwareKey)) return;
+    const broken = rule('editor.board-channel-hardware', { key: spec.hardwareKey });
+    problems.push(main.problem([spec.channelsKey, i, spec.idKey], broken, { value: id }));
+  });
+  return problems;
+}
 
 /** Name of standard input in problem lines. */
 export const STDIN_NAME = '<stdin>';
@@ -69,5 +98,7 @@ export function storedJsonOf<Model>(
     betweenChannelsAsWarnings: true,
     ...(mainValue === undefined ? {} : { mainValue }),
   });
+  const hardware = customNamedLikeBoardChannels(spec, main, loaded);
+  if (hardware.length > 0) throw configErrorOf('CONFIG_INVALID', hardware);
   return toStoredJson(spec, loaded);
 }

@@ -45,6 +45,9 @@ const TEMPLATES = {
   'json.end-in-array': "unexpected end of text: expected ',' or ']'",
   'json.expected-array-end': "expected ',' or ']'",
   'json.text-after-end': 'unexpected text after the end of the document',
+  // The editor conversions (config-entry-points.ts).
+  'editor.board-channel-hardware':
+    'is a channel of the board: its {key} comes from the board definition, so a channel of your own needs another name',
   // The GPIO driver (build-gpio-model.ts).
   'adc.match-iio-too-long': 'must have at most {limit} characters',
   'gpio.debounce': 'must be an integer >= 0 (microseconds; 0 = no debounce)',
