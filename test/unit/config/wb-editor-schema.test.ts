@@ -55,7 +55,10 @@ function visibleTexts(node: unknown, at = '', out: { at: string; text: string }[
   else if (node !== null && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === 'translations' || key === 'configFile') continue;
-      if ((key === 'title' || key === 'description' || key === 'disabledEditorText' || key === 'patternmessage') && typeof value === 'string')
+      if (
+        (key === 'title' || key === 'description' || key === 'disabledEditorText' || key === 'patternmessage') &&
+        typeof value === 'string'
+      )
         out.push({ at: `${at}.${key}`, text: value });
       else if (key === 'enum_titles' && Array.isArray(value))
         value.forEach((t, i) => out.push({ at: `${at}.enum_titles[${i}]`, text: String(t) }));
