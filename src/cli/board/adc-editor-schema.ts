@@ -6,6 +6,7 @@ import {
   alwaysShown,
   descriptionsAsText,
   keepEmptyValues,
+  savedAsTheEditorDoes,
   namesAreTopicLevels,
   noDefaultsFor,
   notOffered,
@@ -26,4 +27,5 @@ export const ADC_EDITOR_EDITS: readonly EditorEdit[] = [
   alwaysShown(['debug', 'max_unchanged_interval']),
   titledProperties,
   descriptionsAsText,
+  savedAsTheEditorDoes,
 ];

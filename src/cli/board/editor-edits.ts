@@ -226,3 +226,9 @@ export const descriptionsAsText: EditorEdit = (schema) => {
     }
   }
 };
+
+/** wb-mqtt-confed runs `-J` as the copy says: as the editor saves (`--from-editor`). */
+export const savedAsTheEditorDoes: EditorEdit = (schema) => {
+  const command = nodeAt(schema, ['configFile']).fromJSON;
+  if (Array.isArray(command) && !command.includes('--from-editor')) command.push('--from-editor');
+};

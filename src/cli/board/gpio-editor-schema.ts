@@ -9,6 +9,7 @@ import {
   alwaysShown,
   descriptionsAsText,
   keepEmptyValues,
+  savedAsTheEditorDoes,
   minimumOf,
   namesAreTopicLevels,
   noDefaultsFor,
@@ -71,4 +72,5 @@ export const GPIO_EDITOR_EDITS: readonly EditorEdit[] = [
   alwaysShown(['debug', 'max_unchanged_interval']),
   titledProperties,
   descriptionsAsText,
+  savedAsTheEditorDoes,
 ];

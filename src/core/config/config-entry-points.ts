@@ -6,6 +6,7 @@
 import type { DriverConfigSpec } from './driver-config-spec.js';
 import { removeEmptyProperties, toEditorJson, toStoredJson } from './editor-form.js';
 import { JsonDocument } from './json-document.js';
+import { parseJsonc } from './jsonc.js';
 import { loadConfig, readConfigDocument, type Loaded } from './pipeline.js';
 import { configErrorOf, type Problem } from './problems.js';
 import { rule } from './config-rules.js';
@@ -75,10 +76,19 @@ export function editorJsonOf<Model>(
   return toEditorJson(spec, loaded);
 }
 
+export interface StoredJsonOptions {
+  /** The stored file as it is now: a board value it writes itself stays (editor-form.ts). */
+  readonly storedText?: string | undefined;
+  /**
+   * Wiren Board's config editor checks each channel on its own: a problem between channels is
+   * saved, and the service reports it (docs/configuring.md, "Wiren Board's config editor").
+   */
+  readonly betweenChannelsAsWarnings?: boolean;
+}
+
 /**
  * `-J`: the editor JSON → the stored config text. Empty properties are removed before the
- * validation, so an editor's leftover `""` never fails it. Problems between channels do not stop
- * it (the editor cannot show them); every other problem does.
+ * validation, so an editor's leftover `""` never fails it.
  */
 export function storedJsonOf<Model>(
   spec: DriverConfigSpec<Model>,
@@ -86,19 +96,19 @@ export function storedJsonOf<Model>(
   boardDir: string | null,
   topicLength: TopicLengthCheck,
   name = STDIN_NAME,
+  options: StoredJsonOptions = {},
 ): string {
+  const { storedText, betweenChannelsAsWarnings = false } = options;
   const main = JsonDocument.parse(name, text);
   const mainValue = main.value === undefined ? undefined : removeEmptyProperties(spec, main.value);
   const loaded = loadConfig(spec, {
     main,
     boardDir,
     topicLength,
-    // The editor checks each channel on its own: a problem between channels is saved, and the
-    // service reports it (docs/configuring.md, "Wiren Board's config editor").
-    betweenChannelsAsWarnings: true,
+    betweenChannelsAsWarnings,
     ...(mainValue === undefined ? {} : { mainValue }),
   });
   const hardware = customNamedLikeBoardChannels(spec, main, loaded);
   if (hardware.length > 0) throw configErrorOf('CONFIG_INVALID', hardware);
-  return toStoredJson(spec, loaded);
+  return toStoredJson(spec, loaded, storedText === undefined ? undefined : parseJsonc(storedText).value);
 }

@@ -100,8 +100,17 @@ function withoutKeys(item: JsonObject, keys: readonly string[]): JsonObject {
   return out;
 }
 
-/** `-J`: the stored configuration text, indented by 2 spaces, with a final newline. */
-export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig): string {
+/**
+ * `-J`: the stored configuration text, indented by 2 spaces, with a final newline. `stored`: the
+ * file as it is now (or undefined): a board value it writes itself is the user's, and stays.
+ */
+export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig, stored?: JsonValue): string {
+  const written = new Set<string>();
+  const storedList = isJsonObject(stored) ? stored[family.channelsKey] : undefined;
+  for (const item of Array.isArray(storedList) ? storedList : []) {
+    if (!isJsonObject(item)) continue;
+    for (const key of family.boardValueKeys) if (Object.hasOwn(item, key)) written.add(`${String(item[family.idKey])}\u0000${key}`);
+  }
   const boards = config.merged.boardChannels;
   // A reserved name that the board does not define but that carries its own hardware is a whole
   // channel of the file (an older controller's single config): nothing of it is stripped.
@@ -117,11 +126,15 @@ export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig):
       channels.push(item);
       continue;
     }
-    // A value the board gives anyway is what `-j` filled in: it goes, so the file keeps only the
-    // user's changes. Then an entry left with nothing but its name goes.
+    // A value the board gives anyway, that the file did not write, is what `-j` filled in: it
+    // goes, so the file keeps only the user's settings. Then an entry left with nothing but its
+    // name goes.
     const board = boards.get(item[family.idKey] as string);
     const stub = board ? family.editorStub(board) : {};
-    const fromBoard = family.boardValueKeys.filter((k) => Object.hasOwn(stub, k) && sameValue(item[k], stub[k]));
+    const id = String(item[family.idKey]);
+    const fromBoard = family.boardValueKeys.filter(
+      (k) => Object.hasOwn(stub, k) && sameValue(item[k], stub[k]) && !written.has(`${id}\u0000${k}`),
+    );
     const stripped = withoutKeys(item, [...family.protectedKeys, ...fromBoard]);
     if (Object.keys(stripped).every((k) => k === family.idKey)) continue;
     channels.push(stripped);

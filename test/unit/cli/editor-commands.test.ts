@@ -312,3 +312,35 @@ test('-j and -J without a board directory keep reserved names as they are', asyn
   const j = await runMain('gpio', ['-j', '-c', file, '--system-config-dir', dir], { tty: true });
   assert.equal(j.stdout, '{"device_name":"x","channels":[{"name":"A1_IN","type":"watt_meter"}]}\n');
 });
+
+test('-J keeps a board value the stored file writes itself (the user wrote it); drops the same value -j filled in', async (t) => {
+  const board = adcBoard(t); // decimal_places 2 on Vin and V3_3
+  const file = writeConfig(t, { device_name: 'ADCs', iio_channels: [{ id: 'Vin', decimal_places: 2 }] });
+  const editor = {
+    device_name: 'ADCs',
+    iio_channels: [
+      { id: 'Vin', decimal_places: 2 },
+      { id: 'V3_3', decimal_places: 2 },
+    ],
+  };
+  const r = await runMain('adc', ['-J', '-c', file, '--system-config-dir', board], { stdin: JSON.stringify(editor) });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).iio_channels, [{ id: 'Vin', decimal_places: 2 }]);
+});
+
+test('-J --from-editor saves a name given twice (the service reports it); -J alone refuses it', async (t) => {
+  const board = gpioBoard(t);
+  const editor = { device_name: 'GPIOs', channels: [customGpioItem('door', 1), customGpioItem('door', 2)] };
+  const alone = await runMain('gpio', ['-J', '--system-config-dir', board], { stdin: JSON.stringify(editor) });
+  assert.equal(alone.code, 6);
+  assert.match(alone.stderr, /channels\[1\]\.name: duplicate name/);
+  const saved = await runMain('gpio', ['-J', '--from-editor', '--system-config-dir', board], { stdin: JSON.stringify(editor) });
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.equal(JSON.parse(saved.stdout).channels.length, 2);
+  const misplaced = await runMain('gpio', ['-j', '--from-editor']);
+  assert.equal(misplaced.code, 2);
+});
+
+function customGpioItem(name: string, offset: number) {
+  return { name, gpio: { chip: '/dev/gpiochip3', offset }, direction: 'input' };
+}

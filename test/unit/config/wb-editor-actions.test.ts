@@ -8,7 +8,8 @@
  * - a system channel (`merge-default`) leaves out every value equal to its object `default`;
  * - it validates the whole value with the copy, with the keywords it implements as JSON Schema
  *   does (the last test checks the copy uses no other), so Ajv stands in for its validator.
- * `-J` is the real conversion, in process, with the board directory.
+ * `-J` is the real conversion, in process, with the board directory, as wb-mqtt-confed runs it
+ * (`-J --from-editor`, the copy's `configFile.fromJSON`).
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -444,10 +445,23 @@ function boardDirs(t: TestContext): Record<'gpio' | 'adc', string> {
   };
 }
 
+/** wb-mqtt-confed runs the copy's `configFile.fromJSON`: `-J --from-editor`. */
+const AS_CONFED_RUNS_IT = { betweenChannelsAsWarnings: true };
+
+test('wb-mqtt-confed saves with -J --from-editor, as the editor copies say', () => {
+  for (const [driver, { copy }] of Object.entries(DRIVERS)) {
+    assert.deepEqual((copy.configFile as Obj).fromJSON, [`ctl-mqtt-${driver}`, '-J', '--from-editor']);
+  }
+});
+
 /** `-J` of an editor value: the stored document, or the problem lines it refused it with. */
 function fromEditor(driver: Driver, value: Doc, boardDir: string): { stored?: Doc; refused?: string } {
   try {
-    return { stored: JSON.parse(storedJsonOf(driver.spec, JSON.stringify(value), boardDir, topicLengthCheck())) as Doc };
+    return {
+      stored: JSON.parse(
+        storedJsonOf(driver.spec, JSON.stringify(value), boardDir, topicLengthCheck(), undefined, AS_CONFED_RUNS_IT),
+      ) as Doc,
+    };
   } catch (err) {
     return { refused: (err as Error).message };
   }
