@@ -142,6 +142,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
   if (d.human && !LISTS_AND_HELP.has(mode)) {
     throw usageError(`--human goes with ${driver === 'gpio' ? '--list-lines' : '--list-channels'}`);
   }
+  if (d.fromEditor && mode !== 'from-json' && mode !== 'help' && mode !== 'version') throw usageError('--from-editor goes with -J');
   const deviceId = d.deviceId ?? defaultDeviceId(driver, d.sysfsRoot ?? '/');
   const common: CommonCliOptions = {
     binary: BINARY[driver],
@@ -159,6 +160,7 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     haStatusTopic: d.haStatusTopic ?? DEFAULT_HA_STATUS_TOPIC,
     healthIntervalS: d.healthIntervalS ?? DEFAULT_HEALTH_INTERVAL_S,
     listFormat: d.human ? 'human' : 'json',
+    fromEditor: d.fromEditor ?? false,
   };
   checkMqttLimits(common);
   if (driver === 'adc') return Object.freeze({ ...common, driver });

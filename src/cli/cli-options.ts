@@ -31,6 +31,8 @@ export interface CommonCliOptions extends ServiceOptions {
   readonly editorSchemaDir: string;
   /** `--human`: the hardware listings as a table instead of JSON. */
   readonly listFormat: ListFormat;
+  /** `--from-editor` (with `-J`): problems between channels do not stop it (Wiren Board's editor cannot show them). */
+  readonly fromEditor: boolean;
 }
 
 export interface GpioCliOptions extends CommonCliOptions, GpioOptions {

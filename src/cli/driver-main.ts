@@ -54,6 +54,15 @@ function writeLines(stream: CliIo['stderr'], lines: readonly string[]): void {
 }
 
 /** `-j` input: stdin when it is piped and not empty, else the config file. */
+/** The stored config's text, or undefined when it cannot be read (a first save). */
+function currentText(file: string): string | undefined {
+  try {
+    return readConfigText(file);
+  } catch {
+    return undefined;
+  }
+}
+
 async function storedConfigInput(cli: CliOptions, io: CliIo): Promise<{ name: string; text: string }> {
   if (!io.stdinIsTTY) {
     const text = await io.readStdin();
@@ -109,7 +118,9 @@ async function dispatch<Options extends CliOptions, Model>(entry: DriverEntry<Op
     }
     case 'from-json': {
       const text = await io.readStdin();
-      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir, topicLengthOf(cli)));
+      // The file as it is now: a board value it writes itself stays (editor-form.ts).
+      const options = { storedText: currentText(cli.configFile), betweenChannelsAsWarnings: cli.fromEditor };
+      io.stdout.write(storedJsonOf(spec, text, cli.systemConfigDir, topicLengthOf(cli), STDIN_NAME, options));
       return 0;
     }
     case 'list-lines':

@@ -34,6 +34,7 @@ export interface ArgsDraft {
   sysfsRoot?: string;
   editorSchemaDir?: string;
   human?: boolean;
+  fromEditor?: boolean;
 }
 
 export interface OptionDef {
@@ -265,6 +266,12 @@ export const OPTIONS: readonly OptionDef[] = [
     'list-channels',
     'adc',
   ),
+  {
+    names: ['--from-editor'],
+    value: 'none',
+    help: "with -J: as Wiren Board's config editor saves (it checks each channel alone): problems between channels are left to the service",
+    apply: (d) => (d.fromEditor = true),
+  },
   {
     names: ['--human'],
     value: 'none',

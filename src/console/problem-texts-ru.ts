@@ -60,6 +60,8 @@ export const RUSSIAN_RULES: Readonly<Record<ConfigRuleId | ConsoleRuleId, string
   'gpio.binding-gesture-off': 'не определяется на этом входе: second_press_wait_ms равно 0 (только короткое и длинное)',
   'gpio.binding-no-channel': 'не называет ни одного канала этой конфигурации',
   'gpio.binding-not-output': 'называет канал «{channel}», а это вход: привязка управляет выходом',
+  'editor.board-channel-hardware': 'это канал платы: его {key} задаёт описание платы, своему каналу нужно другое имя',
+  'gpio.board-meter-name': 'так называется контрол входа платы «{channel}», когда он считает импульсы',
 
   'adc.channel-affixes': 'укажите «{hint}»: префикс in_ и суффикс _raw драйвер добавляет сам',
   'adc.channel-name': 'должно быть именем канала IIO, например «voltage4»',

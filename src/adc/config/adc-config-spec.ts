@@ -12,6 +12,8 @@ import * as generated from './schema-module/adc-schema.js';
 
 const { facts } = generated;
 const reserved = new Set(facts.reservedNames);
+/** What a board file may set on a system channel that the user may change (the board generator's). */
+const BOARD_VALUE_KEYS = ['averaging_window', 'decimal_places'] as const;
 
 /** A reserved id means a system channel; any other id a custom channel. */
 export function chooseAdcVariant(item: JsonObject): StandaloneValidator {
@@ -24,6 +26,7 @@ export const adcConfigSpec: DriverConfigSpec<AdcConfig> = {
   idKey: facts.idKey,
   reservedNames: reserved,
   protectedKeys: ['match_iio', 'channel_number', 'mqtt_type', 'voltage_multiplier', 'max_voltage'],
+  boardValueKeys: BOARD_VALUE_KEYS,
   hardwareKey: 'channel_number',
   systemStandIn: () => facts.nameEnums.system_channel[0]!,
   controlIds: (id) => [id],
@@ -32,9 +35,9 @@ export const adcConfigSpec: DriverConfigSpec<AdcConfig> = {
   variants: { channelsKey: facts.channelsKey, choose: chooseAdcVariant },
   build: buildAdcModel,
   editorStub(board: JsonObject): JsonObject {
-    // The board's decimal_places when it has one; never `null` (the original's bug).
+    // Never `null` (the original's bug): the board's number, else the schema default.
     const stub: JsonObject = { id: board.id! };
-    if (typeof board.decimal_places === 'number') stub.decimal_places = board.decimal_places;
+    for (const key of BOARD_VALUE_KEYS) stub[key] = typeof board[key] === 'number' ? board[key] : facts.channelDefaults[key];
     return stub;
   },
 };

@@ -23,6 +23,7 @@
 import { join } from 'node:path';
 import type { BoardGenerator, GeneratedBoard } from './board-generator.js';
 import { checkChannelNodeName } from './channel-node-name.js';
+import { ADC_EDITOR_EDITS } from './adc-editor-schema.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import { deviceTreeBase, DtNode, malformedProperty } from '../../hw/devicetree/dt-node.js';
 import { iioLinksByPhandle } from '../../hw/iio/devices-by-phandle.js';
@@ -101,4 +102,4 @@ async function generate(sysfsRoot: string): Promise<GeneratedBoard | null> {
   };
 }
 
-export const adcBoardGenerator: BoardGenerator = { node: NODE, generate };
+export const adcBoardGenerator: BoardGenerator = { node: NODE, generate, editorEdits: ADC_EDITOR_EDITS };

@@ -4,6 +4,7 @@
  * printed) is the same for both.
  */
 import type { JsonObject } from '../../core/config/jsonc.js';
+import type { EditorEdit } from './editor-edits.js';
 
 /** Where the editor schema lists names: a path of keys into the schema, and the names to put there. */
 export interface EditorEnum {
@@ -24,6 +25,8 @@ export interface GeneratedBoard {
 export interface BoardGenerator {
   /** The device-tree node the board is read from, relative to the tree's root (`wirenboard/gpios`). */
   readonly node: string;
+  /** How the editor's copy of the schema differs from the schema as shipped (gpio-editor-schema.ts ...). */
+  readonly editorEdits: readonly EditorEdit[];
   /** Reads the board under a sysfs prefix; null when the tree has no such node. */
   generate(sysfsRoot: string): Promise<GeneratedBoard | null>;
 }

@@ -49,13 +49,13 @@ export async function generateBoard(generator: BoardGenerator, cli: CliOptions, 
   };
   if (board === null) {
     say(`no device-tree node ${join(deviceTreeBase(cli.sysfsRoot), generator.node)}: no board file written`);
-    await writeEditorSchema(editorSchemaText(schemaText, []), 'editor schema with the reserved names');
+    await writeEditorSchema(editorSchemaText(schemaText, generator.editorEdits), 'editor schema with the reserved names');
     return 0;
   }
   for (const warning of board.warnings) io.stderr.write(`${cli.binary}: warning: ${warning}\n`);
   const file = join(cli.systemConfigDir, BOARD_FILE_NAME);
   const outcome = await write(file, boardFileText(cli.binary, generator.node, board.value));
   say(`${file}: ${board.channelCount} channel(s) from the device tree (${outcome})`);
-  await writeEditorSchema(editorSchemaText(schemaText, board.editorEnums), 'editor schema for this board');
+  await writeEditorSchema(editorSchemaText(schemaText, generator.editorEdits, board.editorEnums), 'editor schema for this board');
   return 0;
 }

@@ -14,6 +14,7 @@
 import { join } from 'node:path';
 import type { BoardGenerator, GeneratedBoard } from './board-generator.js';
 import { checkChannelNodeName } from './channel-node-name.js';
+import { GPIO_EDITOR_EDITS } from './gpio-editor-schema.js';
 import type { JsonObject } from '../../core/config/jsonc.js';
 import { deviceTreeBase, DtNode, malformedProperty } from '../../hw/devicetree/dt-node.js';
 import { gpioChipsByPhandle } from '../../hw/gpio/chips-by-phandle.js';
@@ -84,4 +85,4 @@ async function generate(sysfsRoot: string): Promise<GeneratedBoard | null> {
   };
 }
 
-export const gpioBoardGenerator: BoardGenerator = { node: NODE, generate };
+export const gpioBoardGenerator: BoardGenerator = { node: NODE, generate, editorEdits: GPIO_EDITOR_EDITS };

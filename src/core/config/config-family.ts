@@ -16,6 +16,12 @@ export interface ConfigFamily {
   /** Keys of a system channel that only the board may set. */
   readonly protectedKeys: readonly string[];
   /**
+   * Keys of a system channel that a board file may give a value and the user may change (ADC
+   * `decimal_places`, GPIO `initial_state`): the editor shows the board's value, and `-J` keeps a
+   * value only where it differs from the board's (even when it is the schema default).
+   */
+  readonly boardValueKeys: readonly string[];
+  /**
    * The key that gives a channel its hardware (`gpio`, `channel_number`): a reserved name the
    * board does not define but the main config gives this key is used with it.
    */

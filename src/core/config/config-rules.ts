@@ -45,6 +45,9 @@ const TEMPLATES = {
   'json.end-in-array': "unexpected end of text: expected ',' or ']'",
   'json.expected-array-end': "expected ',' or ']'",
   'json.text-after-end': 'unexpected text after the end of the document',
+  // The editor conversions (config-entry-points.ts).
+  'editor.board-channel-hardware':
+    'is a channel of the board: its {key} comes from the board definition, so a channel of your own needs another name',
   // The GPIO driver (build-gpio-model.ts).
   'adc.match-iio-too-long': 'must have at most {limit} characters',
   'gpio.debounce': 'must be an integer >= 0 (microseconds; 0 = no debounce)',
@@ -60,6 +63,7 @@ const TEMPLATES = {
   'gpio.binding-gesture-off': 'is not detected on this input: second_press_wait_ms is 0 (single and long only)',
   'gpio.binding-no-channel': 'names no channel of this configuration',
   'gpio.binding-not-output': 'names channel "{channel}", an input: a binding acts on an output',
+  'gpio.board-meter-name': 'is the name of a control of board input "{channel}" when it counts pulses',
   // The ADC driver (build-adc-model.ts).
   'adc.channel-affixes': 'write "{hint}": the driver adds the in_ prefix and _raw suffix itself',
   'adc.channel-name': 'must be an IIO channel name like "voltage4"',

@@ -21,6 +21,9 @@ export interface DriverConfigSpec<Model> extends ConfigFamily {
    * (problems make the config invalid; warnings are reported and the service goes on).
    */
   build(merged: MergedConfig): { model: Model; problems: Problem[]; warnings: Problem[] };
-  /** The `-j` stub of a board channel the main config does not mention. */
+  /**
+   * The `-j` stub of a board channel: its id, what the editor needs to tell its kind, and the
+   * value of each of `boardValueKeys` it has (the board's, else the schema default).
+   */
   editorStub(boardChannel: JsonObject): JsonObject;
 }

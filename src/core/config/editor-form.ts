@@ -1,9 +1,15 @@
 /**
  * The two conversions the config editor calls:
  * - `-j`: stored config → editor JSON: the board's system channels first (board order), each as
- *   the stored override object or a stub, then the file's other channels in file order.
+ *   the stored override object (without a hardware key, which the board's overrides anyway) or a
+ *   stub, with the board's values of the keys the user may change filled in, then the file's
+ *   other channels in file order.
  * - `-J`: editor JSON → stored config: empty properties removed, protected keys of system
- *   channels stripped, system entries left with only their name dropped.
+ *   channels stripped, values equal to the board's dropped (what `-j` filled in), system entries
+ *   left with only their name dropped.
+ * The editor leaves out of a system channel every value equal to the schema's default, so the
+ * board's values are what it must be shown: a user's 3 decimal places on a board that says 2 is
+ * then a change, and it is kept.
  * Both work on an already validated configuration (see pipeline.ts) and return the whole
  * output text, so the caller writes it at once or not at all.
  */
@@ -49,11 +55,14 @@ export function toEditorJson(family: EditorFormFamily, config: ValidatedConfig):
   const channels: JsonValue[] = [];
   for (const [id, board] of config.merged.boardChannels) {
     const own = byId.get(id);
+    const stub = family.editorStub(board);
     if (own) {
-      channels.push(own);
+      const shown = withoutKeys(own, [family.hardwareKey]);
+      for (const key of family.boardValueKeys) if (!Object.hasOwn(shown, key) && Object.hasOwn(stub, key)) shown[key] = stub[key]!;
+      channels.push(shown);
       used.add(own);
     } else {
-      channels.push(family.editorStub(board));
+      channels.push(stub);
     }
   }
   for (const item of items) if (!used.has(item)) channels.push(item);
@@ -81,6 +90,8 @@ export function removeEmptyProperties(family: ConfigFamily, value: JsonValue): J
   return withChannels(value, family.channelsKey, channels);
 }
 
+const sameValue = (a: JsonValue | undefined, b: JsonValue | undefined) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+
 function withoutKeys(item: JsonObject, keys: readonly string[]): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(item)) {
@@ -89,8 +100,17 @@ function withoutKeys(item: JsonObject, keys: readonly string[]): JsonObject {
   return out;
 }
 
-/** `-J`: the stored configuration text, indented by 2 spaces, with a final newline. */
-export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig): string {
+/**
+ * `-J`: the stored configuration text, indented by 2 spaces, with a final newline. `stored`: the
+ * file as it is now (or undefined): a board value it writes itself is the user's, and stays.
+ */
+export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig, stored?: JsonValue): string {
+  const written = new Set<string>();
+  const storedList = isJsonObject(stored) ? stored[family.channelsKey] : undefined;
+  for (const item of Array.isArray(storedList) ? storedList : []) {
+    if (!isJsonObject(item)) continue;
+    for (const key of family.boardValueKeys) if (Object.hasOwn(item, key)) written.add(`${String(item[family.idKey])}\u0000${key}`);
+  }
   const boards = config.merged.boardChannels;
   // A reserved name that the board does not define but that carries its own hardware is a whole
   // channel of the file (an older controller's single config): nothing of it is stripped.
@@ -106,10 +126,16 @@ export function toStoredJson(family: EditorFormFamily, config: ValidatedConfig):
       channels.push(item);
       continue;
     }
-    // Only an entry left with nothing but its name goes. One that repeats the
-    // board's own value (an ADC stub's decimal_places) stays: it is what the user saved, it is
-    // equivalent once merged, and the output does not depend on the board directory.
-    const stripped = withoutKeys(item, family.protectedKeys);
+    // A value the board gives anyway, that the file did not write, is what `-j` filled in: it
+    // goes, so the file keeps only the user's settings. Then an entry left with nothing but its
+    // name goes.
+    const board = boards.get(item[family.idKey] as string);
+    const stub = board ? family.editorStub(board) : {};
+    const id = String(item[family.idKey]);
+    const fromBoard = family.boardValueKeys.filter(
+      (k) => Object.hasOwn(stub, k) && sameValue(item[k], stub[k]) && !written.has(`${id}\u0000${k}`),
+    );
+    const stripped = withoutKeys(item, [...family.protectedKeys, ...fromBoard]);
     if (Object.keys(stripped).every((k) => k === family.idKey)) continue;
     channels.push(stripped);
   }

@@ -15,6 +15,7 @@ import { JsonDocument } from './json-document.js';
 import type { JsonValue } from './jsonc.js';
 import { mergeChannels, type ConfigSource, type MergedConfig } from './merge-channels.js';
 import { problemLines, type Problem } from './problems.js';
+import { configRules, type ConfigRuleId } from './config-rules.js';
 import { isJsonObject, schemaProblems } from './schema-problems.js';
 
 export interface LoadInput {
@@ -29,7 +30,16 @@ export interface LoadInput {
   readonly boardDir: string | null;
   /** The check of a channel's name against the length of the topics it makes. */
   readonly topicLength: TopicLengthCheck;
+  /**
+   * Problems between channels (a name twice, one line twice, a meter control taken) are
+   * warnings: the editor conversions take what the config editor, which checks each channel on
+   * its own, lets a user save; the service then refuses it with these same lines.
+   */
+  readonly betweenChannelsAsWarnings?: boolean;
 }
+
+/** Rules that only a look at several channels at once can break. */
+const BETWEEN_CHANNELS: ReadonlySet<ConfigRuleId> = new Set(['name.duplicate', 'gpio.line-used-twice', 'gpio.control-collision']);
 
 export interface Loaded<Model> {
   /** The typed, deep-frozen model. */
@@ -100,10 +110,18 @@ export function loadConfig<Model>(spec: DriverConfigSpec<Model>, input: LoadInpu
   const main = check(input.main, input.mainValue ?? input.main.value, false, (v) => mainValidationView(spec, v, boardById));
   if (!main || boards.length < boardFiles.length) fail(problems, syntax);
 
+  const demote = () => {
+    if (!input.betweenChannelsAsWarnings) return;
+    const between = problems.filter((p) => BETWEEN_CHANNELS.has(configRules.read(p.message)?.id as ConfigRuleId));
+    warnings.push(...between);
+    problems.splice(0, problems.length, ...problems.filter((p) => !between.includes(p)));
+  };
+  demote();
   const merged = mergeChannels(spec, boards, main);
   warnings.push(...merged.warnings);
   const built = spec.build(merged);
   problems.push(...built.problems);
+  demote();
   if (problems.length > 0) fail(problems, syntax);
   warnings.push(...built.warnings);
 

@@ -15,7 +15,7 @@ import {
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
 import { facts } from './schema-module/gpio-schema.js';
-import { controlIdsOf } from './control-ids.js';
+import { controlIdsOf, currentControlId, totalControlId } from './control-ids.js';
 import { directionOf } from './gpio-direction.js';
 import { bindingProblems, pressesOf } from './press-config.js';
 import {
@@ -54,7 +54,7 @@ function flag(v: JsonObject, key: keyof typeof defaults): boolean {
 }
 
 /** The kernel's debounce period is a u32 of microseconds (uAPI v2): about 71 minutes. */
-const MAX_DEBOUNCE_US = 0xffff_ffff;
+export const MAX_DEBOUNCE_US = 0xffff_ffff;
 
 function debounceOf(c: MergedChannel, out: Collector): number {
   if (!Object.hasOwn(c.value, 'debounce')) return DEFAULT_DEBOUNCE_US;
@@ -139,7 +139,19 @@ export function buildGpioModel(merged: MergedConfig): { model: GpioConfig; probl
   const channels: GpioChannelConfig[] = [];
   const lines = new Map<string, string>();
   const controls = new Map<string, string>();
+  // A board input may become a meter with one click in the config editor, which checks each
+  // channel alone: its meter's control names are never a custom channel's name.
+  const boardMeterNames = new Map<string, string>();
   for (const c of merged.channels) {
+    if (c.system && directionOf(c.id, c.value.direction) === 'input') {
+      for (const control of [totalControlId(c.id), currentControlId(c.id)]) boardMeterNames.set(control, c.id);
+    }
+  }
+  for (const c of merged.channels) {
+    const boardInput = c.system ? undefined : boardMeterNames.get(c.id);
+    if (boardInput !== undefined) {
+      out.problems.push(channelKeyProblem(c, 'name', rule('gpio.board-meter-name', { channel: boardInput }), { value: c.id }));
+    }
     const ch = channelOf(c, out);
     if (!ch) continue;
     const key = lineKey(ch.line);

@@ -35,6 +35,8 @@ export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
   idKey: facts.idKey,
   reservedNames: new Set(facts.reservedNames),
   protectedKeys: ['gpio', 'direction', 'inverted', 'open_drain', 'open_source'],
+  // An output's start level: the board's generator writes it (`output-high`).
+  boardValueKeys: ['initial_state'],
   hardwareKey: 'gpio',
   systemStandIn: (board) =>
     directionOf(String(board.name), board.direction) === 'input' ? facts.nameEnums.system_input[0]! : facts.nameEnums.system_output[0]!,
@@ -50,6 +52,10 @@ export const gpioConfigSpec: DriverConfigSpec<GpioConfig> = {
   variants: { channelsKey: facts.channelsKey, choose: chooseGpioVariant },
   build: buildGpioModel,
   editorStub(board: JsonObject): JsonObject {
-    return { name: board.name!, direction: directionOf(board.name as string, board.direction) };
+    const direction = directionOf(board.name as string, board.direction);
+    const stub: JsonObject = { name: board.name!, direction };
+    if (direction === 'output')
+      stub.initial_state = typeof board.initial_state === 'boolean' ? board.initial_state : facts.channelDefaults.initial_state;
+    return stub;
   },
 };

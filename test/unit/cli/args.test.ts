@@ -45,6 +45,7 @@ test('defaults of both binaries', () => {
     haStatusTopic: 'homeassistant/status',
     healthIntervalS: 60,
     listFormat: 'json',
+    fromEditor: false,
     driver: 'gpio',
     gpioBackend: 'cdev',
     gpioSimDir: null,

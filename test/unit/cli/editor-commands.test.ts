@@ -35,7 +35,7 @@ const STORED_GPIO = `// stored by hand, with comments
   "custom_top_key": {"kept": true},
 }`;
 
-test('-j (GPIO): board channels first as stored or as {name, direction} stubs, then the others in file order', async (t) => {
+test('-j (GPIO): board channels first as stored or as {name, direction} stubs (outputs with their start level), then the others in file order', async (t) => {
   const board = gpioBoard(t);
   const file = writeConfig(t, STORED_GPIO);
   const r = await runMain('gpio', ['-j', '-c', file, '--system-config-dir', board], { tty: true });
@@ -50,17 +50,17 @@ test('-j (GPIO): board channels first as stored or as {name, direction} stubs, t
     { name: 'A3_IN', direction: 'input' },
     { name: 'A4_IN', direction: 'input' },
     { name: 'A1_OUT', initial_state: true },
-    { name: 'A2_OUT', direction: 'output' },
-    { name: 'A3_OUT', direction: 'output' },
-    { name: 'A4_OUT', direction: 'output' },
-    { name: '5V_OUT', direction: 'output' },
-    { name: 'V_OUT', direction: 'output' },
+    { name: 'A2_OUT', direction: 'output', initial_state: false },
+    { name: 'A3_OUT', direction: 'output', initial_state: false },
+    { name: 'A4_OUT', direction: 'output', initial_state: false },
+    { name: '5V_OUT', direction: 'output', initial_state: false },
+    { name: 'V_OUT', direction: 'output', initial_state: false },
     { name: 'relay', gpio: { chip: '/dev/gpiochip3', offset: 1 }, direction: 'output' },
     { name: 'old_module_input', type: 'water_meter' },
   ]);
 });
 
-test('-j (ADC): stubs are {id} plus the board decimal_places when it has one, never null', async (t) => {
+test('-j (ADC): system channels carry the board decimal_places and averaging_window (else the defaults), never null', async (t) => {
   const board = adcBoard(t); // decimal_places 2 on the first five ids only
   const file = writeConfig(t, {
     device_name: 'ADCs',
@@ -72,15 +72,15 @@ test('-j (ADC): stubs are {id} plus the board decimal_places when it has one, ne
   const r = await runMain('adc', ['-j', '-c', file, '--system-config-dir', board], { tty: true });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual((JSON.parse(r.stdout) as { iio_channels: unknown[] }).iio_channels, [
-    { id: 'Vin', decimal_places: 2 },
-    { id: 'V3_3', decimal_places: 2 },
-    { id: 'V5_0', decimal_places: 2 },
-    { id: 'Vbus_debug', decimal_places: 2 },
-    { id: 'Vbus_network', decimal_places: 2 },
-    { id: 'A1', averaging_window: 3 },
-    { id: 'A2' },
-    { id: 'A3' },
-    { id: 'A4' },
+    { id: 'Vin', averaging_window: 10, decimal_places: 2 },
+    { id: 'V3_3', averaging_window: 10, decimal_places: 2 },
+    { id: 'V5_0', averaging_window: 10, decimal_places: 2 },
+    { id: 'Vbus_debug', averaging_window: 10, decimal_places: 2 },
+    { id: 'Vbus_network', averaging_window: 10, decimal_places: 2 },
+    { id: 'A1', averaging_window: 3, decimal_places: 3 },
+    { id: 'A2', averaging_window: 10, decimal_places: 3 },
+    { id: 'A3', averaging_window: 10, decimal_places: 3 },
+    { id: 'A4', averaging_window: 10, decimal_places: 3 },
     { id: 'x', channel_number: 2, voltage_multiplier: 1 },
   ]);
 });
@@ -172,22 +172,31 @@ test('-J strips the protected keys of a board-defined channel even when it names
   assert.deepEqual(JSON.parse(r.stdout), { device_name: 'ADCs', iio_channels: [{ id: 'Vin', decimal_places: 1 }] });
 });
 
-test('-J drops only name-only system entries: one equal to the -j stub (the board decimal_places) stays, whatever the board dir', async (t) => {
+test('-J drops what the board gives anyway (what -j filled in), then name-only system entries; a 3 on a board saying 2 stays', async (t) => {
   const board = adcBoard(t); // decimal_places 2 on Vin, V3_3, V5_0, Vbus_debug, Vbus_network
   const editor = {
     device_name: 'ADCs',
-    iio_channels: [{ id: 'Vin', decimal_places: 2 }, { id: 'V3_3', decimal_places: 3 }, { id: 'A1' }, { id: 'A2', decimal_places: 2 }],
+    iio_channels: [
+      { id: 'Vin', decimal_places: 2, averaging_window: 10 },
+      { id: 'V3_3', decimal_places: 3 },
+      { id: 'A1' },
+      { id: 'A2', decimal_places: 2 },
+    ],
   };
-  const expected = [
-    { id: 'Vin', decimal_places: 2 },
+  const onBoard = await runMain('adc', ['-J', '--system-config-dir', board], { stdin: JSON.stringify(editor) });
+  assert.equal(onBoard.code, 0, onBoard.stderr);
+  assert.deepEqual(JSON.parse(onBoard.stdout).iio_channels, [
     { id: 'V3_3', decimal_places: 3 },
     { id: 'A2', decimal_places: 2 },
-  ];
-  for (const dir of [board, join(tempDir(t), 'no-board')]) {
-    const r = await runMain('adc', ['-J', '--system-config-dir', dir], { stdin: JSON.stringify(editor) });
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).iio_channels, expected, dir);
-  }
+  ]);
+  // Without a board, a reserved id has nothing to compare with: its values stay.
+  const alone = await runMain('adc', ['-J', '--system-config-dir', join(tempDir(t), 'no-board')], { stdin: JSON.stringify(editor) });
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.deepEqual(JSON.parse(alone.stdout).iio_channels, [
+    { id: 'Vin', decimal_places: 2, averaging_window: 10 },
+    { id: 'V3_3', decimal_places: 3 },
+    { id: 'A2', decimal_places: 2 },
+  ]);
 });
 
 test('-J keeps values equal to the schema defaults: they override a board that says otherwise', async (t) => {
@@ -303,3 +312,35 @@ test('-j and -J without a board directory keep reserved names as they are', asyn
   const j = await runMain('gpio', ['-j', '-c', file, '--system-config-dir', dir], { tty: true });
   assert.equal(j.stdout, '{"device_name":"x","channels":[{"name":"A1_IN","type":"watt_meter"}]}\n');
 });
+
+test('-J keeps a board value the stored file writes itself (the user wrote it); drops the same value -j filled in', async (t) => {
+  const board = adcBoard(t); // decimal_places 2 on Vin and V3_3
+  const file = writeConfig(t, { device_name: 'ADCs', iio_channels: [{ id: 'Vin', decimal_places: 2 }] });
+  const editor = {
+    device_name: 'ADCs',
+    iio_channels: [
+      { id: 'Vin', decimal_places: 2 },
+      { id: 'V3_3', decimal_places: 2 },
+    ],
+  };
+  const r = await runMain('adc', ['-J', '-c', file, '--system-config-dir', board], { stdin: JSON.stringify(editor) });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).iio_channels, [{ id: 'Vin', decimal_places: 2 }]);
+});
+
+test('-J --from-editor saves a name given twice (the service reports it); -J alone refuses it', async (t) => {
+  const board = gpioBoard(t);
+  const editor = { device_name: 'GPIOs', channels: [customGpioItem('door', 1), customGpioItem('door', 2)] };
+  const alone = await runMain('gpio', ['-J', '--system-config-dir', board], { stdin: JSON.stringify(editor) });
+  assert.equal(alone.code, 6);
+  assert.match(alone.stderr, /channels\[1\]\.name: duplicate name/);
+  const saved = await runMain('gpio', ['-J', '--from-editor', '--system-config-dir', board], { stdin: JSON.stringify(editor) });
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.equal(JSON.parse(saved.stdout).channels.length, 2);
+  const misplaced = await runMain('gpio', ['-j', '--from-editor']);
+  assert.equal(misplaced.code, 2);
+});
+
+function customGpioItem(name: string, offset: number) {
+  return { name, gpio: { chip: '/dev/gpiochip3', offset }, direction: 'input' };
+}

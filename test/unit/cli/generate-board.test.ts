@@ -8,11 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { withButtonKeys } from '../../../src/core/config/button-keys-schema.js';
 import { createFakeIioTree } from '../../../src/sim/iio/fake-tree.js';
 import { addGpioChip, cells, FLAG, setOfPhandle, str, writeDtChildren, writeDtNode } from '../../helpers/fake-device-tree.js';
 import { tempDir } from '../config/config-rig.js';
 import { runMain } from './cli-rig.js';
+import { ADC_EDITOR_EDITS } from '../../../src/cli/board/adc-editor-schema.js';
+import { editorSchemaText } from '../../../src/cli/board/editor-schema.js';
+import { GPIO_EDITOR_EDITS } from '../../../src/cli/board/gpio-editor-schema.js';
 
 const ROOT = new URL('../../../../', import.meta.url);
 const shippedSchema = (binary: string) => JSON.parse(readFileSync(new URL(`schemas/${binary}.schema.json`, ROOT), 'utf8')) as Schema;
@@ -116,7 +118,7 @@ test('an unchanged device tree leaves the file alone (same inode, same mtime)', 
   assert.notEqual(statSync(file).ino, before.ino);
 });
 
-test("no device-tree node: no board file, exit 0; the editor's schema (the shipped one, GPIO's with the button keys) only where its directory exists", async (t) => {
+test("no device-tree node: no board file, exit 0; the editor's schema (the shipped one, edited for the editor) only where its directory exists", async (t) => {
   const root = tempDir(t, 'ctl-gen-');
   for (const [driver, node] of [
     ['gpio', 'wirenboard/gpios'],
@@ -138,9 +140,9 @@ test("no device-tree node: no board file, exit 0; the editor's schema (the shipp
       r.stdout,
       new RegExp(`\\n${'ctl-mqtt-'}${driver}: ${schemaFile}: editor schema with the reserved names \\(written\\)\\n$`),
     );
-    const shipped = JSON.parse(readFileSync(new URL(`schemas/ctl-mqtt-${driver}.schema.json`, ROOT), 'utf8')) as Record<string, unknown>;
-    assert.deepEqual(JSON.parse(readFileSync(schemaFile, 'utf8')), withButtonKeys(shipped));
-    assert.equal(readFileSync(schemaFile, 'utf8').includes('press_detection'), driver === 'gpio');
+    const shipped = readFileSync(new URL(`schemas/ctl-mqtt-${driver}.schema.json`, ROOT), 'utf8');
+    assert.equal(readFileSync(schemaFile, 'utf8'), editorSchemaText(shipped, driver === 'gpio' ? GPIO_EDITOR_EDITS : ADC_EDITOR_EDITS));
+    assert.equal(readFileSync(schemaFile, 'utf8').includes('press_detection'), driver === 'gpio', 'the button keys: GPIO only');
   }
   assert.deepEqual(readdirSync(join(root, 'confed')).sort(), ['ctl-mqtt-adc.schema.json', 'ctl-mqtt-gpio.schema.json']);
 });
@@ -225,12 +227,14 @@ test('the editor schema copy: written when its directory exists, with the board 
   assert.deepEqual(gs.definitions.reserved_name!.enum, ['A1_IN', 'A2_IN', 'A1_OUT', 'A2_OUT', '5V_OUT']);
   assert.deepEqual(gs.definitions.system_input!.properties!.name!.enum, ['A1_IN', 'A2_IN']);
   assert.deepEqual(gs.definitions.system_output!.properties!.name!.enum, ['A1_OUT', 'A2_OUT', '5V_OUT']);
-  // Everything else is the shipped schema, with the button keys the service reads beside it.
-  const shipped = withButtonKeys(shippedSchema('ctl-mqtt-gpio') as unknown as Record<string, unknown>) as unknown as Schema;
-  shipped.definitions.reserved_name!.enum = gs.definitions.reserved_name!.enum;
-  shipped.definitions.system_input!.properties!.name!.enum = ['A1_IN', 'A2_IN'];
-  shipped.definitions.system_output!.properties!.name!.enum = ['A1_OUT', 'A2_OUT', '5V_OUT'];
-  assert.deepEqual(gs, shipped);
+  // Everything else is the shipped schema with the editor's edits.
+  const shipped = readFileSync(new URL('schemas/ctl-mqtt-gpio.schema.json', ROOT), 'utf8');
+  const edited = editorSchemaText(shipped, GPIO_EDITOR_EDITS, [
+    { path: ['definitions', 'reserved_name', 'enum'], names: gs.definitions.reserved_name!.enum! },
+    { path: ['definitions', 'system_input', 'properties', 'name', 'enum'], names: ['A1_IN', 'A2_IN'] },
+    { path: ['definitions', 'system_output', 'properties', 'name', 'enum'], names: ['A1_OUT', 'A2_OUT', '5V_OUT'] },
+  ]);
+  assert.deepEqual(gs, JSON.parse(edited));
   assert.match((await runMain('gpio', args(root, join(root, 'g')))).stdout, /editor schema for this board \(unchanged\)/);
 
   assert.equal((await runMain('adc', args(root, join(root, 'a')))).code, 0);
@@ -268,12 +272,16 @@ test('the generated board files are accepted by the services: their channels are
       assert.deepEqual(editor.channels, [
         { name: 'A1_IN', type: 'watt_meter' },
         { name: 'A2_IN', direction: 'input' },
-        { name: 'A1_OUT', direction: 'output' },
-        { name: 'A2_OUT', direction: 'output' },
-        { name: '5V_OUT', direction: 'output' },
+        { name: 'A1_OUT', direction: 'output', initial_state: false },
+        { name: 'A2_OUT', direction: 'output', initial_state: false },
+        { name: '5V_OUT', direction: 'output', initial_state: true },
       ]);
     } else {
-      assert.deepEqual(editor.iio_channels, [{ id: 'V3_3' }, { id: 'Vin', decimal_places: 1 }, { id: 'A1' }]);
+      assert.deepEqual(editor.iio_channels, [
+        { id: 'V3_3', averaging_window: 5, decimal_places: 3 }, // the tree's averaging-window
+        { id: 'Vin', decimal_places: 1, averaging_window: 10 },
+        { id: 'A1', averaging_window: 10, decimal_places: 3 },
+      ]);
     }
   }
 });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { GPIO_EDITOR_EDITS } from '../../../src/cli/board/gpio-editor-schema.js';
 import { editorSchemaText } from '../../../src/cli/board/editor-schema.js';
 import { LONG_PRESS_MS, SECOND_PRESS_WAIT_MS } from '../../../src/gpio/config/gpio-config-model.js';
 import { customGpio, gpioBoard, gpioDoc, loadGpio, oneProblem, problemsOf } from './config-rig.js';
@@ -128,7 +129,7 @@ test('the press counters take part in the control collision check', () => {
 
 test('the editor copy of the schema offers the keys with the bounds and defaults the service checks', () => {
   const copy = JSON.parse(
-    editorSchemaText(readFileSync(new URL('../../../../schemas/ctl-mqtt-gpio.schema.json', import.meta.url), 'utf8'), []),
+    editorSchemaText(readFileSync(new URL('../../../../schemas/ctl-mqtt-gpio.schema.json', import.meta.url), 'utf8'), GPIO_EDITOR_EDITS),
   ) as {
     definitions: Record<string, { properties: Record<string, { minimum?: number; maximum?: number; default?: unknown }> }>;
   };

@@ -28,7 +28,11 @@ test('-j of a board file whose outputs leave out direction: every stub says what
     stubs,
     SHAPE_LINES.map((l) => [l.name, l.name === 'A2_OUT' ? '(override)' : l.direction]),
   );
-  assert.deepEqual(channels[1], { name: 'A2_OUT', load_previous_state: false }, 'the stored override, as written');
+  assert.deepEqual(
+    channels[1],
+    { name: 'A2_OUT', load_previous_state: false, initial_state: false },
+    'the stored override, with the board start level filled in',
+  );
 });
 
 test("an older controller's single config: -j shows it whole, -J keeps every reserved channel with its own line", async (t) => {
