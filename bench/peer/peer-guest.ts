@@ -28,6 +28,9 @@ import { freePort } from '../../test/helpers/free-port.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
 import { lineDir, puller, simChip, type SimChip } from '../../test/hil/gpio-sim-rig.js';
 import { NODE_FLAGS } from '../../src/service/node-flags.js';
+
+/** V8 flags tried on ctl-mqtt-gpio beside the package's (memory for CPU): BENCH_CONTROLLER_FLAGS="--lite-mode". */
+const EXTRA_FLAGS = (process.env['BENCH_CONTROLLER_FLAGS'] ?? '').split(/\s+/).filter((f) => f !== '');
 import { loadAdcConfig } from '../../src/adc/config/load-adc-config.js';
 import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
 import { topicLengthCheck } from '../../src/mqtt/topic-length-limits.js';
@@ -85,6 +88,7 @@ function ctlProgram(meter: boolean): Program {
       writeFileSync(config, JSON.stringify({ device_name: 'Peer bench', channels }));
       const args = [
         ...NODE_FLAGS,
+        ...EXTRA_FLAGS,
         join(root, 'dist/bin/ctl-mqtt-gpio.js'),
         '-c',
         config,
