@@ -30,9 +30,11 @@ mirror_of() { # suite-pattern
     sed -E 's/\[[^]]*\] +//' | awk -v s="$1" '$3 ~ s { print $2; exit }'
   true
 }
-# Any suite of the machine's sources names its Debian mirror; the archive holds every suite.
-mirror="${CTL_DEBIAN_MIRROR:-$(mirror_of '^[a-z]+$' | head -n1)}"; mirror="${mirror:-http://deb.debian.org/debian}"
-security="$(mirror_of '^[a-z]+-security$' | head -n1)"; security="${security:-http://deb.debian.org/debian-security}"
+# Any Debian release among the machine's sources names its Debian mirror, which holds every suite
+# (a third party's repository, such as NodeSource's "nodistro", names none).
+releases='(buster|bullseye|bookworm|trixie|forky|sid)'
+mirror="${CTL_DEBIAN_MIRROR:-$(mirror_of "^$releases\$" | head -n1)}"; mirror="${mirror:-http://deb.debian.org/debian}"
+security="$(mirror_of "^$releases-security\$" | head -n1)"; security="${security:-http://deb.debian.org/debian-security}"
 
 mkdir -p "$cache"
 root="$(mktemp -d "$cache/root.XXXXXX")"

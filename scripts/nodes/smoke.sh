@@ -23,7 +23,8 @@ while [ $# -gt 1 ]; do
     *) break ;;
   esac
 done
-node="${1:?usage: smoke.sh [--tests] [--demo SECONDS] NODE}"
+[ $# -eq 1 ] && [ -x "$1" ] || { echo "usage: smoke.sh [--tests] [--demo SECONDS] NODE (got: $*)" >&2; exit 2; }
+node="$1"
 version="$("$node" --version)"
 log() { printf 'node %s: %s\n' "$version" "$*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
