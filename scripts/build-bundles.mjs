@@ -10,6 +10,7 @@
 // What stays outside the bundle: koffi (a native module, loaded from node_modules); files the code
 // finds at run time through the package root (package.json, the console's web/ assets, schemas).
 // The modules under dist/src stay as they are: the tests import and run them one by one.
+// Also aedes for the demo and the tests (dist/vendor/aedes.js; see the end).
 import { build } from 'esbuild';
 import { chmodSync, rmSync } from 'node:fs';
 
@@ -58,3 +59,21 @@ await build({
   banner: { js: REQUIRE_SHIM },
 });
 for (const binary of Object.keys(COMMANDS)) chmodSync(`${OUT}/${binary}.js`, 0o755);
+
+// aedes, the demo's broker (not shipped), as one file: aedes imports its own package.json with an
+// import attribute (`with { type: 'json' }`) that Node.js 18.19 cannot parse (18.20 can, with an
+// ExperimentalWarning); bundled, the JSON is inlined and the demo runs on every Node.js that
+// engines allows. src/demo/load-aedes.ts and the tests' aedes helper import it.
+await build({
+  entryPoints: { aedes: 'aedes' },
+  outdir: 'dist/vendor',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node18.19',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  banner: { js: REQUIRE_SHIM },
+});

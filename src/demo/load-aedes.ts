@@ -1,19 +1,22 @@
 /**
- * aedes, imported when the demo's broker starts rather than with the demo's modules, so that the
- * filter of json-module-warning.ts is in place before aedes imports its package.json. Node.js
- * 18.19 cannot parse that import (`with { type: 'json' }` arrived in 18.20): one line says so.
+ * aedes as the build bundles it (scripts/build-bundles.mjs: dist/vendor/aedes.js), not from
+ * node_modules: aedes imports its own package.json with an import attribute that Node.js 18.19
+ * cannot parse (`with { type: 'json' }` arrived in 18.20, with an ExperimentalWarning on 18.x);
+ * the bundle has that JSON inlined, so the demo's broker starts, without a warning, on every
+ * Node.js the package supports. Imported when the broker starts, not with the demo's modules.
  */
 import type { Aedes } from 'aedes';
 import { CtlError } from '../core/errors.js';
-import { dropJsonModuleWarning } from './json-module-warning.js';
+
+/** From dist/src/demo/ (where this module runs) to the bundle. */
+const AEDES_BUNDLE = new URL('../../vendor/aedes.js', import.meta.url);
 
 export async function loadAedes(): Promise<typeof Aedes> {
-  dropJsonModuleWarning();
   try {
-    return (await import('aedes')).Aedes;
+    return ((await import(AEDES_BUNDLE.href)) as { Aedes: typeof Aedes }).Aedes;
   } catch (err) {
-    if (err instanceof SyntaxError) {
-      throw new CtlError('RUNTIME', `the demo's embedded MQTT broker (aedes) needs Node.js >= 18.20; this is ${process.version}`);
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new CtlError('RUNTIME', `the demo's MQTT broker ${AEDES_BUNDLE.pathname} is missing: run 'npm run build'`);
     }
     throw err;
   }

@@ -1,10 +1,11 @@
 /**
  * aedes (MQTT 3.1.1, in memory) on a free loopback port: the embedded broker the tests use when
  * mosquitto is not installed (so `npm test` needs no broker installed), and the broker of the tests that hold the MQTT layer to
- * aedes's own behaviour.
+ * aedes's own behaviour. The demo's copy of aedes, bundled by the build (it runs on Node.js 18.19,
+ * aedes from node_modules does not).
  */
-import { Aedes } from 'aedes';
 import { createServer, type Socket } from 'node:net';
+import { loadAedes } from '../../src/demo/load-aedes.js';
 import { freePort } from './free-port.js';
 
 export interface AedesBroker {
@@ -20,7 +21,7 @@ export interface AedesOptions {
 }
 
 export async function startAedes(options: AedesOptions = {}): Promise<AedesBroker> {
-  const broker = await Aedes.createBroker();
+  const broker = await (await loadAedes()).createBroker();
   const refused = new Set(options.refuseSubscriptions ?? []);
   // A null subscription is refused in the SUBACK; the client stays connected.
   if (refused.size > 0) broker.authorizeSubscribe = (_client, sub, done) => done(null, refused.has(sub.topic) ? null : sub);

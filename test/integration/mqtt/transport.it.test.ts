@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
-import { Aedes } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import { loadAedes } from '../../../src/demo/load-aedes.js';
 import { publishOnce, retainedSnapshot } from '../../helpers/mqtt-recorder.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { DEVICE, makeDevice, skipWithoutMosquitto, sleep, startBroker, threeControls } from './device-rig.js';
@@ -81,7 +81,7 @@ test('unix:// socket URL', { skip: skipWithoutMosquitto }, async (t) => {
 });
 
 test('a broker without MQTT 5 (aedes): falls back to 3.1.1', async (t) => {
-  const aedes = await Aedes.createBroker();
+  const aedes = await (await loadAedes()).createBroker();
   const server = createServer(aedes.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -108,7 +108,7 @@ test('a broker without MQTT 5 (aedes): falls back to 3.1.1', async (t) => {
 });
 
 test('ws:// URL (aedes behind a WebSocket server)', async (t) => {
-  const aedes = await Aedes.createBroker();
+  const aedes = await (await loadAedes()).createBroker();
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   wss.on('connection', (socket) => aedes.handle(createWebSocketStream(socket) as never));
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
