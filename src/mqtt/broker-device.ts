@@ -12,6 +12,7 @@ import { resolveBroker, type BrokerOptions, type ResolvedBroker } from './broker
 import { readTlsMaterial, sameTlsMaterial } from './tls-material.js';
 import { tryTlsMaterial } from './tls-trial.js';
 import { ManagedConnection } from './connection.js';
+import type { OnSocket } from './broker-client.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
 import type { ControlSpec, DeviceControl, DeviceSpec, MqttDevice, MqttTraffic } from './mqtt-device.js';
@@ -54,6 +55,8 @@ export interface MqttDeviceOptions {
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
   /** Upper bound of `stop()`; default 4000 ms (the service exits within 5 s). */
   readonly stopTimeoutMs?: number;
+  /** Told of each socket the device's own connection opens to the broker (not Home Assistant's). */
+  readonly onSocket?: OnSocket;
 }
 
 /**
@@ -107,6 +110,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
         persistentSession: true,
         log: this.log,
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+        ...(options.onSocket !== undefined ? { onSocket: options.onSocket } : {}),
         time: this.time,
       },
       {

@@ -10,9 +10,20 @@ import { createMqttDevice } from '../mqtt/broker-device.js';
 import { softwareVersionSpec } from './package-version.js';
 import { controllerOfThisMachine } from '../mqtt/ha/ha-controller.js';
 import type { ServiceEnv } from './hosted-process.js';
+import type { OnSocket } from '../mqtt/broker-client.js';
 
-/** `title`: the config's `device_name`; `env`: where the password and Home Assistant's ids come from. */
-export function createServiceDevice(cli: ServiceOptions, title: string, logger: Logger, env: ServiceEnv = process.env): MqttDevice {
+/**
+ * `title`: the config's `device_name`; `env`: where the password and Home Assistant's ids come
+ * from; `onSocket`: told of each socket the device's connection opens to the broker (the
+ * service's own, not another's in the same process).
+ */
+export function createServiceDevice(
+  cli: ServiceOptions,
+  title: string,
+  logger: Logger,
+  env: ServiceEnv = process.env,
+  onSocket?: OnSocket,
+): MqttDevice {
   const ha = cli.haDiscoveryPrefix !== null;
   return createMqttDevice({
     device: { id: cli.deviceId, driver: cli.binary, title, ...softwareVersionSpec() },
@@ -22,5 +33,6 @@ export function createServiceDevice(cli: ServiceOptions, title: string, logger: 
     // In the host each service has its own environment (its /etc/default file): its controller id.
     ...(ha && env !== process.env ? { haController: controllerOfThisMachine(logger.child('mqtt'), env) } : {}),
     log: logger.child('mqtt'),
+    ...(onSocket !== undefined ? { onSocket } : {}),
   });
 }
