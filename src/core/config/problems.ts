@@ -2,7 +2,6 @@
  * Configuration problems and warnings, each one line:
  * `FILE:LINE:COL: json.path: rule (got VALUE)`.
  */
-import { ConfigError } from '../errors.js';
 import type { JsonPath } from './jsonc.js';
 import { rule } from './config-rules.js';
 
@@ -66,11 +65,6 @@ export function problemLines(problems: readonly Problem[], limit = MAX_PROBLEMS)
   const unique = [...new Set(sorted.map(formatProblem))];
   if (unique.length <= limit) return unique;
   return [...unique.slice(0, limit), rule('list.more', { count: unique.length - limit })];
-}
-
-/** The ConfigError of a list of problems (one line each). */
-export function configErrorOf(code: 'CONFIG_READ' | 'CONFIG_PARSE' | 'CONFIG_INVALID', problems: readonly Problem[]): ConfigError {
-  return new ConfigError(code, problemLines(problems));
 }
 
 /** A problem about a whole file (no position inside it), e.g. a file that cannot be read. */
