@@ -2,7 +2,7 @@
 // Runs the compiled test files with Node's built-in test runner.
 // Usage: node scripts/run-tests.mjs [substring ...]  (only files whose path contains one of them)
 // HIL files (*.hil.test.js) run only inside the qemu guest (npm run test:hil).
-// The full run (no substring) measures line coverage, the services spawned by the tests
+// The full run (no substring) measures line and branch coverage, the services spawned by the tests
 // included, and fails when a floor of src/ is below its gate (scripts/coverage-gate.mjs).
 // CTL_TEST_COVERAGE=0 runs without it; CTL_TEST_COVERAGE=1 measures a filtered run too and
 // prints the table without gating it (a filtered run covers only part of a floor).

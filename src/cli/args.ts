@@ -9,7 +9,6 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CtlError } from '../core/errors.js';
 import { deviceTreeBase } from '../hw/devicetree/dt-path.js';
 import {
   BINARY,
@@ -177,8 +176,4 @@ export function parseCliArgs(driver: DriverKind, argv: readonly string[]): CliOp
     stateFile: d.stateFile ?? DEFAULT_STATE_FILE,
     saveIntervalS: d.saveIntervalS ?? DEFAULT_SAVE_INTERVAL_S,
   });
-}
-
-export function isUsageError(err: unknown): err is CtlError {
-  return err instanceof CtlError && err.code === 'USAGE';
 }

@@ -15,7 +15,7 @@ import { CtlError, messageOf } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { topicPrefixProblem } from '../mqtt/topics.js';
 import { processIo, type CliIo } from './cli-io.js';
-import { checkMqttString } from './string-limits.js';
+import { checkMqttString } from '../mqtt/topic-length-limits.js';
 import { isMainModule } from '../service/is-main.js';
 import { packageVersion } from '../service/package-version.js';
 

@@ -6,12 +6,8 @@
  */
 import type { CommonCliOptions } from './cli-options.js';
 import { defaultClientId } from '../mqtt/client-id.js';
-import { withThousands as n } from '../core/thousands.js';
 import { haConfigTopicBytes } from '../mqtt/ha/ha-topic-length.js';
-import { MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../mqtt/topic-length-limits.js';
-import { usageError } from '../core/arguments.js';
-
-const LIMIT = `the limit is ${n(MQTT_MAX_STRING_BYTES)}`;
+import { checkMqttString, TopicBudget } from '../mqtt/topic-length-limits.js';
 
 /**
  * The lengths of the topics the command line gives the device: its prefix, its id and, with
@@ -26,14 +22,7 @@ export function topicBudgetOf(cli: CommonCliOptions): TopicBudget {
 
 /** @throws CtlError USAGE naming the first value that cannot fit. */
 export function checkMqttLimits(cli: CommonCliOptions): void {
-  const budget = topicBudgetOf(cli);
-  const shortestControl = budget.controlTopicBytes('x');
-  if (shortestControl > MQTT_MAX_STRING_BYTES) {
-    const culprit = utf8Bytes(cli.topicPrefix) > utf8Bytes(cli.deviceId) ? '-T (topic prefix)' : '--device-id';
-    throw usageError(
-      `${culprit} is too long for MQTT: the device's topics would be at least ${n(shortestControl)} bytes of UTF-8 (${LIMIT})`,
-    );
-  }
+  topicBudgetOf(cli).checkRoomForControls({ prefix: '-T (topic prefix)', deviceId: '--device-id' });
   const clientId = cli.clientId ?? defaultClientId(cli.deviceId, cli.topicPrefix);
   const strings: [string, string | null][] = [
     [cli.clientId === null ? 'the default client id (<prefix>-<device-id>-<hostname>)' : '--client-id', clientId],
@@ -41,11 +30,4 @@ export function checkMqttLimits(cli: CommonCliOptions): void {
     ['-P (password)', cli.broker.password],
   ];
   for (const [what, value] of strings) checkMqttString(what, value);
-}
-
-/** One string bound for an MQTT packet (a user name, a password); `what` names its source. @throws CtlError USAGE */
-export function checkMqttString(what: string, value: string | null | undefined): void {
-  if (value !== null && value !== undefined && utf8Bytes(value) > MQTT_MAX_STRING_BYTES) {
-    throw usageError(`${what} is too long for MQTT: ${n(utf8Bytes(value))} bytes of UTF-8 (${LIMIT})`);
-  }
 }

@@ -70,6 +70,15 @@ export function isCtlError(err: unknown, code?: ErrorCode): err is CtlError {
   return err instanceof CtlError && (code === undefined || err.code === code);
 }
 
+/**
+ * Any thrown value as a CtlError: a CtlError as it is; anything else as `code`, with its message
+ * after `what: ` when given, and the value as its cause.
+ */
+export function toCtlError(err: unknown, code: ErrorCode, what?: string): CtlError {
+  if (err instanceof CtlError) return err;
+  return new CtlError(code, what === undefined ? messageOf(err) : `${what}: ${messageOf(err)}`, { cause: err });
+}
+
 /** Text of any thrown value, without a stack trace. */
 export function messageOf(err: unknown): string {
   if (err instanceof Error) return err.message;

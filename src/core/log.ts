@@ -67,13 +67,6 @@ export function createLogger(options: LoggerOptions): Logger {
   return make(options.namespace, asFunction(options.debug ?? false), options.quietInfo ?? false, true);
 }
 
-/** A logger that keeps its lines in memory (tests). */
-export function createMemoryLogger(namespace = 'test', debug = true): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const logger = createLogger({ namespace, debug, write: (line) => lines.push(line) });
-  return Object.assign(logger, { lines });
-}
-
 /**
  * Rate limiting for repeated failures: a broken channel must never flood the journal.
  * `shouldLog(key)` is true the first time a key is seen and then at most once per interval;

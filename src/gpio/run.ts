@@ -31,7 +31,7 @@ import { GpioService, type StartReport } from './gpio-service.js';
 import { GpioStateStore } from './state/gpio-state.js';
 import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 import { systemPresenceUnder } from '../hw/systemd/unit-presence.js';
-import { ackAtOnceOnEveryConnection } from '../hw/net/quick-ack.js';
+import { ackAtOnce } from '../hw/net/quick-ack.js';
 
 /** The backend the command line chose, with what the service needs to know about its chips. */
 export interface GpioHardware {
@@ -76,26 +76,10 @@ export async function run(
   context: RunContext = { env: process.env },
 ): Promise<number> {
   await refuseSharedStateDirectory(cli.stateFile);
-  // The broker's connections acknowledge every read at once: a broker with Nagle's algorithm on
-  // would otherwise hold an `/on` command for up to ~40 ms after one of our publishes (see the module).
-  const stopQuickAcks = ackAtOnceOnEveryConnection();
-  try {
-    return await runGpio(cli, config, logger, reloader, openHardware, context);
-  } finally {
-    stopQuickAcks();
-  }
-}
-
-/** The service itself; run() around it makes the broker connections acknowledge at once. */
-async function runGpio(
-  cli: GpioRunOptions,
-  config: GpioConfig,
-  logger: Logger,
-  reloader: ConfigReloader<GpioConfig> | undefined,
-  openHardware: OpenGpioHardware,
-  context: RunContext,
-): Promise<number> {
-  const device = createServiceDevice(cli, config.deviceName, logger, context.env);
+  // The device's connection acknowledges every read at once: a broker with Nagle's algorithm on
+  // would otherwise hold an `/on` command for up to ~40 ms after one of our publishes (see the
+  // module). Only this connection: another service in the same process (cli/host/) keeps its own.
+  const device = createServiceDevice(cli, config.deviceName, logger, context.env, ackAtOnce);
   const hw = openHardware(logger.child(cli.gpioBackend));
   const state = await GpioStateStore.open({
     path: cli.stateFile,

@@ -10,25 +10,31 @@
  */
 import mqtt, { MqttClient, type IClientOptions } from 'mqtt';
 import { createRequire } from 'node:module';
-import net from 'node:net';
-import type { Duplex } from 'node:stream';
+import net, { type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
 /** `node:tls`, loaded when a TLS connection is first made: a plain connection never pays for it. */
 const requireBuiltin = createRequire(import.meta.url);
 
-/** Connects (and later reconnects) to the broker the options name. */
-export function connectBrokerClient(options: IClientOptions): MqttClient {
+/** Told of each socket opened to the broker (TCP, TLS or unix; not WebSocket) before it connects. */
+export type OnSocket = (socket: Socket) => void;
+
+/** Connects (and later reconnects) to the broker the options name; `onSocket` sees each socket of it. */
+export function connectBrokerClient(options: IClientOptions, onSocket?: OnSocket): MqttClient {
   const open = streamOpener(options);
   if (open === undefined) return mqtt.connect(options);
   // Each (re)connect reads the client's options as they are then: a TLS renewal replaces them.
-  const client = new MqttClient((c) => open(c, c.options), options);
+  const client = new MqttClient((c) => {
+    const socket = open(c, c.options);
+    onSocket?.(socket);
+    return socket;
+  }, options);
   // As mqtt.connect does: an 'error' with no listener of the caller's must not throw.
   client.on('error', () => {});
   return client;
 }
 
-type StreamOpener = (client: MqttClient, options: IClientOptions) => Duplex;
+type StreamOpener = (client: MqttClient, options: IClientOptions) => Socket;
 
 /** How to open the stream for the options' transport; undefined for WebSocket (mqtt.connect's). */
 function streamOpener(options: IClientOptions): StreamOpener | undefined {

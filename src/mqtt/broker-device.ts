@@ -13,6 +13,7 @@ import { resolveBroker, type BrokerOptions, type ResolvedBroker } from './broker
 import { readTlsMaterial, sameTlsMaterial } from './tls-material.js';
 import { tryTlsMaterial } from './tls-trial.js';
 import { ManagedConnection } from './connection.js';
+import type { OnSocket } from './broker-client.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
 import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
 import type { ControlSpec, DeviceControl, DeviceSpec, EventSourceSpec, FireEvent, MqttDevice, MqttTraffic } from './mqtt-device.js';
@@ -57,6 +58,8 @@ export interface MqttDeviceOptions {
   readonly stopTimeoutMs?: number;
   /** The service's health as a Wiren Board device of its own (status-device.ts); none when absent. */
   readonly statusDevice?: { readonly title: Titles; readonly controls: readonly StatusControl[] };
+  /** Told of each socket the device's own connection opens to the broker (not Home Assistant's). */
+  readonly onSocket?: OnSocket;
 }
 
 /**
@@ -111,6 +114,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
         persistentSession: true,
         log: this.log,
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
+        ...(options.onSocket !== undefined ? { onSocket: options.onSocket } : {}),
         time: this.time,
       },
       {

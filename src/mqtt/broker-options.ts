@@ -6,7 +6,8 @@
 import type { IClientOptions } from 'mqtt';
 import { CtlError } from '../core/errors.js';
 import { defaultClientId } from './client-id.js';
-import { checkCredentialLength, readPasswordFile } from './password-source.js';
+import { readPasswordFile } from './password-source.js';
+import { checkMqttString } from './topic-length-limits.js';
 import { readTlsMaterial, type TlsFiles } from './tls-material.js';
 
 export interface BrokerOptions {
@@ -75,8 +76,8 @@ export function resolveBroker(options: BrokerOptions, deviceId: string, topicPre
     display = `${clientOptions.protocol}://${hostForUrl(clientOptions.host)}:${clientOptions.port}`;
   }
   // The command line's own values were checked when it was parsed; these may come from the URL.
-  if (clientOptions.username !== undefined) checkCredentialLength('the MQTT user name', clientOptions.username);
-  if (typeof clientOptions.password === 'string') checkCredentialLength('the MQTT password', clientOptions.password);
+  if (clientOptions.username !== undefined) checkMqttString('the MQTT user name', clientOptions.username);
+  if (typeof clientOptions.password === 'string') checkMqttString('the MQTT password', clientOptions.password);
   return { display, clientOptions, tlsFiles };
 }
 

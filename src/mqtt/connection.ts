@@ -18,7 +18,7 @@ import { tlsFailure } from './tls-failure.js';
 import type { MqttTraffic } from './mqtt-device.js';
 import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
-import { connectBrokerClient } from './broker-client.js';
+import { connectBrokerClient, type OnSocket } from './broker-client.js';
 import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
 import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-length-limits.js';
 
@@ -48,6 +48,8 @@ export interface ConnectionOptions {
   readonly keepaliveS?: number;
   /** Clocks and timers; default systemTime. */
   readonly time?: Time;
+  /** Told of each socket this connection opens to the broker (not for WebSocket): broker-client.ts. */
+  readonly onSocket?: OnSocket;
 }
 
 /** How long the broker keeps our session while we are away (MQTT 5). */
@@ -163,7 +165,7 @@ export class ManagedConnection {
     };
     if (persistentSession) clientOptions.properties = { sessionExpiryInterval: SESSION_EXPIRY_S };
     if (will !== undefined) clientOptions.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true };
-    const client = connectBrokerClient(clientOptions);
+    const client = connectBrokerClient(clientOptions, this.options.onSocket);
     this.client = client;
     // Before mqtt.js's own 'close' listener, which arms the reconnect timer with reconnectPeriod.
     client.prependListener('close', () => this.onClose());

@@ -7,11 +7,6 @@ export type ErrorFlag = 'r' | 'w' | 'p';
 
 const ORDER: readonly ErrorFlag[] = ['r', 'w', 'p'];
 
-/** True for the letters `r`, `w` and `p`. */
-export function isErrorFlag(value: string): value is ErrorFlag {
-  return value === 'r' || value === 'w' || value === 'p';
-}
-
 /**
  * `flags` with `flag` set or cleared, in the canonical order r, w, p (so equal sets always give
  * equal payloads and "changed" is a string comparison).

@@ -7,8 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError, messageOf } from '../core/errors.js';
-import { withThousands } from '../core/thousands.js';
-import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-length-limits.js';
+import { checkMqttString } from './topic-length-limits.js';
 
 export const PASSWORD_ENV = 'CTL_MQTT_PASSWORD';
 /** The credential name a systemd unit passes the password under. */
@@ -25,7 +24,7 @@ export function passwordSourceOf(
   if (cli.passwordFile !== null) return { passwordFile: cli.passwordFile };
   const fromEnv = env[PASSWORD_ENV];
   if (fromEnv !== undefined) {
-    checkCredentialLength(`${PASSWORD_ENV} (the password)`, fromEnv);
+    checkMqttString(`${PASSWORD_ENV} (the password)`, fromEnv);
     return { password: fromEnv };
   }
   const credentials = env.CREDENTIALS_DIRECTORY;
@@ -50,22 +49,6 @@ export function readPasswordFile(path: string): string {
     throw new CtlError('RUNTIME', `cannot read password file ${path}: ${messageOf(err)}`);
   }
   const password = text.split(/\r?\n/, 1)[0]!;
-  checkCredentialLength(`the password in ${path}`, password);
+  checkMqttString(`the password in ${path}`, password);
   return password;
-}
-
-/**
- * A user name or password longer than an MQTT string can be is a mistake in what the person gave
- * (exit 2, one line), wherever it came from: found at start, not as an error of the MQTT client
- * at its first packet.
- * @throws CtlError USAGE naming `what`.
- */
-export function checkCredentialLength(what: string, value: string): void {
-  const bytes = utf8Bytes(value);
-  if (bytes > MQTT_MAX_STRING_BYTES) {
-    throw new CtlError(
-      'USAGE',
-      `${what} is too long for MQTT: ${withThousands(bytes)} bytes of UTF-8 (the limit is ${withThousands(MQTT_MAX_STRING_BYTES)})`,
-    );
-  }
 }

@@ -1,20 +1,38 @@
 /**
- * MQTT strings (topics, client id, user name, password) hold at most 65,535 bytes. mqtt.js does
- * not check: a longer one makes it throw while encoding the packet, and its connection is stuck
- * afterwards. So the lengths are checked before anything connects: the command line (prefix,
- * device id) must leave room for controls, and the configuration check rejects a channel whose
- * longest topic would not fit.
+ * MQTT's one length limit, and every check of it: MQTT strings (topics, client id, user name,
+ * password) hold at most 65,535 bytes. mqtt.js does not check: a longer one makes it throw while
+ * encoding the packet, and its connection is stuck afterwards. So the lengths are checked before
+ * anything connects: a client id, user name or password wherever it came from (checkMqttString),
+ * the command line's prefix and device id, which must leave room for controls
+ * (TopicBudget.checkRoomForControls), and each channel of the configuration, whose longest topic
+ * must fit (topicLengthCheck).
  */
 import type { TopicLengthCheck } from '../core/config/topic-length.js';
 import { rule } from '../core/config/config-rules.js';
+import { CtlError } from '../core/errors.js';
 import { withThousands } from '../core/thousands.js';
 import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
 
 /** The longest MQTT string, in bytes of UTF-8. */
 export const MQTT_MAX_STRING_BYTES = 65_535;
+/** How a message about a string too long for MQTT ends. */
+const THE_LIMIT = `the limit is ${withThousands(MQTT_MAX_STRING_BYTES)}`;
 
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
+}
+
+/**
+ * A string bound for an MQTT packet (a client id, a user name, a password) longer than MQTT allows
+ * is a mistake in what the person gave (exit 2, one line naming `what`, its source), found at
+ * start rather than as an error of the MQTT client at its first packet. Nothing to check for none.
+ * @throws CtlError USAGE
+ */
+export function checkMqttString(what: string, value: string | null | undefined): void {
+  if (value === null || value === undefined) return;
+  const bytes = utf8Bytes(value);
+  if (bytes > MQTT_MAX_STRING_BYTES)
+    throw new CtlError('USAGE', `${what} is too long for MQTT: ${withThousands(bytes)} bytes of UTF-8 (${THE_LIMIT})`);
 }
 
 /** What the command line decides about a device's topics: their lengths limit the channel names. */
@@ -39,7 +57,7 @@ export class TopicBudget {
 
   /** @throws CtlError USAGE when the prefix or device id cannot be used in topics at all. */
   constructor(
-    context: TopicContext,
+    private readonly context: TopicContext,
     private readonly extraTopicBytes?: ExtraTopicBytes,
   ) {
     const topics = new DeviceTopics(context.prefix, context.deviceId);
@@ -56,6 +74,20 @@ export class TopicBudget {
   controlTopicBytes(controlId: string): number {
     const own = this.controlOverhead + utf8Bytes(controlId);
     return this.extraTopicBytes === undefined ? own : Math.max(own, this.extraTopicBytes(controlId));
+  }
+
+  /**
+   * @throws CtlError USAGE when even a one-character control's topics would be too long; `names`
+   *   say where the prefix and the device id came from, and the longer of the two is named.
+   */
+  checkRoomForControls(names: { readonly prefix: string; readonly deviceId: string }): void {
+    const bytes = this.controlTopicBytes('x');
+    if (bytes <= MQTT_MAX_STRING_BYTES) return;
+    const culprit = utf8Bytes(this.context.prefix) > utf8Bytes(this.context.deviceId) ? names.prefix : names.deviceId;
+    throw new CtlError(
+      'USAGE',
+      `${culprit} is too long for MQTT: the device's topics would be at least ${withThousands(bytes)} bytes of UTF-8 (${THE_LIMIT})`,
+    );
   }
 }
 

@@ -10,6 +10,7 @@ import { createMqttDevice } from '../mqtt/broker-device.js';
 import { softwareVersionSpec } from './package-version.js';
 import { controllerOfThisMachine } from '../mqtt/ha/ha-controller.js';
 import type { ServiceEnv } from './hosted-process.js';
+import type { OnSocket } from '../mqtt/broker-client.js';
 import { statusDeviceOf } from './health.js';
 import { ORIGINAL_DRIVERS } from './original-driver.js';
 
@@ -28,8 +29,18 @@ function hasStatusDevice(cli: ServiceOptions): boolean {
   return cli.healthIntervalS > 0 && (kind === 'gpio' || kind === 'adc') && ORIGINAL_DRIVERS[kind].deviceId === cli.deviceId;
 }
 
-/** `title`: the config's `device_name`; `env`: where the password and Home Assistant's ids come from. */
-export function createServiceDevice(cli: ServiceOptions, title: string, logger: Logger, env: ServiceEnv = process.env): MqttDevice {
+/**
+ * `title`: the config's `device_name`; `env`: where the password and Home Assistant's ids come
+ * from; `onSocket`: told of each socket the device's connection opens to the broker (the
+ * service's own, not another's in the same process).
+ */
+export function createServiceDevice(
+  cli: ServiceOptions,
+  title: string,
+  logger: Logger,
+  env: ServiceEnv = process.env,
+  onSocket?: OnSocket,
+): MqttDevice {
   const ha = cli.haDiscoveryPrefix !== null;
   return createMqttDevice({
     device: { id: cli.deviceId, driver: cli.binary, title, ...softwareVersionSpec() },
@@ -40,5 +51,6 @@ export function createServiceDevice(cli: ServiceOptions, title: string, logger: 
     ...(ha && env !== process.env ? { haController: controllerOfThisMachine(logger.child('mqtt'), env) } : {}),
     ...(hasStatusDevice(cli) ? { statusDevice: statusDeviceOf(driverKindOf(cli.binary), cli.deviceId) } : {}),
     log: logger.child('mqtt'),
+    ...(onSocket !== undefined ? { onSocket } : {}),
   });
 }

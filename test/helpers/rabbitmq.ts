@@ -13,8 +13,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { canConnect, freePort } from './free-port.js';
+import { waitUntil } from './wait-until.js';
 
 const RABBITMQ_BIN = process.env['CTL_TEST_RABBITMQ_BIN'] ?? '/usr/lib/rabbitmq/bin';
 const EPMD = '/usr/bin/epmd';
@@ -145,17 +145,19 @@ class RabbitMqProcess implements RabbitMq {
       dead = true;
       if (this.child === child) this.child = undefined;
     });
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!(await canConnect(this.port))) {
-      if (dead || Date.now() > deadline) {
-        this.killNode(child);
-        await this.exited;
-        this.child = undefined;
-        throw new Error(
-          `RabbitMQ did not start its MQTT listener on port ${this.port}:\n${this.output.slice(-1500)}\n${this.log().slice(-1500)}`,
-        );
-      }
-      await sleep(100);
+    const listening = async (): Promise<boolean> => {
+      if (dead) throw new Error('the node ended');
+      return canConnect(this.port);
+    };
+    try {
+      await waitUntil(listening, 'the MQTT listener', { timeoutMs: START_TIMEOUT_MS, intervalMs: 100 });
+    } catch {
+      this.killNode(child);
+      await this.exited;
+      this.child = undefined;
+      throw new Error(
+        `RabbitMQ did not start its MQTT listener on port ${this.port}:\n${this.output.slice(-1500)}\n${this.log().slice(-1500)}`,
+      );
     }
     this.lastStartMs = performance.now() - started;
   }
@@ -224,11 +226,14 @@ class RabbitMqProcess implements RabbitMq {
   private async startEpmd(): Promise<void> {
     const epmd = spawn(EPMD, ['-port', String(this.epmdPort)], { stdio: 'ignore' });
     this.epmd = epmd;
-    const deadline = Date.now() + 10_000;
-    while (!(await canConnect(this.epmdPort))) {
-      if (epmd.exitCode !== null || Date.now() > deadline) throw new Error(`epmd did not start on port ${this.epmdPort}`);
-      await sleep(20);
-    }
+    await waitUntil(
+      async () => {
+        if (epmd.exitCode !== null) throw new Error(`epmd ended with ${epmd.exitCode} before it listened on port ${this.epmdPort}`);
+        return canConnect(this.epmdPort);
+      },
+      `epmd on port ${this.epmdPort}`,
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
   }
 
   private env(): NodeJS.ProcessEnv {

@@ -10,7 +10,8 @@
  */
 import { systemTime, type Time } from '../../src/core/time.js';
 import { CtlError } from '../../src/core/errors.js';
-import { createMemoryLogger, type Logger } from '../../src/core/log.js';
+import type { Logger } from '../../src/core/log.js';
+import { createMemoryLogger } from './memory-logger.js';
 import { checkNewControl, ControlState, type ControlSink } from '../../src/mqtt/control-state.js';
 import type {
   ControlSpec,

@@ -5,12 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isCtlError } from '../../src/core/errors.js';
 import type { EdgeEvent } from '../../src/hw/gpio/backend.js';
 import { createCdevBackend } from '../../src/hw/gpio/cdev/cdev-backend.js';
 import { level, pull, setLive, simChip, skipOutsideGuest, waitForNode } from './gpio-sim-rig.js';
 import { requestLines } from '../helpers/line-set.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const skip = skipOutsideGuest;
 
@@ -36,7 +36,7 @@ test('a removed chip fails its requests with HW_GONE and is usable again when it
 
   const removedAt = performance.now();
   await setLive(sim, false);
-  for (let i = 0; i < 300 && failures.length < 2; i++) await sleep(10);
+  await waitUntil(() => failures.length >= 2, 'both requests to report the loss', { intervalMs: 10 });
   t.diagnostic(`removal reported after ${(performance.now() - removedAt).toFixed(0)} ms`);
   assert.equal(failures.length, 2, 'both requests report the loss');
   for (const f of failures) assert.ok(isCtlError(f, 'HW_GONE'), String(f));
@@ -65,7 +65,7 @@ test('a removed chip fails its requests with HW_GONE and is usable again when it
   });
   assert.equal(await level(sim, 2), true);
   await pull(sim, 1, true);
-  for (let i = 0; i < 300 && events.length < 1; i++) await sleep(10);
+  await waitUntil(() => events.length >= 1, 'the edge', { intervalMs: 10 });
   assert.equal(events.length, 1);
   await req.release();
 });

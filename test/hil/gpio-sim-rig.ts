@@ -7,8 +7,8 @@
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
+import { waitUntil } from '../helpers/wait-until.js';
 
 export const inGuest = process.env.HIL_GUEST === '1';
 
@@ -108,11 +108,7 @@ export async function setLive(chip: SimChip, live: boolean): Promise<SimChip> {
 /** Waits until the device node of the chip exists (devtmpfs creates it shortly after `live`). */
 export async function waitForNode(path: string, timeoutMs = 5000): Promise<void> {
   const name = path.replace('/dev/', '');
-  for (let waited = 0; waited < timeoutMs; waited += 20) {
-    if ((await readdir('/dev')).includes(name)) return;
-    await sleep(20);
-  }
-  throw new Error(`${path} did not appear within ${timeoutMs} ms`);
+  await waitUntil(async () => (await readdir('/dev')).includes(name), `${path} to appear`, { timeoutMs, intervalMs: 20 });
 }
 
 /** Resets every line of a chip to pull-down (the gpio-sim default), so tests start from low. */

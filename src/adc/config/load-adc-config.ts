@@ -4,7 +4,7 @@
  * ConfigError (exit 6) listing every problem. The caller hands in the check of channel names
  * against the length of the device's topics (the MQTT layer's topicLengthCheck).
  */
-import { loadConfigFile, loadConfigText } from '../../core/config/config-entry-points.js';
+import { loadConfigFile } from '../../core/config/config-entry-points.js';
 import type { TopicLengthCheck } from '../../core/config/topic-length.js';
 import { adcConfigSpec } from './adc-config-spec.js';
 import type { AdcConfig } from './adc-config-model.js';
@@ -18,16 +18,5 @@ export interface LoadedAdcConfig {
 /** Reads `configFile` and the board directory (null: none). */
 export function loadAdcConfig(configFile: string, systemConfigDir: string | null, topicLength: TopicLengthCheck): LoadedAdcConfig {
   const { model, warnings } = loadConfigFile(adcConfigSpec, configFile, systemConfigDir, topicLength);
-  return { config: model, warnings };
-}
-
-/** The same from a text (`name` stands for the file in problem lines). */
-export function parseAdcConfig(
-  text: string,
-  systemConfigDir: string | null,
-  topicLength: TopicLengthCheck,
-  name = 'config',
-): LoadedAdcConfig {
-  const { model, warnings } = loadConfigText(adcConfigSpec, name, text, systemConfigDir, topicLength);
   return { config: model, warnings };
 }

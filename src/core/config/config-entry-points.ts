@@ -52,17 +52,6 @@ export function loadConfigFile<Model>(
   return loadConfig(spec, { main: readConfigDocument(file), boardDir, topicLength });
 }
 
-/** Loads a config given as text (`name` is used in problem lines). */
-export function loadConfigText<Model>(
-  spec: DriverConfigSpec<Model>,
-  name: string,
-  text: string,
-  boardDir: string | null,
-  topicLength: TopicLengthCheck,
-): Loaded<Model> {
-  return loadConfig(spec, { main: JsonDocument.parse(name, text), boardDir, topicLength });
-}
-
 /** `-j`: the stored config text → the editor JSON (validated first, with the board merge). */
 export function editorJsonOf<Model>(
   spec: DriverConfigSpec<Model>,

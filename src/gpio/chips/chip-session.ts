@@ -15,7 +15,7 @@
  * Every operation that changes requests runs in one queue, so a failure report never races a
  * re-request or the stop. A failure is logged once per streak, and its end once.
  */
-import { CtlError, isCtlError, messageOf } from '../../core/errors.js';
+import { CtlError, isCtlError, messageOf, toCtlError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { GpioBackend, GpioChip } from '../../hw/gpio/backend.js';
 import { openOrFindChip, type ChipIdentity, type ChipLocator } from './chip-finder.js';
@@ -44,10 +44,6 @@ export interface ChipSessionOptions {
   readonly locator?: ChipLocator;
   /** Counts the edge events and the ones the kernel dropped (the health document). */
   readonly edgeTally?: EdgeTally;
-}
-
-function toCtlError(err: unknown): CtlError {
-  return err instanceof CtlError ? err : new CtlError('HW_IO', messageOf(err), { cause: err });
 }
 
 export class ChipSession {
@@ -169,7 +165,7 @@ export class ChipSession {
       try {
         this.chip = await openOrFindChip(this.options.backend, this.path, this.identity, this.options.locator);
       } catch (err) {
-        this.openFailed(toCtlError(err));
+        this.openFailed(toCtlError(err, 'HW_IO'));
         return;
       }
       this.chipOpened(this.chip);
@@ -208,7 +204,7 @@ export class ChipSession {
     let lost: CtlError | undefined;
     const failed = (channel: GpioChannel, err: unknown): void => {
       if (isCtlError(err, 'HW_GONE')) lost ??= err;
-      else this.lineFailed(channel, toCtlError(err));
+      else this.lineFailed(channel, toCtlError(err, 'HW_IO'));
     };
     for (const channel of channels) {
       if (lost !== undefined) break;
@@ -282,7 +278,7 @@ export class ChipSession {
     const channel = this.held.get(line);
     if (channel === undefined) return;
     await this.giveUp(line, channel);
-    const error = toCtlError(err);
+    const error = toCtlError(err, 'HW_IO');
     if (error.code === 'HW_GONE') return this.chipLost(error);
     this.lineFailed(channel, error);
   }

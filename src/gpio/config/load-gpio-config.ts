@@ -4,7 +4,7 @@
  * ConfigError (exit 6) listing every problem. The caller hands in the check of channel names
  * against the length of the device's topics (the MQTT layer's topicLengthCheck).
  */
-import { loadConfigFile, loadConfigText } from '../../core/config/config-entry-points.js';
+import { loadConfigFile } from '../../core/config/config-entry-points.js';
 import type { TopicLengthCheck } from '../../core/config/topic-length.js';
 import { gpioConfigSpec } from './gpio-config-spec.js';
 import type { GpioConfig } from './gpio-config-model.js';
@@ -18,16 +18,5 @@ export interface LoadedGpioConfig {
 /** Reads `configFile` and the board directory (null: none). */
 export function loadGpioConfig(configFile: string, systemConfigDir: string | null, topicLength: TopicLengthCheck): LoadedGpioConfig {
   const { model, warnings } = loadConfigFile(gpioConfigSpec, configFile, systemConfigDir, topicLength);
-  return { config: model, warnings };
-}
-
-/** The same from a text (`name` stands for the file in problem lines). */
-export function parseGpioConfig(
-  text: string,
-  systemConfigDir: string | null,
-  topicLength: TopicLengthCheck,
-  name = 'config',
-): LoadedGpioConfig {
-  const { model, warnings } = loadConfigText(gpioConfigSpec, name, text, systemConfigDir, topicLength);
   return { config: model, warnings };
 }

@@ -3,31 +3,14 @@
  * service holds; it never builds sysfs paths itself.
  *
  *   const device = await findIioDevice({ sysfsRoot, matchIio });
- *   const channel = await openIioChannel(device.dir, channelNameOf(cfg.channel_number), { desiredScale: cfg.scale });
+ *   const channel = await openIioChannel(device.dir, 'voltage1', { desiredScale: cfg.scale });
  *   const mV = (await channel.readRaw()) * channel.scale.value;
  */
 import { join } from 'node:path';
-import { CtlError } from '../../core/errors.js';
 import { iioError } from './iio-errors.js';
 import { IioRawReader, type IioRawReaderOptions } from './iio-raw.js';
 import { type IioScale, resolveScale } from './iio-scale.js';
 import { statOf } from './sysfs-calls.js';
-
-/**
- * The IIO channel name of a config's `channel_number`: an integer N is `voltageN`; a string is the
- * name itself (`voltage1`, `voltage0-voltage1`). A leading `in_` is dropped, because wb-mqtt-adc's
- * README shows `"in_voltage4"` (which the original turned into `in_in_voltage4_raw`). Throws
- * CONFIG_INVALID for anything that is not a plain attribute name part.
- */
-export function channelNameOf(channelNumber: number | string): string {
-  if (typeof channelNumber === 'number') {
-    if (Number.isInteger(channelNumber) && channelNumber >= 0) return `voltage${channelNumber}`;
-  } else {
-    const name = channelNumber.trim().replace(/^in_/, '');
-    if (/^[A-Za-z0-9_-]+$/.test(name)) return name;
-  }
-  throw new CtlError('CONFIG_INVALID', `channel_number ${JSON.stringify(channelNumber)} is not an IIO channel`);
-}
 
 export interface OpenIioChannelOptions extends IioRawReaderOptions {
   /** The config's `scale`: <= 0 (default) the largest available, else the closest. */

@@ -10,14 +10,11 @@
  * mosquitto's defaults; BENCHMARKS.md). The kernel does not keep the flag (it goes back to
  * delaying ACKs as the traffic goes on), hence once per read: one system call more per read.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { loadLibc } from '../libc.js';
 
 const IPPROTO_TCP = 6;
 const TCP_QUICKACK = 12;
-/** Node publishes every client socket it creates (net.connect, tls.connect) here. */
-const CLIENT_SOCKETS = 'net.client.socket';
 
 type SetSockOpt = (fd: number, level: number, name: number, value: Buffer, length: number) => number;
 /** libc's setsockopt once loaded; null when koffi cannot load here (the connections keep delayed ACKs). */
@@ -64,11 +61,4 @@ export function ackAtOnce(socket: Socket): void {
   };
   if (socket.pending) socket.once('connect', arm);
   else arm();
-}
-
-/** Every TCP client connection the process opens from now on acknowledges at once; returns the undo. */
-export function ackAtOnceOnEveryConnection(): () => void {
-  const onSocket = (message: unknown): void => ackAtOnce((message as { socket: Socket }).socket);
-  subscribe(CLIENT_SOCKETS, onSocket);
-  return () => unsubscribe(CLIENT_SOCKETS, onSocket);
 }

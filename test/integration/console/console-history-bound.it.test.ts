@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { MqttClient } from 'mqtt';
 import { ControlHistory } from '../../../src/console/control-history.js';
 import { DeviceFeed } from '../../../src/console/device-feed.js';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { connectTestClient } from '../../helpers/mqtt-recorder.js';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { startConsole, type ConsoleOptions, type RunningConsole } from '../../../src/console/console-app.js';
 import { hashPassword } from '../../../src/console/password.js';
 import { serviceFromSchema } from '../../../src/console/service-definitions.js';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { connectTestClient } from '../../helpers/mqtt-recorder.js';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
 import { eventually } from '../../helpers/wait-until.js';

@@ -16,7 +16,7 @@ import { startConsole, type RunningConsole } from '../../../src/console/console-
 import { ConfigStore, fileVersion } from '../../../src/console/config-store.js';
 import { hashPassword, verifyPassword } from '../../../src/console/password.js';
 import { serviceFromSchema } from '../../../src/console/service-definitions.js';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
 import { http, session } from '../../helpers/console-http.js';
 

@@ -1,6 +1,7 @@
 /** Shared set-up of the MQTT layer's integration tests: a broker, a recorder, a device. */
 import type { TestContext } from 'node:test';
-import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
+import type { Logger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import type { ControlSpec, MqttDevice } from '../../../src/mqtt/mqtt-device.js';
 import { createMqttDevice, type MqttDeviceOptions } from '../../../src/mqtt/broker-device.js';
 import { startMosquitto, type Mosquitto, type MosquittoOptions } from '../../helpers/mosquitto.js';

@@ -54,11 +54,9 @@ test(
         .log()
         .split('\n')
         .filter((l) => /Client twin-client already connected, closing old connection/.test(l)).length;
-    const until = Date.now() + 10_000;
-    while (!/connected to/.test(first.stderr())) {
-      assert.ok(Date.now() < until, `the first service did not connect:\n${first.stderr()}`);
-      await sleep(20);
-    }
+    await waitUntil(() => /connected to/.test(first.stderr()), 'the first service to connect', { timeoutMs: 10_000, intervalMs: 20 }).catch(
+      (err: Error) => assert.fail(`${err.message}:\n${first.stderr()}`),
+    );
     const second = start('second');
     await sleep(WINDOW_MS);
     const count = takeovers();

@@ -2,7 +2,7 @@
  * A loopback TCP proxy that can cut the line: the client under test sees its connection drop
  * and cannot reconnect while the broker stays up (as with a network failure). It can also refuse
  * only new connections, and hold what the broker sends (a link so slow that nothing comes back in
- * time).
+ * time), or take the open connections over, so a test speaks to the client itself.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -54,6 +54,29 @@ export class TcpProxy {
     }
   }
 
+  /**
+   * Takes every open connection over until `release()`: what the broker sends is held, what the
+   * client sends is dropped, and the test writes to the client on the proxy's end (returned).
+   */
+  takeOver(): Socket[] {
+    for (const [upstream, client] of this.upstreams) {
+      upstream.unpipe(client);
+      client.unpipe(upstream);
+      // Unpiped, it was paused: a listener alone would not make it flow again.
+      client.on('data', drop).resume();
+    }
+    return [...this.upstreams.values()];
+  }
+
+  /** Passes everything on again after `takeOver()`. */
+  release(): void {
+    for (const [upstream, client] of this.upstreams) {
+      client.off('data', drop);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    }
+  }
+
   async close(): Promise<void> {
     this.cut();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -80,3 +103,5 @@ export class TcpProxy {
     upstream.pipe(client);
   }
 }
+
+function drop(): void {}

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HEALTH_EVERY_SECOND, watchHealth } from './health-watch.js';
 import type { GpioServiceRig } from './rig.js';
 import { gpioOf, pulseTrain, scenarioRun, waitForLevel, type ChannelJson } from './service-run.js';
 
@@ -202,8 +203,10 @@ async function restartInHighPhase(t: TestContext, rig: GpioServiceRig, how: 'sig
     await sleep((saveIntervalS * 1000 + 1000) * rig.timeScale);
     await service.kill9();
   }
+  // The second process tells in its health document when it has taken every edge the rig made.
+  const health = await watchHealth(t, run);
   const mark = run.recorder.mark();
-  service = run.start([autoMeter], args);
+  service = run.start([autoMeter], [...args, ...HEALTH_EVERY_SECOND]);
   const restored = pulsesOf((await run.value('M_total', undefined, { from: mark })).payload);
   t.diagnostic(`${how} in the high phase after ${rises} rises: restored ${restored}`);
   if (how === 'sigterm') assert.equal(restored, rises, 'after a SIGTERM the total is exactly what was counted');
@@ -216,9 +219,13 @@ async function restartInHighPhase(t: TestContext, rig: GpioServiceRig, how: 'sig
   await rig.setInput(0, 5, false);
   await waitForLevel(rig, 0, 5, false);
   await sleep(rig.edgeHoldMs);
-  rises += (await pulseTrain(rig, 0, 5, 5)).rises;
-  await run.value('M_total', ((rises - lostAtMost) / 100).toFixed(2), { from: mark });
-  await sleep(300 * rig.timeScale); // a count of the end of the held pulse would show by now
+  const train = await pulseTrain(rig, 0, 5, 5);
+  rises += train.rises;
+  // The end of the held pulse and the train's rises and falls: once the service has taken them
+  // all, the last total it sent is the count, and a count of the held pulse's end would be in it.
+  const taken = await health.edgesTaken(1 + 2 * train.pulses);
+  const totals = taken.values('M_total');
+  assert.equal(totals.at(-1), ((rises - lostAtMost) / 100).toFixed(2), `totals sent: ${totals.join(', ')}`);
   assert.equal(await service.stop(), 0, service.stderr());
   const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
   assert.equal(pulsesOf(run.lastValue('M_total')), saved.pulses, 'published and saved agree');

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { MqttRecorder, type Recorded } from '../../helpers/mqtt-recorder.js';
 import { spawnNode, type Spawned } from '../../helpers/spawned.js';
 import type { GpioServiceRig } from './rig.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 /** The GPIO binary as built. */
 export const GPIO_MAIN = fileURLToPath(new URL('../../../src/cli/gpio-main.js', import.meta.url));
@@ -136,16 +137,18 @@ function spawnService(t: TestContext, args: string[], timeScale: number): Servic
   return {
     ...spawned,
     async log(pattern, timeoutMs = 10_000) {
-      const until = Date.now() + timeoutMs * timeScale;
-      for (;;) {
-        const line = spawned
+      const line = (): string | undefined =>
+        spawned
           .stderr()
           .split('\n')
           .find((l) => pattern.test(l));
-        if (line !== undefined) return line;
-        if (Date.now() > until) throw new Error(`no log line matching ${pattern} in:\n${spawned.stderr()}`);
-        await sleep(10);
-      }
+      await waitUntil(() => line() !== undefined, `a log line matching ${pattern}`, {
+        timeoutMs: timeoutMs * timeScale,
+        intervalMs: 10,
+      }).catch((err: Error) => {
+        throw new Error(`${err.message} in:\n${spawned.stderr()}`);
+      });
+      return line()!;
     },
     async kill9() {
       spawned.child.kill('SIGKILL');
@@ -208,11 +211,14 @@ export async function waitForLevel(
   level: boolean,
   stop: () => boolean = () => false,
 ): Promise<boolean> {
-  const until = Date.now() + 5000 * rig.timeScale;
-  while ((await rig.level(chip, offset)) !== level) {
-    if (stop()) return false;
-    if (Date.now() > until) throw new Error(`chip ${chip} line ${offset} did not go ${level ? 'high' : 'low'}`);
-    await sleep(1);
-  }
-  return true;
+  let stopped = false;
+  await waitUntil(
+    async () => (await rig.level(chip, offset)) === level || (stopped = stop()),
+    `chip ${chip} line ${offset} to go ${level ? 'high' : 'low'}`,
+    {
+      timeoutMs: 5000 * rig.timeScale,
+      intervalMs: 1,
+    },
+  );
+  return !stopped;
 }

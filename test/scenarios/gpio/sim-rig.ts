@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createSimBoard, type SimBoardLayout } from '../../../src/sim/gpio/sim-board.js';
 import { startTestBroker } from '../../helpers/test-broker.js';
 import type { GpioServiceRig } from './rig.js';
 import { GPIO_MAIN } from './service-run.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const LAYOUT: SimBoardLayout = {
   gpiochip0: { lines: 8, label: 'pinctrl-sim' },
@@ -56,10 +56,14 @@ export async function simRig(t: TestContext): Promise<GpioServiceRig & { simDir:
       // reach it as one read of the second, a spike it never saw. So the spike lasts until the
       // line's value shows it (a few ms), still far shorter than any debounce a scenario sets.
       writeFileSync(lineFile(chip, offset, 'pull'), 'pull-up');
-      for (const until = Date.now() + 5000; readFileSync(lineFile(chip, offset, 'value'), 'latin1').trim() !== '1';) {
-        if (Date.now() > until) throw new Error(`chip ${chip} line ${offset} did not go high`);
-        await sleep(1);
-      }
+      await waitUntil(
+        () => readFileSync(lineFile(chip, offset, 'value'), 'latin1').trim() === '1',
+        `chip ${chip} line ${offset} to go high`,
+        {
+          timeoutMs: 5000,
+          intervalMs: 1,
+        },
+      );
       writeFileSync(lineFile(chip, offset, 'pull'), 'pull-down');
     },
     edgeHoldMs: 6,

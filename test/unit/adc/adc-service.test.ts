@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { AdcService } from '../../../src/adc/adc-service.js';
-import { parseAdcConfig } from '../../../src/adc/config/load-adc-config.js';
-import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';
 import { ManualTime } from '../../helpers/manual-time.js';
+import { loadAdc } from '../config/config-rig.js';
 
 const BOARD = {
   iio_channels: [
@@ -27,8 +26,8 @@ test('controls in config order after the board merge: voltage in V or current in
   const boardDir = join(tree.root, 'board');
   mkdirSync(boardDir);
   writeFileSync(join(boardDir, 'system.conf'), JSON.stringify(BOARD));
-  const { config, warnings } = parseAdcConfig(
-    JSON.stringify({
+  const { model: config, warnings } = loadAdc(
+    {
       device_name: 'ADCs',
       max_unchanged_interval: 30,
       iio_channels: [
@@ -36,9 +35,8 @@ test('controls in config order after the board merge: voltage in V or current in
         { id: 'A1', averaging_window: 2, voltage_multiplier: 100 },
         { id: 'big', channel_number: 'voltage1', voltage_multiplier: 1, decimal_places: 50, averaging_window: 20, poll_interval: 100 },
       ],
-    }),
+    },
     boardDir,
-    topicLengthCheck(),
   );
   assert.equal(warnings.length, 1, 'A1 voltage_multiplier is protected');
   const time = new ManualTime();

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { FaultLog } from '../../../src/core/fault-log.js';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { adcControlSpec } from '../../../src/adc/adc-control.js';
 import { ChannelSampler } from '../../../src/adc/channel-sampler.js';
 import { resolveAdcChannel } from '../../../src/adc/channel-resolver.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { readModeOf } from '../../../src/adc/run.js';
 
 test('CTL_ADC_READS forces a read path; unset or adaptive lets each channel choose; junk is ignored with a warning', () => {

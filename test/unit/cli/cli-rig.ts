@@ -14,6 +14,8 @@ export interface RunOptions {
   readonly stdin?: string;
   /** Stdin is a terminal that never ends: reading it would hang the test. */
   readonly tty?: boolean;
+  /** The binary's environment (default none). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 async function readStdinOf(options: RunOptions): Promise<string> {
@@ -30,7 +32,7 @@ export async function runMain(driver: 'gpio' | 'adc', argv: string[], options: R
     readStdin: () => readStdinOf(options),
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
-    env: {},
+    env: options.env ?? {},
   };
   const code = await (driver === 'gpio' ? gpioMain : adcMain)(argv, io);
   return { code, stdout, stderr };

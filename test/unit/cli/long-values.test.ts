@@ -3,11 +3,9 @@
  * exit 2 for the command line, exit 6 for a channel name, one line each, never a stack trace.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from '../config/config-rig.js';
 import { runMain } from './cli-rig.js';
 import { simGpioArgs } from '../../helpers/sim-gpio-args.js';
@@ -74,7 +72,7 @@ test("with a long prefix, a name that fits alone is too long: -j checks with the
   assert.match(r.stderr, /channels\[0\]\.name: is too long for MQTT/);
 });
 
-test('a user name or password too long for MQTT from any source (environment, password file, systemd credential, broker URL) is exit 2 with the source named, in both services', (t) => {
+test('a user name or password too long for MQTT from any source (environment, password file, systemd credential, broker URL) is exit 2 with the source named, in both services', async (t) => {
   const dir = tempDir(t);
   const config = { gpio: join(dir, 'gpio.conf'), adc: join(dir, 'adc.conf') };
   writeFileSync(config.gpio, '{"device_name": "x", "channels": []}');
@@ -83,7 +81,7 @@ test('a user name or password too long for MQTT from any source (environment, pa
   writeFileSync(passwordFile, `${LONG}\n`);
   mkdirSync(join(dir, 'credentials'));
   writeFileSync(join(dir, 'credentials', 'mqtt-password'), LONG);
-  const sources: [string, string[], NodeJS.ProcessEnv, RegExp][] = [
+  const sources: [string, string[], Record<string, string>, RegExp][] = [
     [
       'CTL_MQTT_PASSWORD',
       [],
@@ -107,21 +105,12 @@ test('a user name or password too long for MQTT from any source (environment, pa
   ];
   for (const driver of ['gpio', 'adc'] as const) {
     for (const [what, extra, env, message] of sources) {
-      const args = [
-        fileURLToPath(new URL(`../../../src/cli/${driver}-main.js`, import.meta.url)),
-        '-c',
-        config[driver],
-        '--system-config-dir',
-        join(dir, 'none'),
-      ];
+      const args = ['-c', config[driver], '--system-config-dir', join(dir, 'none')];
       if (driver === 'gpio') args.push('--gpio-sim', join(dir, 'sim'), '--state-file', join(dir, 'state.json'));
       else args.push('--sysfs-root', join(dir, 'sys'));
-      const r = spawnSync(process.execPath, [...args, '--broker', 'mqtt://127.0.0.1:1', ...extra], {
-        env: { ...process.env, CTL_MQTT_PASSWORD: undefined, ...env },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
-      assert.equal(r.status, 2, `${driver}, ${what}: ${r.stderr}`);
+      // In this process, as the binary runs it: the run fails before anything connects.
+      const r = await runMain(driver, [...args, '--broker', 'mqtt://127.0.0.1:1', ...extra], { tty: true, env });
+      assert.equal(r.code, 2, `${driver}, ${what}: ${r.stderr}`);
       const first = r.stderr.split('\n')[0]!;
       assert.ok(first.startsWith(`ctl-mqtt-${driver}: `), first);
       assert.match(first, message, `${driver}, ${what}`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseAdcConfig } from '../../../src/adc/config/load-adc-config.js';
+import { loadAdcConfig } from '../../../src/adc/config/load-adc-config.js';
 import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
 import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { adcBoard, adcDoc, gpioDoc, loadAdc, loadGpio, problemsOf, tempDir, writeDir } from './config-rig.js';
@@ -232,11 +232,9 @@ test('the services load their configuration through loadGpioConfig / loadAdcConf
   writeFileSync(file, '{"device_name": "g", "channels": [{"name": "A1_IN"}]}');
   const g = loadGpioConfig(file, null, topicLengthCheck());
   assert.deepEqual([g.config.deviceName, g.config.channels.length, g.warnings.length], ['g', 0, 1]);
-  const a = parseAdcConfig(
-    '{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}',
-    null,
-    topicLengthCheck(),
-  );
+  const adcFile = join(dir, 'adc.conf');
+  writeFileSync(adcFile, '{"device_name": "a", "iio_channels": [{"id": "x", "channel_number": 1, "voltage_multiplier": 2}]}');
+  const a = loadAdcConfig(adcFile, null, topicLengthCheck());
   assert.deepEqual([a.config.channels[0]!.channel, a.warnings], ['voltage1', []]);
 });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { adcConfigSpec } from '../../../src/adc/config/adc-config-spec.js';
 import type { AdcConfig } from '../../../src/adc/config/adc-config-model.js';
-import { loadConfigText } from '../../../src/core/config/config-entry-points.js';
+import { loadConfigText } from '../../helpers/load-config-text.js';
 import type { Loaded } from '../../../src/core/config/pipeline.js';
 import { ConfigError } from '../../../src/core/errors.js';
 import { gpioConfigSpec } from '../../../src/gpio/config/gpio-config-spec.js';

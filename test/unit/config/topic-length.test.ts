@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adcConfigSpec } from '../../../src/adc/config/adc-config-spec.js';
-import { loadConfigText } from '../../../src/core/config/config-entry-points.js';
+import { loadConfigText } from '../../helpers/load-config-text.js';
 import { gpioConfigSpec } from '../../../src/gpio/config/gpio-config-spec.js';
 import { TopicBudget, topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
 import { adcDoc, customAdc, customGpio, gpioDoc, oneProblem } from './config-rig.js';

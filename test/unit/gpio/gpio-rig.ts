@@ -14,7 +14,8 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { createMemoryLogger, type Logger } from '../../../src/core/log.js';
+import type { Logger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import type { LegacyMapper } from '../../../src/gpio/chips/line-map.js';
 import type { GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
 import { CHIP0 } from '../../helpers/gpio-channels.js';

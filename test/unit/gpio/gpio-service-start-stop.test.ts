@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import type { LegacyMapping } from '../../../src/hw/gpio/legacy-number.js';
 import { GpioService } from '../../../src/gpio/gpio-service.js';
 import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {

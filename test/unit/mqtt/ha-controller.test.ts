@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { CtlError } from '../../../src/core/errors.js';
 import { controllerOf } from '../../../src/mqtt/ha/ha-controller.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { HealthReport } from '../../../src/service/health.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';

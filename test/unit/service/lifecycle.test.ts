@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { runService, type ServiceParts } from '../../../src/service/lifecycle.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';

@@ -1,7 +1,7 @@
 /** What the service tells systemd and when (service/service-manager.ts), on synthetic time; the socket is another test's subject. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { serviceManagerOf, type NotificationSender } from '../../../src/service/service-manager.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 

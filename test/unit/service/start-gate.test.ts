@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { runService } from '../../../src/service/lifecycle.js';
 import { systemPresenceUnder } from '../../../src/hw/systemd/unit-presence.js';
 import { ORIGINAL_RECHECK_MS, originalDriverGate } from '../../../src/service/original-driver.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../src/core/log.js';
+import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { DEFAULT_STARTUP_TIMEOUT_S, startupTimeoutOf } from '../../../src/service/startup-deadline.js';
 
 test('CTL_MQTT_STARTUP_TIMEOUT: seconds >= 0 (0 waits forever); unset or blank is 30 s', () => {

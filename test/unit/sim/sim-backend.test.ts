@@ -58,17 +58,10 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
-/** Resolves with the next edge, or fails after a while. */
-function nextEdge(edges: EdgeEvent[], count: number): Promise<EdgeEvent> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const check = () => {
-      if (edges.length >= count) return resolve(edges[count - 1]!);
-      if (Date.now() - started > 3000) return reject(new Error(`no edge #${count}`));
-      setTimeout(check, 2);
-    };
-    check();
-  });
+/** Resolves with edge number `count` once it has come, or fails after a while. */
+async function nextEdge(edges: EdgeEvent[], count: number): Promise<EdgeEvent> {
+  await waitUntil(() => edges.length >= count, `edge #${count}`, { intervalMs: 2 });
+  return edges[count - 1]!;
 }
 
 describe('sim backend: synthetic time', () => {

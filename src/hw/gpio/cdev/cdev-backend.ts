@@ -12,7 +12,7 @@ import { CtlError } from '../../../core/errors.js';
 import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../backend.js';
 import { CdevChip } from './cdev-chip.js';
 import type { CdevLineRequest } from './cdev-request.js';
-import { toCtlError } from './errno.js';
+import { cdevError } from './errno.js';
 import { EventWaiter } from './event-waiter.js';
 import { createKoffiSyscalls } from './ffi.js';
 import type { Syscalls } from './syscalls.js';
@@ -71,7 +71,7 @@ export class CdevBackend implements GpioBackend {
     try {
       fd = this.sys.open(path);
     } catch (err) {
-      const error = toCtlError(err, 'open', path);
+      const error = cdevError(err, 'open', path);
       if (error.errno === 'EACCES' || error.errno === 'EPERM') {
         throw new CtlError('HW_IO', `${error.message}: run as root or give the user access (group gpio)`, {
           cause: error,
@@ -85,7 +85,7 @@ export class CdevBackend implements GpioBackend {
       this.sys.ioctl(fd, IOCTL.GET_CHIPINFO, buf);
     } catch (err) {
       this.sys.close(fd);
-      throw toCtlError(err, 'open', `${path}: chip info`);
+      throw cdevError(err, 'open', `${path}: chip info`);
     }
     const chip = new CdevChip(path, fd, decodeChipInfo(buf), {
       sys: this.sys,

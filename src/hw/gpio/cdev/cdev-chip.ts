@@ -7,7 +7,7 @@
 import { CtlError } from '../../../core/errors.js';
 import type { GpioChip, HwLog, LineInfo, LineRequest, RequestOptions } from '../backend.js';
 import { CdevLineRequest, type KernelPart } from './cdev-request.js';
-import { toCtlError } from './errno.js';
+import { cdevError } from './errno.js';
 import type { EventWaiter } from './event-waiter.js';
 import { hasEdges, kernelLineOf, kernelRequestOf, type GroupedRequest } from './kernel-requests.js';
 import type { Syscalls } from './syscalls.js';
@@ -116,7 +116,7 @@ export class CdevChip implements GpioChip {
   /** A request failure as CtlError; EBUSY names the consumers holding the lines. */
   private requestError(err: unknown, offsets: readonly number[]): CtlError {
     const what = `${this.path}: request line${offsets.length > 1 ? 's' : ''} ${offsets.join(', ')}`;
-    const error = toCtlError(err, 'request', what);
+    const error = cdevError(err, 'request', what);
     if (error.code !== 'HW_BUSY') return error;
     const holders: string[] = [];
     for (const offset of offsets) {
@@ -140,7 +140,7 @@ export class CdevChip implements GpioChip {
     try {
       this.ctx.sys.ioctl(this.fd, IOCTL.V2_GET_LINEINFO, buf);
     } catch (err) {
-      throw toCtlError(err, 'io', `${this.path}: line ${offset} info`);
+      throw cdevError(err, 'io', `${this.path}: line ${offset} info`);
     }
     return decodeLineInfo(buf);
   }

@@ -6,7 +6,7 @@
 import { systemTime } from '../../../core/time.js';
 import { CtlError } from '../../../core/errors.js';
 import type { EdgeEvent, HwLog, LineRequest, RequestOptions } from '../backend.js';
-import { toCtlError } from './errno.js';
+import { cdevError } from './errno.js';
 import { isHangup, type EventWaiter } from './event-waiter.js';
 import type { Syscalls } from './syscalls.js';
 import { EVENT_ID, IOCTL, LIMITS, SIZE, bitOf, decodeLineEvent, decodeLineValues, encodeLineValues } from './uapi.js';
@@ -102,7 +102,7 @@ export class CdevLineRequest implements LineRequest {
     try {
       this.sys.ioctl(this.part.fd, IOCTL.V2_LINE_GET_VALUES, encodeLineValues(0n, LINE));
     } catch (err) {
-      this.fail(toCtlError(err, 'io', `${this.chipPath}: line ${this.offset}`));
+      this.fail(cdevError(err, 'io', `${this.chipPath}: line ${this.offset}`));
     }
   }
 
@@ -116,7 +116,7 @@ export class CdevLineRequest implements LineRequest {
     try {
       call();
     } catch (err) {
-      const error = toCtlError(err, 'io', `${this.chipPath}: ${what}`);
+      const error = cdevError(err, 'io', `${this.chipPath}: ${what}`);
       if (error.code === 'HW_GONE') this.fail(error);
       throw error;
     }
@@ -137,7 +137,7 @@ export class CdevLineRequest implements LineRequest {
         throw new CtlError('HW_GONE', `${this.chipPath}: the chip is gone`);
       }
     } catch (err) {
-      this.fail(toCtlError(err, 'io', `${this.chipPath}: read edge events`));
+      this.fail(cdevError(err, 'io', `${this.chipPath}: read edge events`));
     }
   }
 

@@ -4,7 +4,7 @@
  * means the device is gone, ENXIO when requesting edge detection means the chip has no interrupt.
  */
 import { constants } from 'node:os';
-import { CtlError, type ErrorCode } from '../../../core/errors.js';
+import { CtlError, toCtlError, type ErrorCode } from '../../../core/errors.js';
 import { ErrnoError } from './syscalls.js';
 
 /** What the failed call was doing. */
@@ -41,18 +41,18 @@ export function classifyErrno(code: string, op: GpioOperation): ErrorCode {
 }
 
 /**
- * Wraps any failure into a CtlError with a message that starts with `what` (for example
- * `/dev/gpiochip0: request lines 3, 4`) and ends with the errno name. CtlErrors pass through.
+ * The CtlError of a failed call of the character device: its message starts with `what` (for
+ * example `/dev/gpiochip0: request lines 3, 4`) and, for a system call, ends with the errno name,
+ * its code classified for `op`. CtlErrors pass through; anything else is HW_IO (core's toCtlError).
  */
-export function toCtlError(err: unknown, op: GpioOperation, what: string): CtlError {
-  if (err instanceof CtlError) return err;
+export function cdevError(err: unknown, op: GpioOperation, what: string): CtlError {
   if (err instanceof ErrnoError) {
     return new CtlError(classifyErrno(err.code, op), `${what}: ${describe(err.code, op)}`, {
       cause: err,
       errno: err.code,
     });
   }
-  return new CtlError('HW_IO', `${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  return toCtlError(err, 'HW_IO', what);
 }
 
 const TEXT: Record<string, string> = {

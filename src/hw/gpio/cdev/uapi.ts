@@ -98,14 +98,14 @@ export interface ChipInfo {
 }
 
 /** Reads a NUL-terminated string from a fixed-size char array. */
-function readName(buf: Buffer, at: number): string {
+export function readName(buf: Buffer, at: number): string {
   const end = buf.indexOf(0, at);
   const stop = end < 0 || end > at + LIMITS.MAX_NAME_SIZE ? at + LIMITS.MAX_NAME_SIZE : end;
   return buf.toString('utf8', at, stop);
 }
 
 /** Writes a string into a fixed-size char array, truncated so the NUL always fits. */
-function writeName(buf: Buffer, at: number, text: string): void {
+export function writeName(buf: Buffer, at: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8').subarray(0, LIMITS.MAX_NAME_SIZE - 1);
   bytes.copy(buf, at);
 }
@@ -113,16 +113,6 @@ function writeName(buf: Buffer, at: number, text: string): void {
 export function decodeChipInfo(buf: Buffer): ChipInfo {
   const o = OFFSET.chipInfo;
   return { name: readName(buf, o.name), label: readName(buf, o.label), lines: buf.readUInt32LE(o.lines) };
-}
-
-/** Encodes a chip info record (the inverse of decodeChipInfo; used by test kernels). */
-export function encodeChipInfo(info: ChipInfo): Buffer {
-  const o = OFFSET.chipInfo;
-  const buf = Buffer.alloc(SIZE.CHIP_INFO);
-  writeName(buf, o.name, info.name);
-  writeName(buf, o.label, info.label);
-  buf.writeUInt32LE(info.lines, o.lines);
-  return buf;
 }
 
 export interface KernelLineInfo {
@@ -159,22 +149,6 @@ export function decodeLineInfo(buf: Buffer): KernelLineInfo {
     flags: Number(buf.readBigUInt64LE(o.flags) & 0xffffffffn),
     debounceUs,
   };
-}
-
-/** Fills a line info record into `buf` (the inverse of decodeLineInfo; used by test kernels). */
-export function encodeLineInfo(info: KernelLineInfo, buf: Buffer = Buffer.alloc(SIZE.LINE_INFO)): Buffer {
-  const o = OFFSET.lineInfo;
-  buf.fill(0);
-  writeName(buf, o.name, info.name);
-  writeName(buf, o.consumer, info.consumer);
-  buf.writeUInt32LE(info.offset, o.offset);
-  buf.writeBigUInt64LE(BigInt(info.flags), o.flags);
-  if (info.debounceUs > 0) {
-    buf.writeUInt32LE(1, o.numAttrs);
-    buf.writeUInt32LE(ATTR_ID.DEBOUNCE, o.attrs + OFFSET.lineAttribute.id);
-    buf.writeUInt32LE(info.debounceUs, o.attrs + OFFSET.lineAttribute.value);
-  }
-  return buf;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,33 +210,6 @@ export function decodeRequestFd(buf: Buffer): number {
   return buf.readInt32LE(OFFSET.lineRequest.fd);
 }
 
-/** Decodes a request argument back into its parts (the inverse of encodeLineRequest). */
-export function decodeLineRequest(buf: Buffer): KernelRequest {
-  const o = OFFSET.lineRequest;
-  const n = buf.readUInt32LE(o.numLines);
-  const offsets = Array.from({ length: n }, (_, i) => buf.readUInt32LE(o.offsets + 4 * i));
-  const c = o.config;
-  const numAttrs = buf.readUInt32LE(c + OFFSET.lineConfig.numAttrs);
-  const attrs: ConfigAttribute[] = [];
-  for (let i = 0; i < numAttrs; i++) {
-    const a = c + OFFSET.lineConfig.attrs + i * SIZE.LINE_CONFIG_ATTRIBUTE;
-    const id = buf.readUInt32LE(a);
-    const v = a + OFFSET.lineAttribute.value;
-    const mask = buf.readBigUInt64LE(a + OFFSET.lineConfigAttribute.mask);
-    if (id === ATTR_ID.FLAGS) attrs.push({ id, flags: Number(buf.readBigUInt64LE(v)), mask });
-    else if (id === ATTR_ID.OUTPUT_VALUES) attrs.push({ id, values: buf.readBigUInt64LE(v), mask });
-    else if (id === ATTR_ID.DEBOUNCE) attrs.push({ id, debounceUs: buf.readUInt32LE(v), mask });
-    else throw new RangeError(`unknown line attribute id ${id}`);
-  }
-  return {
-    offsets,
-    consumer: readName(buf, o.consumer),
-    flags: Number(buf.readBigUInt64LE(c + OFFSET.lineConfig.flags)),
-    attrs,
-    eventBufferSize: buf.readUInt32LE(o.eventBufferSize),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Values and events
 
@@ -309,16 +256,4 @@ export function decodeLineEvent(buf: Buffer, at = 0): KernelLineEvent {
     seqno: buf.readUInt32LE(at + o.seqno),
     lineSeqno: buf.readUInt32LE(at + o.lineSeqno),
   };
-}
-
-/** Encodes an event record (the inverse of decodeLineEvent; used by test kernels). */
-export function encodeLineEvent(ev: KernelLineEvent): Buffer {
-  const o = OFFSET.lineEvent;
-  const buf = Buffer.alloc(SIZE.LINE_EVENT);
-  buf.writeBigUInt64LE(ev.timestampNs, o.timestampNs);
-  buf.writeUInt32LE(ev.id, o.id);
-  buf.writeUInt32LE(ev.offset, o.offset);
-  buf.writeUInt32LE(ev.seqno, o.seqno);
-  buf.writeUInt32LE(ev.lineSeqno, o.lineSeqno);
-  return buf;
 }

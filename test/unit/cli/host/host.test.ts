@@ -13,7 +13,7 @@ import { Host } from '../../../../src/cli/host/host.js';
 import type { ServiceKind } from '../../../../src/cli/host/host-args.js';
 import type { ServiceMain, ServicePlan } from '../../../../src/cli/host/hosted-service.js';
 import type { CliIo } from '../../../../src/cli/cli-io.js';
-import { createMemoryLogger } from '../../../../src/core/log.js';
+import { createMemoryLogger } from '../../../helpers/memory-logger.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 import { waitUntil } from '../../../helpers/wait-until.js';
 

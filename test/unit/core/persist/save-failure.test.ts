@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createMemoryLogger } from '../../../../src/core/log.js';
+import { createMemoryLogger } from '../../../helpers/memory-logger.js';
 import { StateSaver } from '../../../../src/core/persist/state-file.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 

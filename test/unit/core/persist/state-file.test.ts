@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../../src/core/persist/atomic-write.js';
 import { loadStateFile, StateSaver } from '../../../../src/core/persist/state-file.js';
-import { createMemoryLogger } from '../../../../src/core/log.js';
+import { createMemoryLogger } from '../../../helpers/memory-logger.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {

@@ -1,28 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isCtlError } from '../../../../src/core/errors.js';
-import { channelNameOf, openIioChannel } from '../../../../src/hw/iio/iio-channel.js';
+import { openIioChannel } from '../../../../src/hw/iio/iio-channel.js';
 import { findIioDevice } from '../../../../src/hw/iio/iio-scan.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../../helpers/fake-iio.js';
-
-test('channel_number: an integer is voltageN, a string the IIO name itself', () => {
-  assert.equal(channelNameOf(4), 'voltage4');
-  assert.equal(channelNameOf('voltage4'), 'voltage4');
-  assert.equal(channelNameOf('voltage0-voltage1'), 'voltage0-voltage1');
-  assert.equal(channelNameOf('in_voltage4'), 'voltage4', "the README's form");
-  for (const bad of [-1, 1.5, '', '../x', 'a b', 'voltage1/..']) {
-    assert.throws(
-      () => channelNameOf(bad),
-      (err) => isCtlError(err, 'CONFIG_INVALID'),
-      JSON.stringify(bad),
-    );
-  }
-});
 
 test('an opened channel has its scale and reads raw values (the original unit-test numbers)', async (t) => {
   const tree = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 254 } }, files: { in_voltage_scale: '2.54' } }]);
   const device = await findIioDevice({ sysfsRoot: tree.root, matchIio: '2198000.adc' });
-  const channel = await openIioChannel(device.dir, channelNameOf(1), { desiredScale: 2.54 });
+  const channel = await openIioChannel(device.dir, 'voltage1', { desiredScale: 2.54 });
   t.after(() => channel.close());
   assert.equal(channel.name, 'voltage1');
   assert.equal(channel.scale.value, 2.54);

@@ -8,26 +8,11 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { loadLibc } from '../../../../src/hw/libc.js';
-import { ackAtOnce, ackAtOnceOnEveryConnection } from '../../../../src/hw/net/quick-ack.js';
+import { ackAtOnce } from '../../../../src/hw/net/quick-ack.js';
+import { unackedPackets } from '../../../helpers/tcp-info.js';
 
-const IPPROTO_TCP = 6;
-const TCP_INFO = 11;
-/** struct tcp_info: eight one-byte fields, then rto, ato, snd_mss, rcv_mss, unacked (u32 each). */
-const UNACKED_OFFSET = 24;
 /** More than the kernel's quick ACKs at the start of a connection (16 at most). */
 const ROUNDS = 40;
-
-function unackedPackets(socket: Socket): number {
-  const { lib } = loadLibc('the test');
-  const getsockopt = lib.func('int getsockopt(int fd, int level, int name, void *value, void *length)');
-  const fd = (socket as unknown as { _handle: { fd: number } })._handle.fd;
-  const info = Buffer.alloc(256);
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(info.length);
-  assert.equal(getsockopt(fd, IPPROTO_TCP, TCP_INFO, info, length), 0, 'getsockopt(TCP_INFO)');
-  return info.readUInt32LE(UNACKED_OFFSET);
-}
 
 /** A loopback connection: the sender (server side) and the connected client. */
 async function connection(client: (port: number) => Socket): Promise<{ sender: Socket; receiver: Socket; close(): void }> {
@@ -74,13 +59,12 @@ test('a read the client does not answer is acknowledged at once', async (t) => {
   assert.equal(await unackedAfterAQuietRead(c.sender, c.receiver), 0);
 });
 
-test('every client connection opened after ackAtOnceOnEveryConnection, and none after its undo', async (t) => {
-  const stop = ackAtOnceOnEveryConnection();
-  const quick = await connection((port) => net.connect(port, '127.0.0.1'));
-  t.after(() => quick.close());
-  assert.equal(await unackedAfterAQuietRead(quick.sender, quick.receiver), 0, 'opened while subscribed');
-  stop();
-  const delayed = await connection((port) => net.connect(port, '127.0.0.1'));
-  t.after(() => delayed.close());
-  assert.equal(await unackedAfterAQuietRead(delayed.sender, delayed.receiver), 1, 'opened after the undo: the kernel delays its ACK');
+test('without ackAtOnce, the kernel delays the ACK of a read the client does not answer', async (t) => {
+  const c = await connection((port) => net.connect(port, '127.0.0.1'));
+  t.after(() => c.close());
+  // The delayed ACK waits 40 ms or more: an event loop stalled that long (a loaded machine) lets it
+  // go out before the count is read, so it is read up to three times.
+  const counts: number[] = [];
+  while (counts.length < 3 && !counts.includes(1)) counts.push(await unackedAfterAQuietRead(c.sender, c.receiver));
+  assert.ok(counts.includes(1), `unacked after each read: ${counts.join(', ')}`);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { join } from 'node:path';
-import { createMemoryLogger } from '../../../../../src/core/log.js';
+import { createMemoryLogger } from '../../../../helpers/memory-logger.js';
 import { Scheduler } from '../../../../../src/core/scheduler.js';
 import type { ChannelContext } from '../../../../../src/gpio/channels/gpio-channel.js';
 import { ButtonPresses } from '../../../../../src/gpio/channels/presses/button-presses.js';

@@ -16,13 +16,10 @@ import {
   SIZE,
   bitOf,
   decodeLineInfo,
-  decodeLineRequest,
   decodeLineValues,
-  encodeChipInfo,
-  encodeLineEvent,
-  encodeLineInfo,
   type KernelRequest,
 } from '../../../../../src/hw/gpio/cdev/uapi.js';
+import { decodeLineRequest, encodeChipInfo, encodeLineEvent, encodeLineInfo } from './kernel-uapi.js';
 
 export interface FakeLine {
   name: string;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyErrno, errnoName, toCtlError } from '../../../../../src/hw/gpio/cdev/errno.js';
+import { cdevError, classifyErrno, errnoName } from '../../../../../src/hw/gpio/cdev/errno.js';
 import { createKoffiSyscalls } from '../../../../../src/hw/gpio/cdev/ffi.js';
 import { ErrnoError } from '../../../../../src/hw/gpio/cdev/syscalls.js';
 import { IOCTL, SIZE } from '../../../../../src/hw/gpio/cdev/uapi.js';
@@ -24,7 +24,7 @@ test('opening a missing chip fails with ENOENT, classified HW_GONE', () => {
     caught = err;
   }
   assert.ok(caught instanceof ErrnoError && caught.code === 'ENOENT');
-  const error = toCtlError(caught, 'open', '/dev/gpiochip-none-here');
+  const error = cdevError(caught, 'open', '/dev/gpiochip-none-here');
   assert.equal(error.code, 'HW_GONE');
   assert.equal(error.errno, 'ENOENT');
   assert.equal(error.message, '/dev/gpiochip-none-here: no such device (ENOENT)');
@@ -58,9 +58,9 @@ test('errno is classified by operation', () => {
   assert.equal(errnoName(95), 'EOPNOTSUPP');
   assert.equal(errnoName(16), 'EBUSY');
   assert.equal(errnoName(100000), 'errno 100000');
-  assert.match(toCtlError(new ErrnoError(25, 'ENOTTY', 'ioctl'), 'open', 'x').message, /not a GPIO character device/);
-  assert.match(toCtlError(new ErrnoError(25, 'ENOTTY', 'ioctl'), 'request', 'x').message, /uAPI v2 \(Linux 5\.10/);
-  const e = toCtlError(new ErrnoError(5, 'EIO', 'ioctl'), 'io', '/dev/gpiochip0: read lines');
+  assert.match(cdevError(new ErrnoError(25, 'ENOTTY', 'ioctl'), 'open', 'x').message, /not a GPIO character device/);
+  assert.match(cdevError(new ErrnoError(25, 'ENOTTY', 'ioctl'), 'request', 'x').message, /uAPI v2 \(Linux 5\.10/);
+  const e = cdevError(new ErrnoError(5, 'EIO', 'ioctl'), 'io', '/dev/gpiochip0: read lines');
   assert.equal(e.code, 'HW_IO');
   assert.equal(e.message, '/dev/gpiochip0: read lines: EIO');
 });

@@ -12,17 +12,14 @@ import {
   decodeChipInfo,
   decodeLineEvent,
   decodeLineInfo,
-  decodeLineRequest,
   decodeLineValues,
   decodeRequestFd,
-  encodeChipInfo,
-  encodeLineEvent,
-  encodeLineInfo,
   encodeLineInfoQuery,
   encodeLineRequest,
   encodeLineValues,
   ioctlNumber,
 } from '../../../../../src/hw/gpio/cdev/uapi.js';
+import { decodeLineRequest, encodeChipInfo, encodeLineEvent, encodeLineInfo } from './kernel-uapi.js';
 
 // Golden values: include/uapi/linux/gpio.h, checked by compiling against Debian 12's header.
 test('ioctl numbers match the kernel header', () => {
