@@ -12,15 +12,26 @@ import { ManagedConnection } from '../mqtt/connection.js';
 import { resolveBroker, type BrokerOptions } from '../mqtt/broker-options.js';
 import { DeviceViewModel, type DeviceView } from './device-view-model.js';
 import { commandProblem } from './control-commands.js';
-import { ControlHistory, METER_TYPES, type HistoryDocument } from './control-history.js';
+import { ControlHistory, type HistoryDocument } from './control-history.js';
+import { METER_TYPES } from './control-rules.js';
 import { HttpError } from './http-io.js';
 
 /** What the page shows of one device. */
 export interface DeviceSnapshot {
   readonly id: string;
   readonly title: string;
+  /** The meta's title by language, for the page's language. */
+  readonly titles: Readonly<Record<string, string>>;
   readonly error: string;
-  readonly controls: ReadonlyArray<{ name: string; value: string | null; type: string; units: string; readonly: boolean; error: string }>;
+  readonly controls: ReadonlyArray<{
+    name: string;
+    titles: Readonly<Record<string, string>>;
+    value: string | null;
+    type: string;
+    units: string;
+    readonly: boolean;
+    error: string;
+  }>;
 }
 
 export interface DevicesSnapshot {
@@ -54,9 +65,11 @@ function snapshotOf(device: DeviceView): DeviceSnapshot {
   return {
     id: device.id,
     title: device.title,
+    titles: device.titles,
     error: device.error,
     controls: DeviceViewModel.controlsOf(device).map((c) => ({
       name: c.name,
+      titles: c.titles,
       value: c.value,
       type: c.type,
       units: c.units,
