@@ -52,14 +52,17 @@ export function el(tag, attrs = {}, text) {
 export function fillNav(current) {
   const nav = document.getElementById('nav');
   nav.replaceChildren();
-  const link = (href, text, active) => {
-    const a = el('a', { href }, text);
+  // On a phone the menu shows the short names (one line of header), with the long one as the label.
+  const link = (href, text, short, active) => {
+    const a = el('a', { href, 'aria-label': text });
+    a.append(el('span', { class: 'nav-long' }, text), el('span', { class: 'nav-short' }, short));
     if (active) a.setAttribute('aria-current', 'page');
     nav.append(a);
   };
-  link('/', 'Devices', current === 'devices');
+  link('/', 'Devices', 'Devices', current === 'devices');
   for (const service of session?.services ?? []) {
-    link(`/config/${encodeURIComponent(service.id)}`, `${service.id} configuration`, current === service.id);
+    const short = service.id.replace(/^ctl-mqtt-/, '').toUpperCase();
+    link(`/config/${encodeURIComponent(service.id)}`, `${service.id} configuration`, short, current === service.id);
   }
   if (session?.passwordSet) {
     const out = el('button', { type: 'button', class: 'link' }, 'Log out');

@@ -70,7 +70,7 @@ export function openChart(row, place) {
 
 function makeChart(row) {
   const tr = el('tr', { class: 'chart-row', 'data-chart-for': row.control.name });
-  const td = el('td', { colspan: '5' });
+  const td = el('td', { colspan: '4' });
   const panel = el('div', { class: 'chart-panel', role: 'group', 'aria-label': `${row.control.name} chart` });
   const views = el('div', { class: 'chart-views' });
   const figure = el('div', { class: 'chart-figure' });
