@@ -2,6 +2,9 @@
 // requests that carry the token, and the menu. Everything from the server or the broker is put
 // into the page as text (textContent), never as markup.
 
+import { mountLanguageSwitch } from './i18n.js';
+import { t } from './page-texts.js';
+
 let session = null;
 
 /** The session: { authenticated, passwordSet, csrfToken, services }. */
@@ -48,7 +51,7 @@ export function el(tag, attrs = {}, text) {
   return node;
 }
 
-/** Fills the menu: Devices, one entry per configuration, and Log out when there is a password. */
+/** Fills the menu: Devices, one entry per configuration, Log out when there is a password; and the language switch. */
 export function fillNav(current) {
   const nav = document.getElementById('nav');
   nav.replaceChildren();
@@ -59,17 +62,18 @@ export function fillNav(current) {
     if (active) a.setAttribute('aria-current', 'page');
     nav.append(a);
   };
-  link('/', 'Devices', 'Devices', current === 'devices');
+  link('/', t.devices, t.devices, current === 'devices');
   for (const service of session?.services ?? []) {
     const short = service.id.replace(/^ctl-mqtt-/, '').toUpperCase();
-    link(`/config/${encodeURIComponent(service.id)}`, `${service.id} configuration`, short, current === service.id);
+    link(`/config/${encodeURIComponent(service.id)}`, t.configOf(service.id), short, current === service.id);
   }
   if (session?.passwordSet) {
-    const out = el('button', { type: 'button', class: 'link' }, 'Log out');
+    const out = el('button', { type: 'button', class: 'link' }, t.logOut);
     out.addEventListener('click', async () => {
       await post('/api/logout', {});
       location.assign('/login');
     });
     nav.append(out);
   }
+  mountLanguageSwitch();
 }

@@ -1,5 +1,7 @@
 // The devices page's charts, drawn as inline SVG by the page itself (no library: the console
 // works offline and the pictures are simple). Every text from outside goes in as textContent.
+import { clockTime, shownNumber } from './i18n.js';
+import { t as texts } from './page-texts.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -10,15 +12,10 @@ function svgEl(tag, attrs = {}, text) {
   return node;
 }
 
-/** A number short enough for an axis: 4 significant digits, no exponent for everyday sizes. */
+/** A number short enough for an axis: 4 significant digits, no exponent for everyday sizes, in the page's language. */
 export function shortNumber(v) {
   if (!Number.isFinite(v)) return '—';
-  if (Math.abs(v) >= 10_000) return v.toFixed(0);
-  return String(Number(v.toPrecision(4)));
-}
-
-function clock(t) {
-  return new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return shownNumber(Math.abs(v) >= 10_000 ? v.toFixed(0) : String(Number(v.toPrecision(4))));
 }
 
 /** [t, v] or [t, min, mean, max] points as { t, lo, mid, hi }. */
@@ -99,7 +96,7 @@ export function lineChart(points, { width, height = 170, units = '', label, now 
   const top = 8;
   const bottom = height - 22;
   if (data.length === 0) {
-    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, 'no values yet'));
+    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, texts.noValuesYet));
     return svg;
   }
   const t0 = data[0].t;
@@ -117,7 +114,7 @@ export function lineChart(points, { width, height = 170, units = '', label, now 
     [(t0 + t1) / 2, 'middle'],
     [t1, 'end'],
   ]) {
-    svg.append(svgEl('text', { x: x(t), y: height - 6, 'text-anchor': anchor, class: 'axis' }, clock(t)));
+    svg.append(svgEl('text', { x: x(t), y: height - 6, 'text-anchor': anchor, class: 'axis' }, clockTime(t)));
   }
   if (data.some((p) => p.lo !== p.hi)) svg.append(svgEl('polygon', { points: bandPoints(data, x, y), class: 'band' }));
   svg.append(svgEl('polyline', { points: linePoints(data, x, y), class: 'line' }));
@@ -132,7 +129,7 @@ export function barChart(bars, { width, height = 150, units = '', label, labelEv
   const top = 8;
   const bottom = height - 22;
   if (bars.length === 0) {
-    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, 'no consumption counted yet'));
+    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, texts.noConsumptionYet));
     return svg;
   }
   const max = Math.max(...bars.map((b) => b[1]), 0) || 1;

@@ -1,6 +1,9 @@
-// The configuration page's own words in the browser's language (English, or Russian for a
-// Russian browser). The form's titles and help come translated from the schemas (the console
-// picks them by the same language); these are the page's buttons and messages.
+// The configuration page's own words in the page's language (i18n.js: the switch, else the
+// browser's). The form's titles and help come translated from the schemas (the console picks them
+// by the same language); these are the page's buttons and messages.
+import { language } from './i18n.js';
+
+export { language };
 
 const TEXTS = {
   en: {
@@ -83,7 +86,7 @@ const TEXTS = {
     legacyNumber: 'Указать чип и смещение линии',
     noHardware: (why) => `Список линий недоступен (${why}): введите их вручную.`,
     wholeNumber: 'Введите целое число, например 12.',
-    number: 'Введите число, например 1.5.',
+    number: 'Введите число, например 1,5.',
     atLeast: (min) => `Не меньше ${min}.`,
     required: 'Обязательное поле.',
     saving: 'Проверка и сохранение…',
@@ -115,8 +118,5 @@ const TEXTS = {
     bytes: (n) => `${n} байт`,
   },
 };
-
-/** `ru` for a browser that prefers Russian, else `en`. */
-export const language = /^ru\b/i.test(navigator.language ?? '') ? 'ru' : 'en';
 
 export const t = TEXTS[language];

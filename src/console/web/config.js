@@ -12,6 +12,7 @@ import { el, fillNav, goToLogin, loadSession, post } from './api.js';
 import { ChannelList } from './config-channels.js';
 import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
 import { language, t } from './config-texts.js';
+import { momentText } from './i18n.js';
 
 /**
  * After an apply the page waits for the changed channels to be published (a busy controller may
@@ -343,7 +344,7 @@ async function save() {
 
 // ---- versions -------------------------------------------------------------------------------
 
-const when = (iso) => new Date(iso).toLocaleString(language);
+const when = (iso) => momentText(new Date(iso));
 
 async function showVersions() {
   const box = $('versions');

@@ -12,16 +12,13 @@
 // of a device whose driver stopped (its `meta/error` holds `r`), or while the console has no
 // broker, are marked stale. From FILTER_FROM controls on, a filter box finds one by name.
 import { el, fillNav, loadSession, post } from './api.js';
-import { controlGroups, controlKind, numberProblem as numberRule, titleIn, typedNumber } from './control-rules.js';
+import { CONTROL_GROUPS, controlGroups, controlKind, numberProblem as numberRule, titleIn, typedNumber } from './control-rules.js';
 import { openChart, refreshSpark, sparkButton } from './device-charts.js';
+import { fieldNumber, language, shownNumber, translateMarkup, unitText } from './i18n.js';
+import { t } from './page-texts.js';
 
-const FLAG_TEXT = { r: 'read error', w: 'write error', p: 'period missed' };
-const GROUP_TEXT = { inputs: 'Inputs', outputs: 'Outputs', meters: 'Meters', analog: 'Analog', other: 'Other' };
-const STALE_TEXT = 'stale';
-const NUMBER_PROBLEM_TEXT = { number: 'expected a number such as 1234.5', negative: 'a meter reading cannot be negative' };
 /** With this many controls on the page, the filter box is shown. */
 const FILTER_FROM = 30;
-const language = 'en';
 
 const container = document.getElementById('devices');
 const statusLine = document.getElementById('status');
@@ -37,7 +34,7 @@ const kindOf = controlKind;
 /** Why `value` (as typed) cannot be sent to a number control, or '' (the server checks the same). */
 function numberProblem(control, value) {
   const problem = numberRule(control.type, typedNumber(value));
-  return problem === undefined ? '' : NUMBER_PROBLEM_TEXT[problem];
+  return problem === undefined ? '' : t.numberProblem[problem];
 }
 
 function showMessage(text) {
@@ -53,13 +50,13 @@ async function send(deviceId, control, value) {
 
 function flagBadges(cell, flags, stale) {
   cell.replaceChildren();
-  if (stale) cell.append(el('span', { class: 'flag flag-stale' }, STALE_TEXT));
+  if (stale) cell.append(el('span', { class: 'flag flag-stale' }, t.stale));
   for (const letter of flags) {
     cell.append(
       el(
         'span',
-        { class: `flag flag-${FLAG_TEXT[letter] ? letter : 'x'}`, title: FLAG_TEXT[letter] ?? 'error' },
-        `${letter} ${FLAG_TEXT[letter] ?? 'error'}`,
+        { class: `flag flag-${t.flags[letter] ? letter : 'x'}`, title: t.flags[letter] ?? t.flagOther },
+        `${letter} ${t.flags[letter] ?? t.flagOther}`,
       ),
     );
   }
@@ -125,8 +122,8 @@ function buildValueCell(deviceId, row) {
     row.valueCell.append(input, row.text);
   } else if (!control.readonly && row.kind === 'number') {
     const form = el('form', { class: 'set-number', novalidate: '' });
-    const input = el('input', { type: 'text', inputmode: 'decimal', 'aria-label': `${control.name} new value`, size: '10' });
-    const button = el('button', { type: 'submit' }, 'Set');
+    const input = el('input', { type: 'text', inputmode: 'decimal', 'aria-label': t.newValue(control.name), size: '10' });
+    const button = el('button', { type: 'submit' }, t.set);
     const note = el('span', { class: 'field-error', role: 'alert' });
     input.addEventListener('input', () => {
       input.dataset.dirty = '1';
@@ -137,7 +134,7 @@ function buildValueCell(deviceId, row) {
     // the person may be about to type over it).
     input.addEventListener('blur', () => {
       if (input.value === '') delete input.dataset.dirty;
-      if (!input.dataset.dirty) setValue(input, row.control.value ?? '');
+      if (!input.dataset.dirty) setValue(input, fieldNumber(row.control.value ?? ''));
     });
     // Enter or the button; the focus stays where it was (never disabled, never blurred).
     form.addEventListener('submit', async (event) => {
@@ -152,7 +149,7 @@ function buildValueCell(deviceId, row) {
       button.setAttribute('aria-busy', 'true');
       if (await send(deviceId, row.control, value)) {
         delete input.dataset.dirty;
-        if (document.activeElement !== input) setValue(input, row.control.value ?? '');
+        if (document.activeElement !== input) setValue(input, fieldNumber(row.control.value ?? ''));
       }
       row.busy = false;
       button.removeAttribute('aria-busy');
@@ -162,7 +159,7 @@ function buildValueCell(deviceId, row) {
     row.note = note;
     row.valueCell.append(form);
   } else if (!control.readonly && row.kind === 'pushbutton') {
-    const button = el('button', { type: 'button' }, 'Press');
+    const button = el('button', { type: 'button' }, t.press);
     button.addEventListener('click', () => send(deviceId, row.control, '1'));
     row.valueCell.append(button);
   } else {
@@ -180,14 +177,14 @@ function updateRow(deviceId, row, control, stale) {
   const value = control.value ?? '';
   if (row.kind === 'switch' && row.input) {
     if (!row.busy && row.input.checked !== (value === '1')) row.input.checked = value === '1';
-    setText(row.text, value === '' ? '—' : value === '1' ? 'on' : 'off');
+    setText(row.text, switchText(value));
   } else if (row.kind === 'number' && row.input) {
     // Never overwrite what the user is typing, nor a field they are in.
-    if (document.activeElement !== row.input && !row.input.dataset.dirty) setValue(row.input, value);
+    if (document.activeElement !== row.input && !row.input.dataset.dirty) setValue(row.input, fieldNumber(value));
   } else if (row.text) {
-    setText(row.text, row.kind === 'switch' ? (value === '' ? '—' : value === '1' ? 'on' : 'off') : value === '' ? '—' : value);
+    setText(row.text, row.kind === 'switch' ? switchText(value) : value === '' ? '—' : row.kind === 'number' ? shownNumber(value) : value);
   }
-  setText(row.units, control.units);
+  setText(row.units, unitText(control.units));
   const flags = `${stale ? 'stale' : ''}/${control.error}`;
   if (row.shownFlags !== flags) {
     flagBadges(row.flags, control.error, stale);
@@ -202,6 +199,8 @@ function updateRow(deviceId, row, control, stale) {
     refreshSpark(row);
   }
 }
+
+const switchText = (value) => (value === '' ? '—' : value === '1' ? t.on : t.off);
 
 /** Writes a text only when it changed: rewriting it would drop a selection in it. */
 function setText(node, text) {
@@ -239,7 +238,7 @@ function deviceSection(device) {
   const table = el('table', { class: 'controls' });
   const thead = el('thead');
   const hr = el('tr');
-  for (const text of ['Control', 'Value', 'Units', 'Last hour']) hr.append(el('th', { scope: 'col' }, text));
+  for (const text of t.columns) hr.append(el('th', { scope: 'col' }, text));
   thead.append(hr);
   const tbody = el('tbody');
   table.append(thead, tbody);
@@ -252,14 +251,14 @@ function groupHead(view, group) {
   let tr = view.heads.get(group);
   if (tr === undefined) {
     tr = el('tr', { class: 'group-head', 'data-group': group });
-    tr.append(el('th', { colspan: '4', scope: 'colgroup' }, GROUP_TEXT[group]));
+    tr.append(el('th', { colspan: '4', scope: 'colgroup' }, t.groups[group]));
     view.heads.set(group, tr);
   }
   return tr;
 }
 
 function render(snapshot) {
-  setText(statusLine, snapshot.connected ? 'live' : 'broker not connected');
+  setText(statusLine, snapshot.connected ? t.live : t.noBroker);
   statusLine.className = `status ${snapshot.connected ? 'ok' : 'bad'}`;
   const seen = new Set(snapshot.devices.map((d) => d.id));
   for (const [id, view] of shown) {
@@ -281,7 +280,7 @@ function render(snapshot) {
     setText(view.title, title === '' ? device.id : title);
     setText(view.id, title === '' ? '' : device.id);
     const stale = !snapshot.connected || device.error.includes('r');
-    setText(view.error, device.error === '' ? '' : device.error.includes('r') ? 'driver not running (r)' : `error ${device.error}`);
+    setText(view.error, device.error === '' ? '' : device.error.includes('r') ? t.driverStopped : t.deviceError(device.error));
     view.section.classList.toggle('stale', stale);
     renderRows(device, view, stale);
   }
@@ -333,8 +332,7 @@ function renderRows(device, view, stale) {
   arrange(view.tbody, nodes);
 }
 
-const GROUP_ORDER = Object.keys(GROUP_TEXT);
-const groupRank = (group) => GROUP_ORDER.indexOf(group);
+const groupRank = (group) => CONTROL_GROUPS.indexOf(group);
 
 /**
  * Shows only the controls whose id or title holds the filter's text (all of a device whose id or
@@ -375,9 +373,10 @@ async function start() {
   const stream = new EventSource('/api/devices/live');
   stream.addEventListener('devices', (event) => render(JSON.parse(event.data)));
   stream.addEventListener('error', () => {
-    statusLine.textContent = 'console not reachable: retrying';
+    statusLine.textContent = t.unreachable;
     statusLine.className = 'status bad';
   });
 }
 
-start().catch((err) => showMessage(`cannot load the page: ${err.message}`));
+translateMarkup(t);
+start().catch((err) => showMessage(t.cannotLoad(err.message)));
