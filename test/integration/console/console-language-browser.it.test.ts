@@ -2,7 +2,7 @@
  * The console's two languages in a real browser (headless chromium) against the console rig:
  * Russian for a Russian browser on every page (menu, devices, groups, units, numbers, charts,
  * login), a switch in the header that every page and the next visit keep, and a decimal comma
- * taken in the devices page's number field.
+ * taken in the devices page's number field and in the configuration form.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -142,6 +142,26 @@ describe('languages of the console, in a browser', { skip: skipWithoutChromium }
       ]);
     } finally {
       await context.close();
+    }
+  });
+
+  test('the configuration form takes a decimal comma', async () => {
+    const p = await pageIn(browser.context, 'ru-RU');
+    try {
+      await p.goto(`${rig.url}config/ctl-mqtt-adc`);
+      await p.waitForSelector('body[data-ready="1"]');
+      const row = p.locator('li.channel[data-name="pressure_loop"]');
+      await row.locator('.ch-open').first().click();
+      const field = row.locator('[data-path$=".voltage_multiplier"]');
+      await field.locator('input').fill('0,5');
+      await field.locator('input').blur();
+      assert.equal(await field.locator('.field-problem').isVisible(), false);
+      assert.equal(await p.locator('#save').isDisabled(), false);
+      await field.locator('input').fill('0,5,1');
+      await field.locator('input').blur();
+      assert.equal(await field.locator('.field-problem').innerText(), 'Введите число, например 1,5.');
+    } finally {
+      await p.close();
     }
   });
 });
