@@ -61,6 +61,12 @@ const TEXTS = {
     restored: (when) => `The version saved ${when} is back`,
     cannotOpen: 'The configuration cannot be opened:',
     bytes: (n) => `${n} bytes`,
+    original: 'original file (before the first save)',
+    sameAsNow: 'same as the file now',
+    changesAgainstNow: (added, removed) => `the file now: +${added} −${removed} lines`,
+    showChanges: 'Changes against the file now',
+    diffLegend: '− only in this version, + only in the file now',
+    unchangedLines: (n) => `⋯ ${n} unchanged ${n === 1 ? 'line' : 'lines'}`,
   },
   ru: {
     pageTitle: 'Настройки',
@@ -116,6 +122,12 @@ const TEXTS = {
     restored: (when) => `Возвращена версия от ${when}`,
     cannotOpen: 'Настройки не открываются:',
     bytes: (n) => `${n} байт`,
+    original: 'исходный файл (до первого сохранения)',
+    sameAsNow: 'как в файле сейчас',
+    changesAgainstNow: (added, removed) => `в файле сейчас: +${added} −${removed} строк`,
+    showChanges: 'Отличия от файла сейчас',
+    diffLegend: '− только в этой версии, + только в файле сейчас',
+    unchangedLines: (n) => `⋯ без изменений строк: ${n}`,
   },
 };
 
