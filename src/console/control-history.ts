@@ -85,10 +85,14 @@ export class ControlHistory {
     return 'kept';
   }
 
-  /** The next value of this meter is one set through the console: it is not consumption. */
-  expectSet(deviceId: string, control: string): void {
+  /**
+   * A command (`.../on`) set this meter's total to `payload`: the value that comes back as that
+   * total is not consumption (series-history.ts).
+   */
+  expectSet(deviceId: string, control: string, payload?: string): void {
     const charted = this.charted.get(keyOf(deviceId, control));
-    if (charted !== undefined) charted.series.setPending = true;
+    const value = payload === undefined || payload.trim() === '' ? undefined : Number(payload);
+    charted?.series.expectSet(value !== undefined && Number.isFinite(value) ? value : undefined);
   }
 
   /** Drops a control that is gone from the broker. */

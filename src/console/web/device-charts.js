@@ -37,7 +37,7 @@ export function sparkButton(row, open) {
 export async function refreshSpark(row) {
   const doc = await history(row, 'hour');
   if (doc === null || row.spark === null) return;
-  row.spark.replaceChildren(sparkline(doc.minutes));
+  row.spark.replaceChildren(sparkline(doc.minutes, { meter: doc.meter }));
   // A control seen for the first time has a line only after a few values: look again soon.
   if (doc.minutes.length < 2 && row.tr.isConnected) setTimeout(() => void refreshSpark(row), 5000);
 }
@@ -138,7 +138,7 @@ function drawView(view, doc, width, name) {
     const before = view === 'hour' ? doc.recent.filter((p) => p[0] < since).pop() : undefined;
     if (before !== undefined) points.unshift([since, before[1]]);
     const label = view === 'hour' ? t.labelHour(name) : t.labelDay(name);
-    const svg = lineChart(points, { width, units, label });
+    const svg = lineChart(points, { width, units, label, meter: doc.meter });
     if (points.length === 0) return { svg, text: t.noValues };
     const lows = points.map((p) => p[1]);
     const highs = points.map((p) => p[p.length - 1]);
