@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../../../src/console/password.js';
 import { MqttRecorder } from '../../helpers/mqtt-recorder.js';
@@ -13,6 +14,9 @@ import { launchBrowser, pageShows, skipWithoutChromium, type TestBrowser } from 
 import { startConsoleRig, type ConsoleRig } from './console-rig.js';
 
 if (skipWithoutChromium) console.log(`# ${skipWithoutChromium}`);
+
+/** With CTL_CONSOLE_SCREENSHOTS=DIR the Russian pages are saved as PNG in DIR (the pictures in docs/). */
+const SCREENSHOTS = process.env['CTL_CONSOLE_SCREENSHOTS'];
 
 const TOTAL_ON = '/devices/ctl-gpio/controls/A1_IN_total/on';
 
@@ -78,6 +82,22 @@ describe('languages of the console, in a browser', { skip: skipWithoutChromium }
         /^Последний час: мин\. [\d,]+ В, среднее [\d,]+ В, макс\. [\d,]+ В \(\d+ значени[йея]\)\.$/,
       );
       assert.equal(await p.locator('tr[data-chart-for="Vin"] button[data-view="day"]').innerText(), '24 часа');
+      if (SCREENSHOTS) {
+        await p.setViewportSize({ width: 1366, height: 900 });
+        await p.screenshot({ path: join(SCREENSHOTS, 'console-devices-ru.png'), fullPage: true });
+        await p.setViewportSize({ width: 390, height: 844 });
+        await p.reload();
+        await p.locator('tr[data-control="A1_IN_total"] button.spark').click();
+        await p.locator('tr[data-chart-for="A1_IN_total"] svg.chart').waitFor();
+        await p.screenshot({ path: join(SCREENSHOTS, 'console-devices-ru-390.png'), fullPage: true });
+        await p.goto(`${rig.url}config/ctl-mqtt-gpio`);
+        await p.waitForSelector('body[data-ready="1"]');
+        await p.screenshot({ path: join(SCREENSHOTS, 'console-config-ru-390.png') });
+        await p.setViewportSize({ width: 1366, height: 900 });
+        await p.reload();
+        await p.waitForSelector('body[data-ready="1"]');
+        await p.screenshot({ path: join(SCREENSHOTS, 'console-config-ru.png') });
+      }
     } finally {
       await p.close();
     }
