@@ -24,9 +24,6 @@ export interface StoredVersion {
   readonly original: boolean;
 }
 
-/** Names the original version's id in a service's folder. */
-const ORIGINAL_MARK = 'original';
-
 const ID = /^(\d{13})-([A-Za-z0-9_-]{1,40})$/;
 
 export class ConfigVersions {
@@ -39,6 +36,11 @@ export class ConfigVersions {
     return join(this.dir, service);
   }
 
+  /** The file naming the service's original version (beside its folder: the folder holds versions only). */
+  private originalMark(service: string): string {
+    return join(this.dir, `${service}.original`);
+  }
+
   /** Newest first. */
   async list(service: string): Promise<StoredVersion[]> {
     let names: string[];
@@ -47,7 +49,7 @@ export class ConfigVersions {
     } catch {
       return [];
     }
-    const original = (await readFile(join(this.folder(service), ORIGINAL_MARK), 'utf8').catch(() => '')).trim();
+    const original = (await readFile(this.originalMark(service), 'utf8').catch(() => '')).trim();
     const versions: StoredVersion[] = [];
     for (const name of names) {
       const m = ID.exec(name.replace(/\.conf$/, ''));
@@ -79,8 +81,7 @@ export class ConfigVersions {
     // Never two with one time: a second save in the same millisecond gets the next one.
     const now = Math.max(Date.now(), existing[0] === undefined ? 0 : Number(existing[0].id.slice(0, 13)) + 1);
     await writeFileAtomic(join(this.folder(service), `${now}-${version}.conf`), content, { mode: 0o600 });
-    if (original && existing.length === 0)
-      await writeFile(join(this.folder(service), ORIGINAL_MARK), `${now}-${version}\n`, { mode: 0o600 });
+    if (original && existing.length === 0) await writeFile(this.originalMark(service), `${now}-${version}\n`, { mode: 0o600 });
     for (const old of (await this.list(service)).filter((v) => !v.original).slice(this.keep)) {
       await unlink(join(this.folder(service), `${old.id}.conf`)).catch(() => undefined);
     }
