@@ -5,6 +5,7 @@
  *   POST /api/config/:id?lang=ru          save {config, version}: 200, 422 with problems (in that language), 409 stale
  *   GET  /api/config/:id/hardware         the controller's GPIO lines or IIO channels, for the picker
  *   GET  /api/config/:id/versions         the last kept versions of the file
+ *   GET  /api/config/:id/versions/:v/diff a kept version against the file now, line by line
  *   POST /api/config/:id/restore?lang=ru  {id, version}: puts a kept version back, as a save
  * Every route needs a logged-in session (`requireAuth` throws 401).
  */
@@ -93,6 +94,15 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
         sendJson(ctx.res, 200, { versions: await store.history(id) });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/config\/([^/]+)\/versions\/([^/]+)\/diff$/,
+      handle: async (ctx, m) => {
+        const id = decodePathPart(m[1]!);
+        requireAuth(ctx);
+        sendJson(ctx.res, 200, await store.versionDiff(id, decodePathPart(m[2]!)));
       },
     },
     {

@@ -20,6 +20,7 @@ import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { consoleRule } from './console-rules.js';
 import { ConfigVersions, type StoredVersion } from './config-versions.js';
+import { diffCounts, lineDiff, type DiffLine } from './line-diff.js';
 import { writeConfigFile } from './config-writer.js';
 import { editedText } from './comment-keeping-edit.js';
 import { formModel, type FormModel, type Language } from './editor-schema.js';
@@ -151,11 +152,32 @@ export class ConfigStore {
     return listHardware(service.listHardware, service.listingOptionsFile);
   }
 
-  /** The kept versions of the file, newest first; `current` marks the one the file holds now. */
-  async history(id: string): Promise<Array<StoredVersion & { current: boolean }>> {
+  /**
+   * The kept versions of the file, newest first; `current` marks the newest one with what the
+   * file holds now (an older one with the same text is not "in the file now" twice), and each
+   * says how many lines the file now has that it has not (`added`) and the other way round.
+   */
+  async history(id: string): Promise<Array<StoredVersion & { current: boolean; added: number; removed: number }>> {
     const service = this.service(id);
-    const now = fileVersion(await readIfExists(service.configFile));
-    return (await this.versions.list(service.id)).map((v) => ({ ...v, current: v.version === now }));
+    const bytes = await readIfExists(service.configFile);
+    const now = fileVersion(bytes);
+    const nowText = bytes?.toString('utf8') ?? '';
+    const versions = await this.versions.list(service.id);
+    const currentId = versions.find((v) => v.version === now)?.id;
+    return Promise.all(
+      versions.map(async (v) => {
+        const text = (await this.versions.read(service.id, v.id)).toString('utf8');
+        return { ...v, current: v.id === currentId, ...diffCounts(lineDiff(text, nowText)) };
+      }),
+    );
+  }
+
+  /** A kept version against the file now, line by line (`-`: only in the version, `+`: only in the file). */
+  async versionDiff(id: string, versionId: string): Promise<{ lines: DiffLine[] }> {
+    const service = this.service(id);
+    const text = (await this.versions.read(service.id, versionId)).toString('utf8');
+    const now = (await readIfExists(service.configFile))?.toString('utf8') ?? '';
+    return { lines: lineDiff(text, now) };
   }
 
   /**
@@ -219,7 +241,7 @@ export class ConfigStore {
     } else {
       try {
         // The file as it was is kept too, the first time: the first save can be undone.
-        if (before !== null) await this.versions.add(service.id, before);
+        if (before !== null) await this.versions.add(service.id, before, { original: true });
         await writeConfigFile(this.stateDir, service.id, file, text);
         await this.versions.add(service.id, text);
       } catch (err) {

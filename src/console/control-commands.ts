@@ -1,23 +1,14 @@
 /**
  * Which values a command to a control may carry, by the control's type in the conventions:
  * a switch takes `0` or `1`, a pushbutton `1`, a text control any one line, every other type is a
- * number (plain decimal notation; meter readings not below 0). The page checks the same before it
- * sends; this is the check that counts.
+ * number (plain decimal notation; meter readings not below 0), by the rules of control-rules.ts,
+ * which the page checks with too before it sends; this is the check that counts.
  */
+import { controlKind, numberProblem } from './control-rules.js';
 import type { ControlView } from './device-view-model.js';
 
 /** Longest payload the console publishes (a text control is one line, not a document). */
 export const MAX_COMMAND_LENGTH = 256;
-const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
-/** Readings of meters: a total cannot be negative. */
-const NON_NEGATIVE_TYPES = new Set(['power_consumption', 'water_consumption', 'heat_energy', 'gas_consumption']);
-
-export type ControlKind = 'switch' | 'pushbutton' | 'text' | 'number';
-
-export function controlKind(type: string): ControlKind {
-  if (type === 'switch' || type === 'pushbutton' || type === 'text') return type;
-  return 'number';
-}
 
 /** Why `value` cannot be sent to `control`, or undefined when it can. */
 export function commandProblem(control: ControlView, value: string): string | undefined {
@@ -31,9 +22,9 @@ export function commandProblem(control: ControlView, value: string): string | un
     case 'text':
       return /[\u0000-\u001f\u007f]/.test(value) ? 'the text must be one line without control characters' : undefined;
     case 'number': {
-      if (!DECIMAL.test(value) || !Number.isFinite(Number(value))) return 'expected a number such as 1234.5';
-      if (NON_NEGATIVE_TYPES.has(control.type) && Number(value) < 0) return 'a meter reading cannot be negative';
-      return undefined;
+      const problem = numberProblem(control.type, value);
+      if (problem === 'number') return 'expected a number such as 1234.5';
+      return problem === 'negative' ? 'a meter reading cannot be negative' : undefined;
     }
   }
 }

@@ -12,6 +12,7 @@
  *   value is still shown) until one has. A control publishing at least hourly keeps its chart.
  * A control cleared from the broker (its service stopped) is forgotten at once (device-feed.ts).
  */
+import { METER_TYPES, NOT_NUMERIC_TYPES } from './control-rules.js';
 import { HOUR_MS, HOURS_KEPT, MINUTE_MS, SeriesHistory, type HistoryDocument } from './series-history.js';
 
 export { downsample, HOURS_KEPT, MINUTES_KEPT, RECENT_POINTS, SMALL_CHART_POINTS, type HistoryDocument } from './series-history.js';
@@ -23,11 +24,6 @@ export const SILENT_MS = 24 * HOUR_MS;
 export const METER_SILENT_MS = HOURS_KEPT * HOUR_MS;
 /** How often, at most, record() looks for silent controls. */
 const SWEEP_MS = 10 * MINUTE_MS;
-
-/** Control types whose value is a running total (consumption is its increase). */
-export const METER_TYPES: ReadonlySet<string> = new Set(['power_consumption', 'water_consumption', 'heat_energy', 'gas_consumption']);
-/** Types whose payload is not a measured number (never charted). */
-const NOT_NUMERIC_TYPES: ReadonlySet<string> = new Set(['switch', 'pushbutton', 'text', 'rgb', 'alarm']);
 
 /** What record() did with a value: `full` when the control got no chart for want of a place. */
 export type Recorded = 'kept' | 'not charted' | 'full';
@@ -89,10 +85,14 @@ export class ControlHistory {
     return 'kept';
   }
 
-  /** The next value of this meter is one set through the console: it is not consumption. */
-  expectSet(deviceId: string, control: string): void {
+  /**
+   * A command (`.../on`) set this meter's total to `payload`: the value that comes back as that
+   * total is not consumption (series-history.ts).
+   */
+  expectSet(deviceId: string, control: string, payload?: string): void {
     const charted = this.charted.get(keyOf(deviceId, control));
-    if (charted !== undefined) charted.series.setPending = true;
+    const value = payload === undefined || payload.trim() === '' ? undefined : Number(payload);
+    charted?.series.expectSet(value !== undefined && Number.isFinite(value) ? value : undefined);
   }
 
   /** Drops a control that is gone from the broker. */

@@ -12,15 +12,26 @@ import { ManagedConnection } from '../mqtt/connection.js';
 import { resolveBroker, type BrokerOptions } from '../mqtt/broker-options.js';
 import { DeviceViewModel, type DeviceView } from './device-view-model.js';
 import { commandProblem } from './control-commands.js';
-import { ControlHistory, METER_TYPES, type HistoryDocument } from './control-history.js';
+import { ControlHistory, type HistoryDocument } from './control-history.js';
+import { METER_TYPES } from './control-rules.js';
 import { HttpError } from './http-io.js';
 
 /** What the page shows of one device. */
 export interface DeviceSnapshot {
   readonly id: string;
   readonly title: string;
+  /** The meta's title by language, for the page's language. */
+  readonly titles: Readonly<Record<string, string>>;
   readonly error: string;
-  readonly controls: ReadonlyArray<{ name: string; value: string | null; type: string; units: string; readonly: boolean; error: string }>;
+  readonly controls: ReadonlyArray<{
+    name: string;
+    titles: Readonly<Record<string, string>>;
+    value: string | null;
+    type: string;
+    units: string;
+    readonly: boolean;
+    error: string;
+  }>;
 }
 
 export interface DevicesSnapshot {
@@ -54,9 +65,11 @@ function snapshotOf(device: DeviceView): DeviceSnapshot {
   return {
     id: device.id,
     title: device.title,
+    titles: device.titles,
     error: device.error,
     controls: DeviceViewModel.controlsOf(device).map((c) => ({
       name: c.name,
+      titles: c.titles,
       value: c.value,
       type: c.type,
       units: c.units,
@@ -93,6 +106,10 @@ export class DeviceFeed {
         onDisconnect: () => this.notify(),
         onMessage: (topic, payload) => {
           const text = payload.toString('utf8');
+          if (topic.endsWith('/on')) {
+            this.commandSeen(topic, text);
+            return;
+          }
           const changed = this.model.apply(topic, text);
           // Every value goes into the history, a repeated one too (a steady reading is a point).
           this.keepHistory(topic, text);
@@ -151,7 +168,7 @@ export class DeviceFeed {
     if (problem !== undefined) throw new HttpError(400, `${controlName}: ${problem}`);
     const topic = `${this.options.topicPrefix}/devices/${deviceId}/controls/${controlName}/on`;
     // A meter total set by hand is not consumption: its chart must not count the jump.
-    if (METER_TYPES.has(control.type)) this.history.expectSet(deviceId, controlName);
+    if (METER_TYPES.has(control.type)) this.history.expectSet(deviceId, controlName, value);
     if (!(await this.connection.publish(topic, value, false)))
       throw new HttpError(503, 'the broker did not take the command (no connection)');
     this.options.log.info(`command ${topic} = ${JSON.stringify(value)}`);
@@ -168,8 +185,20 @@ export class DeviceFeed {
       `${base}/controls/+`,
       `${base}/controls/+/meta`,
       `${base}/controls/+/meta/error`,
+      // Commands from any client: a meter total set by hand is not consumption.
+      `${base}/controls/+/on`,
     ];
     await this.connection.subscribe(Object.fromEntries(filters.map((f) => [f, { qos: 1 as const }])));
+  }
+
+  /** A command to a meter's total (from this console or any other client) sets it: the charts must not count the jump. */
+  private commandSeen(topic: string, payload: string): void {
+    const head = `${this.options.topicPrefix}/devices/`;
+    if (!topic.startsWith(head)) return;
+    const [deviceId, level, name, on, ...rest] = topic.slice(head.length).split('/');
+    if (level !== 'controls' || on !== 'on' || rest.length > 0 || deviceId === undefined || name === undefined) return;
+    const control = this.model.devices.get(deviceId)?.controls.get(name);
+    if (control !== undefined && METER_TYPES.has(control.type)) this.history.expectSet(deviceId, name, payload);
   }
 
   /** Records a control's value, or forgets a control that is gone. */

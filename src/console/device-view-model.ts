@@ -15,11 +15,15 @@ export interface ControlView {
   readonly: boolean;
   /** Error flags (`r`, `w`, `p`); '' = none. */
   error: string;
+  /** The meta's title by language; {} when it has none. */
+  titles: Readonly<Record<string, string>>;
 }
 
 export interface DeviceView {
   readonly id: string;
   title: string;
+  /** The meta's title by language (`title` is its English one); {} when it has none. */
+  titles: Readonly<Record<string, string>>;
   /** Device error flags ('r' while the service is gone). */
   error: string;
   readonly controls: Map<string, ControlView>;
@@ -30,6 +34,14 @@ interface ControlMetaJson {
   units?: unknown;
   order?: unknown;
   readonly?: unknown;
+  title?: unknown;
+}
+
+/** A meta's `title`: `{en, ru}` (the strings of it), or one string taken as English. */
+function titlesOf(title: unknown): Record<string, string> {
+  if (typeof title === 'string') return title === '' ? {} : { en: title };
+  if (title === null || typeof title !== 'object') return {};
+  return Object.fromEntries(Object.entries(title).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
 }
 
 function parseJson(payload: string): unknown {
@@ -105,7 +117,7 @@ export class DeviceViewModel {
   private device(id: string): DeviceView {
     let device = this.devices.get(id);
     if (device === undefined) {
-      device = { id, title: '', error: '', controls: new Map() };
+      device = { id, title: '', titles: {}, error: '', controls: new Map() };
       this.devices.set(id, device);
     }
     return device;
@@ -115,7 +127,7 @@ export class DeviceViewModel {
     const controls = this.device(id).controls;
     let control = controls.get(name);
     if (control === undefined) {
-      control = { name, value: null, type: '', units: '', order: Number.MAX_SAFE_INTEGER, readonly: true, error: '' };
+      control = { name, value: null, type: '', units: '', order: Number.MAX_SAFE_INTEGER, readonly: true, error: '', titles: {} };
       controls.set(name, control);
     }
     return control;
@@ -123,9 +135,13 @@ export class DeviceViewModel {
 
   private deviceMeta(id: string, payload: string): boolean {
     if (payload === '' && !this.devices.has(id)) return false;
-    const meta = parseJson(payload) as { title?: { en?: unknown } } | undefined;
-    const title = typeof meta?.title?.en === 'string' ? meta.title.en : payload === '' ? '' : id;
-    return this.set(this.device(id), 'title', title);
+    const meta = parseJson(payload) as { title?: unknown } | undefined;
+    const titles = titlesOf(meta?.title);
+    const device = this.device(id);
+    const before = JSON.stringify(device.titles);
+    device.titles = titles;
+    const title = titles['en'] ?? (payload === '' ? '' : id);
+    return this.set(device, 'title', title) || JSON.stringify(titles) !== before;
   }
 
   /**
@@ -173,6 +189,7 @@ export class DeviceViewModel {
     control.units = typeof meta.units === 'string' ? meta.units : '';
     control.order = typeof meta.order === 'number' ? meta.order : Number.MAX_SAFE_INTEGER;
     control.readonly = meta.readonly !== false;
+    control.titles = titlesOf(meta.title);
     return JSON.stringify(control) !== before;
   }
 }

@@ -5,7 +5,8 @@
  * - one point per minute for the last 24 h: min, mean and max of the values of that minute;
  * - for a meter (a cumulative total: kWh, m³), its consumption per hour for the last 31 days,
  *   summed from the total's increases. A total that goes down (set lower by hand, a reset) and
- *   a total set through the console count nothing: only counting is consumption.
+ *   a total set by a command (`.../_total/on`, from the console or any other client) count
+ *   nothing: only counting is consumption.
  * At its bounds 53 KiB of typed arrays (61 KiB for a meter). The arrays start small and grow
  * once to the bounds when that room is full (history-buckets.ts says why in one step): a control
  * published once costs 2.5 KiB.
@@ -21,6 +22,8 @@ export const HOUR_MS = 3_600_000;
 export const SMALL_CHART_POINTS = 60;
 /** Room for values as they came until it is full, then RECENT_POINTS. */
 const FIRST_POINTS = 64;
+/** Values a set total is waited for (counts before it are consumption). */
+const SET_WAIT_VALUES = 5;
 
 /** What the history route returns for one control (times in ms since the epoch). */
 export interface HistoryDocument {
@@ -47,8 +50,18 @@ export class SeriesHistory {
   private readonly minutes = new BucketQueue(MINUTES_KEPT, [Float32Array, Float32Array, Float64Array, Uint32Array]);
   private hourUse: BucketQueue | undefined;
   private lastTotal: number | undefined;
-  /** The next value is a total set through the console, not counting. */
-  setPending = false;
+  /** A total was set by a command: the value it set, and how many more values may come before it. */
+  private pendingSet: { value: number | undefined; left: number } | undefined;
+
+  /**
+   * A command set the total to `value` (undefined: not known): the first value that equals it
+   * is the set, not counting. Counted values may come before it (the driver takes the command
+   * after a pulse): up to SET_WAIT_VALUES of them count as usual; without a value to match, the
+   * next one is the set.
+   */
+  expectSet(value: number | undefined): void {
+    this.pendingSet = { value, left: SET_WAIT_VALUES };
+  }
 
   /** Bytes of the arrays that hold the history. */
   get bytes(): number {
@@ -88,10 +101,19 @@ export class SeriesHistory {
   private addTotal(time: number, total: number): void {
     this.hourUse ??= new BucketQueue(HOURS_KEPT, [Float64Array]);
     const row = this.hourUse.row(Math.floor(time / HOUR_MS));
-    const increase = this.lastTotal === undefined || this.setPending ? 0 : total - this.lastTotal;
+    const increase = this.lastTotal === undefined || this.isSet(total) ? 0 : total - this.lastTotal;
     if (row !== undefined && increase > 0) this.hourUse.column(0)[row]! += increase;
     this.lastTotal = total;
-    this.setPending = false;
+  }
+
+  /** Whether `total` is the value a command set (and no longer waits for it then). */
+  private isSet(total: number): boolean {
+    const pending = this.pendingSet;
+    if (pending === undefined) return false;
+    // The driver writes the total with its decimals: 12.5 comes back as 12.500.
+    const matches = pending.value === undefined || Math.abs(total - pending.value) <= 1e-9 * Math.max(1, Math.abs(total));
+    if (matches || --pending.left <= 0) this.pendingSet = undefined;
+    return matches;
   }
 
   /** The ring's slot of the i-th value kept, oldest first. */

@@ -2,6 +2,9 @@
 // requests that carry the token, and the menu. Everything from the server or the broker is put
 // into the page as text (textContent), never as markup.
 
+import { mountLanguageSwitch } from './i18n.js';
+import { t } from './page-texts.js';
+
 let session = null;
 
 /** The session: { authenticated, passwordSet, csrfToken, services }. */
@@ -48,25 +51,29 @@ export function el(tag, attrs = {}, text) {
   return node;
 }
 
-/** Fills the menu: Devices, one entry per configuration, and Log out when there is a password. */
+/** Fills the menu: Devices, one entry per configuration, Log out when there is a password; and the language switch. */
 export function fillNav(current) {
   const nav = document.getElementById('nav');
   nav.replaceChildren();
-  const link = (href, text, active) => {
-    const a = el('a', { href }, text);
+  // On a phone the menu shows the short names (one line of header), with the long one as the label.
+  const link = (href, text, short, active) => {
+    const a = el('a', { href, 'aria-label': text });
+    a.append(el('span', { class: 'nav-long' }, text), el('span', { class: 'nav-short' }, short));
     if (active) a.setAttribute('aria-current', 'page');
     nav.append(a);
   };
-  link('/', 'Devices', current === 'devices');
+  link('/', t.devices, t.devices, current === 'devices');
   for (const service of session?.services ?? []) {
-    link(`/config/${encodeURIComponent(service.id)}`, `${service.id} configuration`, current === service.id);
+    const short = service.id.replace(/^ctl-mqtt-/, '').toUpperCase();
+    link(`/config/${encodeURIComponent(service.id)}`, t.configOf(service.id), short, current === service.id);
   }
   if (session?.passwordSet) {
-    const out = el('button', { type: 'button', class: 'link' }, 'Log out');
+    const out = el('button', { type: 'button', class: 'link' }, t.logOut);
     out.addEventListener('click', async () => {
       await post('/api/logout', {});
       location.assign('/login');
     });
     nav.append(out);
   }
+  mountLanguageSwitch();
 }

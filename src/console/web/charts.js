@@ -1,5 +1,7 @@
 // The devices page's charts, drawn as inline SVG by the page itself (no library: the console
 // works offline and the pictures are simple). Every text from outside goes in as textContent.
+import { clockTime, formatNumber, shownNumber } from './i18n.js';
+import { t as texts } from './page-texts.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -10,15 +12,10 @@ function svgEl(tag, attrs = {}, text) {
   return node;
 }
 
-/** A number short enough for an axis: 4 significant digits, no exponent for everyday sizes. */
+/** A number short enough for an axis: 4 significant digits, no exponent for everyday sizes, in the page's language. */
 export function shortNumber(v) {
   if (!Number.isFinite(v)) return '—';
-  if (Math.abs(v) >= 10_000) return v.toFixed(0);
-  return String(Number(v.toPrecision(4)));
-}
-
-function clock(t) {
-  return new Date(t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return shownNumber(Math.abs(v) >= 10_000 ? v.toFixed(0) : String(Number(v.toPrecision(4))));
 }
 
 /** [t, v] or [t, min, mean, max] points as { t, lo, mid, hi }. */
@@ -26,15 +23,62 @@ function normalize(points) {
   return points.map((p) => (p.length === 2 ? { t: p[0], lo: p[1], mid: p[1], hi: p[1] } : { t: p[0], lo: p[1], mid: p[2], hi: p[3] }));
 }
 
-function range(values) {
+/** A round step (1, 2 or 5 times a power of ten) that cuts `span` into about `count` parts. */
+export function niceStep(span, count) {
+  const raw = span / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw * 0.999);
+}
+
+/**
+ * The value axis of `values`: round ticks (a 1-2-5 step) around them, over at least a sensible
+ * span, so a steady reading is a steady line and not its noise blown up to the chart's height: a
+ * twentieth of the values' size (a 3.3 V supply gets 3.2 to 3.4 V), a meter's total a
+ * ten-thousandth (its increase is what matters), never less than 0.01. Values all at or above 0
+ * keep 0 as the floor.
+ */
+export function valueAxis(values, { meter = false, minimum = 0.01 } = {}) {
   let lo = Math.min(...values);
   let hi = Math.max(...values);
-  if (lo === hi) {
-    const pad = Math.abs(lo) * 0.01 || 1;
-    lo -= pad;
-    hi += pad;
+  const magnitude = Math.max(Math.abs(lo), Math.abs(hi));
+  const span = Math.max(hi - lo, magnitude * (meter ? 1e-4 : 0.05), minimum);
+  if (hi - lo < span) {
+    const mid = (lo + hi) / 2;
+    const nonNegative = lo >= 0;
+    lo = mid - span / 2;
+    hi = mid + span / 2;
+    if (nonNegative && lo < 0) [lo, hi] = [0, hi - lo];
   }
-  return { lo, hi };
+  const step = niceStep(hi - lo, 4);
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const first = Math.floor(lo / step + 1e-9);
+  const last = Math.ceil(hi / step - 1e-9);
+  const ticks = [];
+  for (let i = first; i <= last; i++) ticks.push(Number((i * step).toFixed(decimals)));
+  return { lo: ticks[0], hi: ticks[ticks.length - 1], ticks, decimals };
+}
+
+/** Round steps of a time axis, in minutes. */
+const TIME_STEPS_MIN = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440];
+
+/** Times on round minutes or hours of the local clock between t0 and t1, at most `most` of them. */
+export function timeTicks(t0, t1, most) {
+  const minute = 60_000;
+  const step = (TIME_STEPS_MIN.find((m) => (t1 - t0) / (m * minute) <= most) ?? 1440) * minute;
+  // Aligned to the local clock (a 3 h step on 00:00, 03:00, ...), not to UTC.
+  const offset = -new Date(t0).getTimezoneOffset() * minute;
+  const ticks = [];
+  for (let t = Math.ceil((t0 + offset) / step) * step - offset; t <= t1; t += step) ticks.push(t);
+  return ticks;
+}
+
+/** The value axis drawn: grid lines and their labels, and the units above them (never over the top label). */
+function drawValueAxis(svg, axis, y, { left, right, top, units }) {
+  for (const v of axis.ticks) {
+    svg.append(svgEl('line', { x1: left, x2: right, y1: y(v), y2: y(v), class: 'grid' }));
+    svg.append(svgEl('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis tick-value' }, formatNumber(v, axis.decimals)));
+  }
+  if (units) svg.append(svgEl('text', { x: left - 4, y: top - 9, 'text-anchor': 'end', class: 'axis units-label' }, units));
 }
 
 /**
@@ -66,7 +110,7 @@ function linePoints(data, x, y) {
  * The small chart beside a value: the last hour's minute means (a line) inside their min/max
  * (a band). Empty until there are two points.
  */
-export function sparkline(points, now = Date.now(), width = 96, height = 24) {
+export function sparkline(points, { meter = false, now = Date.now(), width = 96, height = 24 } = {}) {
   const svg = svgEl('svg', {
     class: 'spark-chart',
     width,
@@ -82,7 +126,10 @@ export function sparkline(points, now = Date.now(), width = 96, height = 24) {
   }
   const t0 = data[0].t;
   const t1 = Math.max(data[data.length - 1].t, t0 + 1);
-  const { lo, hi } = range(data.flatMap((p) => [p.lo, p.hi]));
+  const { lo, hi } = valueAxis(
+    data.flatMap((p) => [p.lo, p.hi]),
+    { meter },
+  );
   const x = (t) => 1 + ((t - t0) / (t1 - t0)) * (width - 2);
   const y = (v) => height - 2 - ((v - lo) / (hi - lo)) * (height - 4);
   svg.append(svgEl('polygon', { points: bandPoints(data, x, y), class: 'band' }));
@@ -90,34 +137,34 @@ export function sparkline(points, now = Date.now(), width = 96, height = 24) {
   return svg;
 }
 
-/** A line chart with its value axis and time axis; `units` goes on the value axis. */
-export function lineChart(points, { width, height = 170, units = '', label, now = Date.now() }) {
+/** Room above the plot for the units, below it for the times. */
+const TOP = 22;
+const BOTTOM = 22;
+
+/** A line chart with its value axis and time axis; `units` goes above the value axis. */
+export function lineChart(points, { width, height = 180, units = '', label, now = Date.now(), meter = false }) {
   const svg = svgEl('svg', { class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label });
   const data = stepped(normalize(points), now);
-  const left = 52;
+  const left = 56;
   const right = width - 8;
-  const top = 8;
-  const bottom = height - 22;
+  const top = TOP;
+  const bottom = height - BOTTOM;
   if (data.length === 0) {
-    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, 'no values yet'));
+    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, texts.noValuesYet));
     return svg;
   }
   const t0 = data[0].t;
   const t1 = Math.max(data[data.length - 1].t, t0 + 1);
-  const { lo, hi } = range(data.flatMap((p) => [p.lo, p.hi]));
+  const axis = valueAxis(
+    data.flatMap((p) => [p.lo, p.hi]),
+    { meter },
+  );
   const x = (t) => left + ((t - t0) / (t1 - t0)) * (right - left);
-  const y = (v) => bottom - ((v - lo) / (hi - lo)) * (bottom - top);
-  for (const v of [lo, (lo + hi) / 2, hi]) {
-    svg.append(svgEl('line', { x1: left, x2: right, y1: y(v), y2: y(v), class: 'grid' }));
-    svg.append(svgEl('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, shortNumber(v)));
-  }
-  if (units) svg.append(svgEl('text', { x: 2, y: top + 4, class: 'axis units-label' }, units));
-  for (const [t, anchor] of [
-    [t0, 'start'],
-    [(t0 + t1) / 2, 'middle'],
-    [t1, 'end'],
-  ]) {
-    svg.append(svgEl('text', { x: x(t), y: height - 6, 'text-anchor': anchor, class: 'axis' }, clock(t)));
+  const y = (v) => bottom - ((v - axis.lo) / (axis.hi - axis.lo)) * (bottom - top);
+  drawValueAxis(svg, axis, y, { left, right, top, units });
+  for (const t of timeTicks(t0, t1, Math.max(2, Math.floor((right - left) / 64)))) {
+    svg.append(svgEl('line', { x1: x(t), x2: x(t), y1: bottom, y2: bottom + 3, class: 'grid' }));
+    svg.append(svgEl('text', { x: x(t), y: height - 6, 'text-anchor': 'middle', class: 'axis tick-time' }, clockTime(t)));
   }
   if (data.some((p) => p.lo !== p.hi)) svg.append(svgEl('polygon', { points: bandPoints(data, x, y), class: 'band' }));
   svg.append(svgEl('polyline', { points: linePoints(data, x, y), class: 'line' }));
@@ -125,24 +172,20 @@ export function lineChart(points, { width, height = 170, units = '', label, now 
 }
 
 /** Bars of [label, value], e.g. consumption per hour or per day, with the largest on the axis. */
-export function barChart(bars, { width, height = 150, units = '', label, labelEvery = 1 }) {
+export function barChart(bars, { width, height = 160, units = '', label, labelEvery = 1 }) {
   const svg = svgEl('svg', { class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label });
-  const left = 52;
+  const left = 56;
   const right = width - 8;
-  const top = 8;
-  const bottom = height - 22;
+  const top = TOP;
+  const bottom = height - BOTTOM;
   if (bars.length === 0) {
-    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, 'no consumption counted yet'));
+    svg.append(svgEl('text', { x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'axis' }, texts.noConsumptionYet));
     return svg;
   }
-  const max = Math.max(...bars.map((b) => b[1]), 0) || 1;
+  const axis = valueAxis([0, Math.max(...bars.map((b) => b[1]), 0)], { minimum: 0.001 });
   const slot = (right - left) / bars.length;
-  const y = (v) => bottom - (v / max) * (bottom - top);
-  for (const v of [0, max / 2, max]) {
-    svg.append(svgEl('line', { x1: left, x2: right, y1: y(v), y2: y(v), class: 'grid' }));
-    svg.append(svgEl('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, shortNumber(v)));
-  }
-  if (units) svg.append(svgEl('text', { x: 2, y: top + 4, class: 'axis units-label' }, units));
+  const y = (v) => bottom - (v / axis.hi) * (bottom - top);
+  drawValueAxis(svg, axis, y, { left, right, top, units });
   bars.forEach(([text, value], i) => {
     const bar = svgEl('rect', {
       x: left + i * slot + slot * 0.15,

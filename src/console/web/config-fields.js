@@ -5,6 +5,7 @@
 // messages), with a label, its help and its problem line tied to the control for screen readers.
 import { el } from './api.js';
 import { t } from './config-texts.js';
+import { typedNumber } from './control-rules.js';
 
 let nextId = 0;
 const UNSET = '\u0000unset';
@@ -50,7 +51,8 @@ function store(obj, key, value, field, wasSet) {
 }
 
 function parseNumber(text, field) {
-  const trimmed = text.trim();
+  // `0,5` and `1 234` as a person writes them (control-rules.js reads them as the devices page does).
+  const trimmed = typedNumber(text);
   if (trimmed === '') return { value: undefined };
   const n = Number(trimmed);
   if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) || !Number.isFinite(n))

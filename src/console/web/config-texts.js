@@ -1,6 +1,9 @@
-// The configuration page's own words in the browser's language (English, or Russian for a
-// Russian browser). The form's titles and help come translated from the schemas (the console
-// picks them by the same language); these are the page's buttons and messages.
+// The configuration page's own words in the page's language (i18n.js: the switch, else the
+// browser's). The form's titles and help come translated from the schemas (the console picks them
+// by the same language); these are the page's buttons and messages.
+import { language } from './i18n.js';
+
+export { language };
 
 const TEXTS = {
   en: {
@@ -58,6 +61,12 @@ const TEXTS = {
     restored: (when) => `The version saved ${when} is back`,
     cannotOpen: 'The configuration cannot be opened:',
     bytes: (n) => `${n} bytes`,
+    original: 'original file (before the first save)',
+    sameAsNow: 'same as the file now',
+    changesAgainstNow: (added, removed) => `the file now: +${added} −${removed} lines`,
+    showChanges: 'Changes against the file now',
+    diffLegend: '− only in this version, + only in the file now',
+    unchangedLines: (n) => `⋯ ${n} unchanged ${n === 1 ? 'line' : 'lines'}`,
   },
   ru: {
     pageTitle: 'Настройки',
@@ -83,7 +92,7 @@ const TEXTS = {
     legacyNumber: 'Указать чип и смещение линии',
     noHardware: (why) => `Список линий недоступен (${why}): введите их вручную.`,
     wholeNumber: 'Введите целое число, например 12.',
-    number: 'Введите число, например 1.5.',
+    number: 'Введите число, например 1,5.',
     atLeast: (min) => `Не меньше ${min}.`,
     required: 'Обязательное поле.',
     saving: 'Проверка и сохранение…',
@@ -113,10 +122,13 @@ const TEXTS = {
     restored: (when) => `Возвращена версия от ${when}`,
     cannotOpen: 'Настройки не открываются:',
     bytes: (n) => `${n} байт`,
+    original: 'исходный файл (до первого сохранения)',
+    sameAsNow: 'как в файле сейчас',
+    changesAgainstNow: (added, removed) => `в файле сейчас: +${added} −${removed} строк`,
+    showChanges: 'Отличия от файла сейчас',
+    diffLegend: '− только в этой версии, + только в файле сейчас',
+    unchangedLines: (n) => `⋯ без изменений строк: ${n}`,
   },
 };
-
-/** `ru` for a browser that prefers Russian, else `en`. */
-export const language = /^ru\b/i.test(navigator.language ?? '') ? 'ru' : 'en';
 
 export const t = TEXTS[language];

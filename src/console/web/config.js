@@ -12,6 +12,7 @@ import { el, fillNav, goToLogin, loadSession, post } from './api.js';
 import { ChannelList } from './config-channels.js';
 import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
 import { language, t } from './config-texts.js';
+import { momentText } from './i18n.js';
 
 /**
  * After an apply the page waits for the changed channels to be published (a busy controller may
@@ -343,28 +344,74 @@ async function save() {
 
 // ---- versions -------------------------------------------------------------------------------
 
-const when = (iso) => new Date(iso).toLocaleString(language);
+const when = (iso) => momentText(new Date(iso));
 
 async function showVersions() {
   const box = $('versions');
   const res = await fetch(`${api}/versions`, { credentials: 'same-origin' });
   const body = await res.json();
+  const versions = body.versions ?? [];
   const list = el('ul', { class: 'version-list' });
-  for (const version of body.versions ?? []) {
+  // Times to the second; two saves within one second are told apart by a counter.
+  const seen = new Map();
+  const times = versions.map((v) => {
+    const text = when(v.savedAt);
+    const n = (seen.get(text) ?? 0) + 1;
+    seen.set(text, n);
+    return n === 1 ? text : `${text} (${n})`;
+  });
+  versions.forEach((version, i) => {
     const li = el('li', { 'data-version': version.id });
-    li.append(el('span', { class: 'when' }, when(version.savedAt)), el('span', { class: 'size' }, t.bytes(version.bytes)));
-    if (version.current) li.append(el('span', { class: 'current' }, t.current));
+    const head = el('div', { class: 'version-head' });
+    head.append(el('span', { class: 'when' }, times[i]));
+    if (version.original) head.append(el('span', { class: 'original' }, t.original));
+    if (version.current) head.append(el('span', { class: 'current' }, t.current));
     else {
+      const same = version.added === 0 && version.removed === 0;
+      head.append(el('span', { class: 'size' }, same ? t.sameAsNow : t.changesAgainstNow(version.added, version.removed)));
       const restore = el('button', { type: 'button' }, t.restore);
-      restore.setAttribute('aria-label', `${t.restore}: ${when(version.savedAt)}`);
+      restore.setAttribute('aria-label', `${t.restore}: ${times[i]}`);
       restore.addEventListener('click', () => restoreVersion(version).catch((err) => setResult(`${t.notSaved} ${err.message}`, 'bad')));
-      li.append(restore);
+      head.append(restore);
     }
+    li.append(head);
+    if (!version.current && (version.added > 0 || version.removed > 0)) li.append(changesOf(version));
     list.append(li);
-  }
-  box.replaceChildren(el('h2', {}, t.versions), (body.versions ?? []).length === 0 ? el('p', { class: 'empty' }, t.versionsNone) : list);
+  });
+  box.replaceChildren(el('h2', {}, t.versions), versions.length === 0 ? el('p', { class: 'empty' }, t.versionsNone) : list);
   box.hidden = false;
   versionsButton.setAttribute('aria-expanded', 'true');
+}
+
+/** Lines kept around a change in a diff; longer unchanged runs are one line saying how many. */
+const DIFF_CONTEXT = 2;
+
+/** A version's differences from the file now, loaded when opened. */
+function changesOf(version) {
+  const details = el('details', { class: 'version-diff' });
+  details.append(el('summary', {}, t.showChanges));
+  details.addEventListener('toggle', async () => {
+    if (!details.open || details.querySelector('pre') !== null) return;
+    const res = await fetch(`${api}/versions/${encodeURIComponent(version.id)}/diff`, { credentials: 'same-origin' });
+    if (!res.ok) return;
+    const { lines } = await res.json();
+    const pre = el('pre', { class: 'diff' });
+    const near = lines.map((_, i) => lines.slice(Math.max(0, i - DIFF_CONTEXT), i + DIFF_CONTEXT + 1).some(([op]) => op !== '='));
+    for (let i = 0; i < lines.length; i++) {
+      const [op, text] = lines[i];
+      if (op === '=' && !near[i]) {
+        let j = i;
+        while (j < lines.length && lines[j][0] === '=' && !near[j]) j++;
+        pre.append(el('span', { class: 'diff-skip' }, t.unchangedLines(j - i)));
+        i = j - 1;
+        continue;
+      }
+      const cls = op === '+' ? 'diff-add' : op === '-' ? 'diff-remove' : 'diff-same';
+      pre.append(el('span', { class: cls }, `${op === '=' ? ' ' : op === '-' ? '−' : '+'} ${text}`));
+    }
+    details.append(el('p', { class: 'diff-legend' }, t.diffLegend), pre);
+  });
+  return details;
 }
 
 async function restoreVersion(version) {

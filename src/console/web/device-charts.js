@@ -4,6 +4,8 @@
 // hour and per day. The history comes from the console (GET /api/history/...), which keeps it.
 import { el } from './api.js';
 import { barChart, lineChart, shortNumber, sparkline } from './charts.js';
+import { clockTime, dayLabel, unitText } from './i18n.js';
+import { t } from './page-texts.js';
 
 const SPARK_REFRESH_MS = 60_000;
 const CHART_REFRESH_MS = 15_000;
@@ -25,7 +27,7 @@ async function history(row, last) {
 
 /** The small chart's button; `open` toggles the larger chart. */
 export function sparkButton(row, open) {
-  const button = el('button', { type: 'button', class: 'spark', 'aria-expanded': 'false', 'aria-label': `${row.control.name}: chart` });
+  const button = el('button', { type: 'button', class: 'spark', 'aria-expanded': 'false', 'aria-label': t.chartOf(row.control.name) });
   button.append(sparkline([]));
   button.addEventListener('click', open);
   sparkRows.add(row);
@@ -35,7 +37,7 @@ export function sparkButton(row, open) {
 export async function refreshSpark(row) {
   const doc = await history(row, 'hour');
   if (doc === null || row.spark === null) return;
-  row.spark.replaceChildren(sparkline(doc.minutes));
+  row.spark.replaceChildren(sparkline(doc.minutes, { meter: doc.meter }));
   // A control seen for the first time has a line only after a few values: look again soon.
   if (doc.minutes.length < 2 && row.tr.isConnected) setTimeout(() => void refreshSpark(row), 5000);
 }
@@ -54,10 +56,10 @@ setInterval(async () => {
 }, SPARK_REFRESH_MS);
 
 const VIEWS = [
-  { id: 'hour', text: 'Last hour' },
-  { id: 'day', text: '24 hours' },
-  { id: 'hourly', text: 'Per hour', meter: true },
-  { id: 'daily', text: 'Per day', meter: true },
+  { id: 'hour', text: t.views.hour },
+  { id: 'day', text: t.views.day },
+  { id: 'hourly', text: t.views.hourly, meter: true },
+  { id: 'daily', text: t.views.daily, meter: true },
 ];
 
 /** Opens the row's larger chart (made on first use, right below the row), or closes it. */
@@ -70,8 +72,8 @@ export function openChart(row, place) {
 
 function makeChart(row) {
   const tr = el('tr', { class: 'chart-row', 'data-chart-for': row.control.name });
-  const td = el('td', { colspan: '5' });
-  const panel = el('div', { class: 'chart-panel', role: 'group', 'aria-label': `${row.control.name} chart` });
+  const td = el('td', { colspan: '4' });
+  const panel = el('div', { class: 'chart-panel', role: 'group', 'aria-label': t.chartGroup(row.control.name) });
   const views = el('div', { class: 'chart-views' });
   const figure = el('div', { class: 'chart-figure' });
   const summary = el('p', { class: 'chart-summary' });
@@ -127,7 +129,7 @@ function makeChart(row) {
 }
 
 function drawView(view, doc, width, name) {
-  const units = doc.units;
+  const units = unitText(doc.units);
   const withUnits = (v) => `${shortNumber(v)}${units ? ` ${units}` : ''}`;
   if (view === 'hour' || view === 'day') {
     const since = Date.now() - (view === 'hour' ? HOUR_MS : 24 * HOUR_MS);
@@ -135,16 +137,15 @@ function drawView(view, doc, width, name) {
     // The value standing when the hour began (values come when they change).
     const before = view === 'hour' ? doc.recent.filter((p) => p[0] < since).pop() : undefined;
     if (before !== undefined) points.unshift([since, before[1]]);
-    const label = `${name}, ${view === 'hour' ? 'last hour' : 'last 24 hours, per minute'}`;
-    const svg = lineChart(points, { width, units, label });
-    if (points.length === 0) return { svg, text: 'No values yet.' };
+    const label = view === 'hour' ? t.labelHour(name) : t.labelDay(name);
+    const svg = lineChart(points, { width, units, label, meter: doc.meter });
+    if (points.length === 0) return { svg, text: t.noValues };
     const lows = points.map((p) => p[1]);
     const highs = points.map((p) => p[p.length - 1]);
     const mean = view === 'hour' ? lows.reduce((a, b) => a + b, 0) / lows.length : points.reduce((a, p) => a + p[2], 0) / points.length;
-    const what = view === 'hour' ? `${points.length} values` : `${points.length} minutes`;
     return {
       svg,
-      text: `${view === 'hour' ? 'Last hour' : 'Last 24 hours'}: min ${withUnits(Math.min(...lows))}, mean ${withUnits(mean)}, max ${withUnits(Math.max(...highs))} (${what}).`,
+      text: t.summaryLine(view === 'hour', withUnits(Math.min(...lows)), withUnits(mean), withUnits(Math.max(...highs)), points.length),
     };
   }
   if (view === 'hourly') {
@@ -152,32 +153,22 @@ function drawView(view, doc, width, name) {
     const thisHour = Math.floor(now / HOUR_MS) * HOUR_MS;
     const byHour = new Map(doc.hours.map(([t, v]) => [t, v]));
     const bars = [];
-    for (let t = thisHour - 23 * HOUR_MS; t <= thisHour; t += HOUR_MS)
-      bars.push([String(new Date(t).getHours()).padStart(2, '0'), byHour.get(t) ?? 0]);
+    for (let at = thisHour - 23 * HOUR_MS; at <= thisHour; at += HOUR_MS) bars.push([clockTime(at).slice(0, 2), byHour.get(at) ?? 0]);
     const total = bars.reduce((a, b) => a + b[1], 0);
-    const svg = barChart(bars, { width, units, label: `${name}, consumption per hour, last 24 hours`, labelEvery: 3 });
-    return {
-      svg,
-      text: `Consumption in the last 24 hours: ${withUnits(total)}; this hour so far: ${withUnits(bars[bars.length - 1][1])}.`,
-    };
+    const svg = barChart(bars, { width, units, label: t.labelHourly(name), labelEvery: 3 });
+    return { svg, text: t.summaryHourly(withUnits(total), withUnits(bars[bars.length - 1][1])) };
   }
   // Per day, in the browser's time zone: hours summed by their local date.
   const days = new Map();
-  for (const [t, v] of doc.hours) {
-    const d = new Date(t);
+  for (const [at, v] of doc.hours) {
+    const d = new Date(at);
     const key = `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
-    const day = days.get(key) ?? { label: `${d.getDate()}/${d.getMonth() + 1}`, value: 0 };
+    const day = days.get(key) ?? { label: dayLabel(at), value: 0 };
     day.value += v;
     days.set(key, day);
   }
   const bars = [...days.values()].map((d) => [d.label, d.value]);
-  const svg = barChart(bars, { width, units, label: `${name}, consumption per day`, labelEvery: bars.length > 10 ? 5 : 1 });
+  const svg = barChart(bars, { width, units, label: t.labelDaily(name), labelEvery: bars.length > 10 ? 5 : 1 });
   const today = bars.length > 0 ? bars[bars.length - 1][1] : 0;
-  return {
-    svg,
-    text:
-      bars.length === 0
-        ? 'No consumption counted yet.'
-        : `Today so far: ${withUnits(today)}; ${bars.length} day${bars.length === 1 ? '' : 's'} shown.`,
-  };
+  return { svg, text: bars.length === 0 ? t.noConsumption : t.summaryDaily(withUnits(today), bars.length) };
 }

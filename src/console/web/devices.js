@@ -6,28 +6,35 @@
 // Updates are made in place: an element already on the page is never moved, replaced or
 // re-inserted (that would take the focus, the selection or the text being typed), and a text is
 // written only when it changed. Only new elements are inserted and gone ones removed.
+//
+// A control is shown by its title (the meta's, in the page's language) with its id beside it,
+// in its group (inputs, outputs, meters, analog: control-rules.js, the server's module); values
+// of a device whose driver stopped (its `meta/error` holds `r`), or while the console has no
+// broker, are marked stale. From FILTER_FROM controls on, a filter box finds one by name.
 import { el, fillNav, loadSession, post } from './api.js';
+import { CONTROL_GROUPS, controlGroups, controlKind, numberProblem as numberRule, titleIn, typedNumber } from './control-rules.js';
 import { openChart, refreshSpark, sparkButton } from './device-charts.js';
+import { fieldNumber, language, shownNumber, translateMarkup, unitText } from './i18n.js';
+import { t } from './page-texts.js';
 
-const FLAG_TEXT = { r: 'read error', w: 'write error', p: 'period missed' };
-const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const NON_NEGATIVE_TYPES = new Set(['power_consumption', 'water_consumption', 'heat_energy', 'gas_consumption']);
+/** With this many controls on the page, the filter box is shown. */
+const FILTER_FROM = 30;
 
 const container = document.getElementById('devices');
 const statusLine = document.getElementById('status');
 const message = document.getElementById('message');
-/** device id → { section, title, error, tbody, rows: Map(control name → row parts) } */
+const filterBox = document.getElementById('filter');
+const filterInput = document.getElementById('filter-input');
+/** device id → { section, title, error, tbody, rows: Map(control name → row parts), heads: Map(group → tr) } */
 const shown = new Map();
+let filterText = '';
 
-function kindOf(type) {
-  return type === 'switch' || type === 'pushbutton' || type === 'text' ? type : 'number';
-}
+const kindOf = controlKind;
 
-/** Why `value` cannot be sent to a number control, or '' (the server checks the same). */
+/** Why `value` (as typed) cannot be sent to a number control, or '' (the server checks the same). */
 function numberProblem(control, value) {
-  if (!DECIMAL.test(value.trim())) return 'expected a number such as 1234.5';
-  if (NON_NEGATIVE_TYPES.has(control.type) && Number(value) < 0) return 'a meter reading cannot be negative';
-  return '';
+  const problem = numberRule(control.type, typedNumber(value));
+  return problem === undefined ? '' : t.numberProblem[problem];
 }
 
 function showMessage(text) {
@@ -41,14 +48,15 @@ async function send(deviceId, control, value) {
   return status === 200;
 }
 
-function flagBadges(cell, flags) {
+function flagBadges(cell, flags, stale) {
   cell.replaceChildren();
+  if (stale) cell.append(el('span', { class: 'flag flag-stale' }, t.stale));
   for (const letter of flags) {
     cell.append(
       el(
         'span',
-        { class: `flag flag-${FLAG_TEXT[letter] ? letter : 'x'}`, title: FLAG_TEXT[letter] ?? 'error' },
-        `${letter} ${FLAG_TEXT[letter] ?? 'error'}`,
+        { class: `flag flag-${t.flags[letter] ? letter : 'x'}`, title: t.flags[letter] ?? t.flagOther },
+        `${letter} ${t.flags[letter] ?? t.flagOther}`,
       ),
     );
   }
@@ -56,15 +64,20 @@ function flagBadges(cell, flags) {
 
 function makeRow(deviceId, control) {
   const tr = el('tr', { 'data-control': control.name });
-  const name = el('th', { scope: 'row' }, control.name);
+  const name = el('th', { scope: 'row', class: 'name' });
+  const label = el('span', { class: 'label' });
+  const id = el('span', { class: 'control-id' });
+  const flags = el('span', { class: 'flags' });
+  name.append(label, id, flags);
   const valueCell = el('td', { class: 'value' });
   const units = el('td', { class: 'units' });
-  const flags = el('td', { class: 'flags' });
   const trend = el('td', { class: 'trend' });
-  tr.append(name, valueCell, units, flags, trend);
+  tr.append(name, valueCell, units, trend);
   const row = {
     deviceId,
     tr,
+    label,
+    id,
     valueCell,
     units,
     flags,
@@ -76,6 +89,7 @@ function makeRow(deviceId, control) {
     note: null,
     control,
     shownFlags: null,
+    group: null,
     spark: null,
     chart: null,
     busy: false,
@@ -108,8 +122,8 @@ function buildValueCell(deviceId, row) {
     row.valueCell.append(input, row.text);
   } else if (!control.readonly && row.kind === 'number') {
     const form = el('form', { class: 'set-number', novalidate: '' });
-    const input = el('input', { type: 'text', inputmode: 'decimal', 'aria-label': `${control.name} new value`, size: '10' });
-    const button = el('button', { type: 'submit' }, 'Set');
+    const input = el('input', { type: 'text', inputmode: 'decimal', 'aria-label': t.newValue(control.name), size: '10' });
+    const button = el('button', { type: 'submit' }, t.set);
     const note = el('span', { class: 'field-error', role: 'alert' });
     input.addEventListener('input', () => {
       input.dataset.dirty = '1';
@@ -120,13 +134,13 @@ function buildValueCell(deviceId, row) {
     // the person may be about to type over it).
     input.addEventListener('blur', () => {
       if (input.value === '') delete input.dataset.dirty;
-      if (!input.dataset.dirty) setValue(input, row.control.value ?? '');
+      if (!input.dataset.dirty) setValue(input, fieldNumber(row.control.value ?? ''));
     });
     // Enter or the button; the focus stays where it was (never disabled, never blurred).
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       if (row.busy) return;
-      const value = input.value.trim();
+      const value = typedNumber(input.value);
       const problem = numberProblem(row.control, value);
       setText(note, problem);
       input.setAttribute('aria-invalid', problem === '' ? 'false' : 'true');
@@ -135,7 +149,7 @@ function buildValueCell(deviceId, row) {
       button.setAttribute('aria-busy', 'true');
       if (await send(deviceId, row.control, value)) {
         delete input.dataset.dirty;
-        if (document.activeElement !== input) setValue(input, row.control.value ?? '');
+        if (document.activeElement !== input) setValue(input, fieldNumber(row.control.value ?? ''));
       }
       row.busy = false;
       button.removeAttribute('aria-busy');
@@ -145,7 +159,7 @@ function buildValueCell(deviceId, row) {
     row.note = note;
     row.valueCell.append(form);
   } else if (!control.readonly && row.kind === 'pushbutton') {
-    const button = el('button', { type: 'button' }, 'Press');
+    const button = el('button', { type: 'button' }, t.press);
     button.addEventListener('click', () => send(deviceId, row.control, '1'));
     row.valueCell.append(button);
   } else {
@@ -154,31 +168,39 @@ function buildValueCell(deviceId, row) {
   }
 }
 
-function updateRow(deviceId, row, control) {
+function updateRow(deviceId, row, control, stale) {
   row.control = control;
+  const title = titleIn(control.titles, language);
+  setText(row.label, title === '' ? control.name : title);
+  setText(row.id, title === '' || title === control.name ? '' : control.name);
   if (row.kind !== kindOf(control.type) || row.readonly !== control.readonly) buildValueCell(deviceId, row);
   const value = control.value ?? '';
   if (row.kind === 'switch' && row.input) {
     if (!row.busy && row.input.checked !== (value === '1')) row.input.checked = value === '1';
-    setText(row.text, value === '' ? '—' : value === '1' ? 'on' : 'off');
+    setText(row.text, switchText(value));
   } else if (row.kind === 'number' && row.input) {
     // Never overwrite what the user is typing, nor a field they are in.
-    if (document.activeElement !== row.input && !row.input.dataset.dirty) setValue(row.input, value);
+    if (document.activeElement !== row.input && !row.input.dataset.dirty) setValue(row.input, fieldNumber(value));
   } else if (row.text) {
-    setText(row.text, row.kind === 'switch' ? (value === '' ? '—' : value === '1' ? 'on' : 'off') : value === '' ? '—' : value);
+    setText(row.text, row.kind === 'switch' ? switchText(value) : value === '' ? '—' : row.kind === 'number' ? shownNumber(value) : value);
   }
-  setText(row.units, control.units);
-  if (row.shownFlags !== control.error) {
-    flagBadges(row.flags, control.error);
-    row.shownFlags = control.error;
+  setText(row.units, unitText(control.units));
+  const flags = `${stale ? 'stale' : ''}/${control.error}`;
+  if (row.shownFlags !== flags) {
+    flagBadges(row.flags, control.error, stale);
+    row.shownFlags = flags;
   }
   row.tr.classList.toggle('has-error', control.error !== '');
+  // A value the driver no longer stands behind: dimmed, and the word says why.
+  row.tr.classList.toggle('stale', stale || control.error.includes('r'));
   if (row.kind === 'number' && row.spark === null && control.value !== null && Number.isFinite(Number(control.value))) {
     row.spark = sparkButton(row, () => openChart(row, placeChart));
     row.trend.append(row.spark);
     refreshSpark(row);
   }
 }
+
+const switchText = (value) => (value === '' ? '—' : value === '1' ? t.on : t.off);
 
 /** Writes a text only when it changed: rewriting it would drop a selection in it. */
 function setText(node, text) {
@@ -216,16 +238,27 @@ function deviceSection(device) {
   const table = el('table', { class: 'controls' });
   const thead = el('thead');
   const hr = el('tr');
-  for (const text of ['Control', 'Value', 'Units', 'Errors', 'Last hour']) hr.append(el('th', { scope: 'col' }, text));
+  for (const text of t.columns) hr.append(el('th', { scope: 'col' }, text));
   thead.append(hr);
   const tbody = el('tbody');
   table.append(thead, tbody);
   section.append(head, table);
-  return { section, title, id, error, tbody, rows: new Map() };
+  return { section, title, id, error, tbody, rows: new Map(), heads: new Map() };
+}
+
+/** A group's heading row in a device's table. */
+function groupHead(view, group) {
+  let tr = view.heads.get(group);
+  if (tr === undefined) {
+    tr = el('tr', { class: 'group-head', 'data-group': group });
+    tr.append(el('th', { colspan: '4', scope: 'colgroup' }, t.groups[group]));
+    view.heads.set(group, tr);
+  }
+  return tr;
 }
 
 function render(snapshot) {
-  setText(statusLine, snapshot.connected ? 'live' : 'broker not connected');
+  setText(statusLine, snapshot.connected ? t.live : t.noBroker);
   statusLine.className = `status ${snapshot.connected ? 'ok' : 'bad'}`;
   const seen = new Set(snapshot.devices.map((d) => d.id));
   for (const [id, view] of shown) {
@@ -243,20 +276,34 @@ function render(snapshot) {
       shown.set(device.id, view);
     }
     sections.push(view.section);
-    setText(view.title, device.title);
-    setText(view.id, device.id);
-    setText(view.error, device.error === '' ? '' : device.error.includes('r') ? 'driver not running (r)' : `error ${device.error}`);
-    renderRows(device, view);
+    const title = titleIn(device.titles, language);
+    setText(view.title, title === '' ? device.id : title);
+    setText(view.id, title === '' ? '' : device.id);
+    const stale = !snapshot.connected || device.error.includes('r');
+    setText(view.error, device.error === '' ? '' : device.error.includes('r') ? t.driverStopped : t.deviceError(device.error));
+    view.section.classList.toggle('stale', stale);
+    renderRows(device, view, stale);
   }
   arrange(container, sections); // keeps the server's order
   document.getElementById('empty').hidden = snapshot.devices.length > 0;
+  const controls = snapshot.devices.reduce((n, d) => n + d.controls.length, 0);
+  filterBox.hidden = controls < FILTER_FROM && filterText === '';
+  applyFilter();
   // For the benchmark: when the devices were first on screen (first byte to here = page load).
   if (snapshot.devices.length > 0 && performance.getEntriesByName('devices-shown').length === 0) performance.mark('devices-shown');
   document.body.dataset.devices = String(snapshot.devices.length);
 }
 
-function renderRows(device, view) {
+function renderRows(device, view, stale) {
   const names = new Set(device.controls.map((c) => c.name));
+  const groups = controlGroups(device.controls);
+  const grouped = new Set(groups.values()).size > 1;
+  for (const [group, tr] of view.heads) {
+    if (!grouped || ![...groups.values()].includes(group)) {
+      tr.remove();
+      view.heads.delete(group);
+    }
+  }
   for (const [name, row] of view.rows) {
     if (!names.has(name)) {
       row.tr.remove();
@@ -265,19 +312,56 @@ function renderRows(device, view) {
       view.rows.delete(name);
     }
   }
+  // Each group in the order of CONTROL_GROUPS, its controls in the server's order (the meta's).
+  const ordered = [...device.controls].sort((a, b) => groupRank(groups.get(a.name)) - groupRank(groups.get(b.name)));
   const nodes = [];
-  for (const control of device.controls) {
+  let lastGroup = null;
+  for (const control of ordered) {
     let row = view.rows.get(control.name);
     if (row === undefined) {
       row = makeRow(device.id, control);
       view.rows.set(control.name, row);
     }
-    updateRow(device.id, row, control);
+    row.group = groups.get(control.name);
+    if (grouped && row.group !== lastGroup) nodes.push(groupHead(view, row.group));
+    lastGroup = row.group;
+    updateRow(device.id, row, control, stale);
     nodes.push(row.tr);
     if (row.chart !== null) nodes.push(row.chart.tr);
   }
   arrange(view.tbody, nodes);
 }
+
+const groupRank = (group) => CONTROL_GROUPS.indexOf(group);
+
+/**
+ * Shows only the controls whose id or title holds the filter's text (all of a device whose id or
+ * title holds it), with their groups' headings; a device with none is hidden.
+ */
+function applyFilter() {
+  const query = filterText.trim().toLowerCase();
+  const holds = (...texts) => query === '' || texts.some((t) => t.toLowerCase().includes(query));
+  let any = false;
+  for (const [id, view] of shown) {
+    const wholeDevice = holds(id, view.title.textContent);
+    const visibleGroups = new Set();
+    for (const row of view.rows.values()) {
+      const visible = wholeDevice || holds(row.control.name, row.label.textContent);
+      row.tr.classList.toggle('filtered', !visible);
+      row.chart?.tr.classList.toggle('filtered', !visible);
+      if (visible) visibleGroups.add(row.group);
+    }
+    for (const [group, tr] of view.heads) tr.classList.toggle('filtered', !visibleGroups.has(group));
+    view.section.classList.toggle('filtered', visibleGroups.size === 0);
+    any ||= visibleGroups.size > 0;
+  }
+  document.getElementById('no-match').hidden = any || query === '';
+}
+
+filterInput.addEventListener('input', () => {
+  filterText = filterInput.value;
+  applyFilter();
+});
 
 async function start() {
   const session = await loadSession();
@@ -289,9 +373,10 @@ async function start() {
   const stream = new EventSource('/api/devices/live');
   stream.addEventListener('devices', (event) => render(JSON.parse(event.data)));
   stream.addEventListener('error', () => {
-    statusLine.textContent = 'console not reachable: retrying';
+    statusLine.textContent = t.unreachable;
     statusLine.className = 'status bad';
   });
 }
 
-start().catch((err) => showMessage(`cannot load the page: ${err.message}`));
+translateMarkup(t);
+start().catch((err) => showMessage(t.cannotLoad(err.message)));

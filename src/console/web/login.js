@@ -1,6 +1,8 @@
 // The login form: the password goes to the console with the session's CSRF token; a good one
 // gives a new session cookie and the page it was asked for.
 import { loadSession, post } from './api.js';
+import { mountLanguageSwitch, translateMarkup } from './i18n.js';
+import { t } from './page-texts.js';
 
 const form = document.getElementById('login');
 const error = document.getElementById('error');
@@ -26,8 +28,19 @@ form.addEventListener('submit', async (event) => {
   error.textContent = '';
   const { status, body } = await post('/api/login', { password: document.getElementById('password').value });
   if (status === 200) location.assign(nextPage());
-  else error.textContent = body.error ?? `error ${status}`;
+  else error.textContent = refusal(status, body.error ?? `error ${status}`);
 });
+
+/** The server's refusal in the page's language (it answers in English). */
+function refusal(status, text) {
+  if (status === 401) return t.wrongPassword;
+  if (status === 503 && /too many logins at once/.test(text)) return t.busy;
+  const wait = /^too many wrong passwords: try again in (\d+) s$/.exec(text);
+  return wait === null ? text : t.tooManyGuesses(wait[1]);
+}
+
+translateMarkup({ ...t, documentTitle: t.loginDocumentTitle });
+mountLanguageSwitch();
 
 loadSession().then((session) => {
   if (session.authenticated) location.assign(nextPage());

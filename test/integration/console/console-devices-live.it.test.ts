@@ -171,6 +171,7 @@ describe('devices page with live updates, in a browser', { skip: skipWithoutChro
     if (SCREENSHOTS) {
       // The pictures in docs/: a desktop and a phone (390 px wide), with two charts open.
       await page.locator('tr[data-chart-for="A1_IN_total"] button[data-view="hour"]').click();
+      await page.setViewportSize({ width: 1366, height: 900 });
       await page.screenshot({ path: join(SCREENSHOTS, 'console-devices.png'), fullPage: true });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();

@@ -82,3 +82,21 @@ test('a write stopped between its write and its cut leaves valid JSON, never the
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the file before the console's first save is kept as the original, beyond the newest 5", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ctl-versions-'));
+  try {
+    const versions = new ConfigVersions(dir);
+    await versions.add('svc', '// as installed\n{}\n', { original: true });
+    for (let i = 1; i <= 7; i++) await versions.add('svc', `{"n": ${i}}\n`, { original: i === 3 });
+    const kept = await versions.list('svc');
+    assert.equal(kept.length, 6);
+    assert.deepEqual(
+      kept.map((v) => v.original),
+      [false, false, false, false, false, true],
+    );
+    assert.equal((await versions.read('svc', kept[5]!.id)).toString(), '// as installed\n{}\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -11,6 +11,7 @@ const control = (type: string, readonly = false): ControlView => ({
   order: 1,
   readonly,
   error: '',
+  titles: {},
 });
 
 test('a command must suit the control type', () => {

@@ -85,6 +85,23 @@ test("a meter counts its consumption per hour from the total's increases; a set 
   assert.deepEqual(history.document('gpio', 'A1_IN_total', 'power_consumption')!.hours, [[T0 + (HOURS_KEPT + 1) * HOUR, 0.75]]);
 });
 
+test('a total set by a command is not consumption, also when a count comes before it', () => {
+  const c = clock();
+  const history = new ControlHistory(c.now);
+  const total = (kWh: number, t: number): void => {
+    history.record('gpio', 'A1_IN_total', 'power_consumption', kWh.toFixed(3), t);
+  };
+  total(100, T0);
+  history.expectSet('gpio', 'A1_IN_total', '5000');
+  total(100.25, T0 + MINUTE); // a pulse counted before the driver took the command
+  total(5000, T0 + 2 * MINUTE); // the set, written back as 5000.000
+  total(5000.5, T0 + 3 * MINUTE);
+  history.expectSet('gpio', 'A1_IN_total', '7');
+  for (let i = 1; i <= 6; i++) total(5000.5 + i, T0 + (3 + i) * MINUTE); // the set never came: counting goes on
+  c.set(T0 + 10 * MINUTE);
+  assert.deepEqual(history.document('gpio', 'A1_IN_total', 'power_consumption')!.hours, [[T0, 6.75]]);
+});
+
 test('switches, text and non-numbers are not kept; a forgotten control has no history', () => {
   const history = new ControlHistory(() => T0);
   history.record('gpio', 'relay1', 'switch', '1');

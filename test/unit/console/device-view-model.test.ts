@@ -116,3 +116,23 @@ test('a device whose topics are cleared in the order a stopping service clears t
   );
   assert.equal(model.devices.size, 0);
 });
+
+test('titles are kept by language, from the device meta and from a control meta', () => {
+  const model = new DeviceViewModel();
+  feed(model, [
+    ['/devices/wb-gpio/meta', '{"driver":"wb-mqtt-gpio","title":{"en":"GPIO","ru":"Входы и выходы"}}'],
+    [
+      '/devices/wb-gpio/controls/IN1 Single Press Counter/meta',
+      '{"readonly":true,"title":{"en":"Single presses","ru":"Нажатия"},"type":"value"}',
+    ],
+    ['/devices/wb-gpio/controls/Vin/meta', '{"readonly":true,"title":"Input voltage","type":"voltage"}'],
+  ]);
+  const [device] = model.list();
+  assert.equal(device!.title, 'GPIO');
+  assert.deepEqual(device!.titles, { en: 'GPIO', ru: 'Входы и выходы' });
+  const titles = Object.fromEntries(DeviceViewModel.controlsOf(device!).map((c) => [c.name, c.titles]));
+  assert.deepEqual(titles, { 'IN1 Single Press Counter': { en: 'Single presses', ru: 'Нажатия' }, Vin: { en: 'Input voltage' } });
+  // A new meta without a title takes the title away.
+  assert.equal(model.apply('/devices/wb-gpio/meta', '{"driver":"wb-mqtt-gpio"}'), true);
+  assert.deepEqual(model.list()[0]!.titles, {});
+});

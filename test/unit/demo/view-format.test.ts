@@ -22,7 +22,7 @@ function gpioModel(): DeviceViewModel {
 }
 
 test('values: switches as on/off, units from the meta or implied by the type', () => {
-  const base = { name: 'x', type: 'switch', units: '', order: 1, readonly: true, error: '' };
+  const base = { name: 'x', type: 'switch', units: '', order: 1, readonly: true, error: '', titles: {} };
   assert.equal(valueText({ ...base, value: '1' }), 'on');
   assert.equal(valueText({ ...base, value: '0' }), 'off');
   assert.equal(valueText({ ...base, value: null }), '-');
