@@ -57,6 +57,22 @@ for (const file of ours) {
   })(file);
 }
 
+// The console's page (src/console/web/*.js, not part of the TypeScript program) imports modules
+// the build serves beside it (`import { titleIn } from './control-rules.js'`): those names are used.
+const pageImports = new Map();
+const webDir = resolve(root, 'src/console/web');
+for (const name of ts.sys.readDirectory(webDir, ['.js'])) {
+  const text = ts.sys.readFile(name) ?? '';
+  for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'\.\/([\w-]+)\.js'/g)) {
+    const names = m[1]
+      .split(',')
+      .map((n) => n.trim().split(/\s+as\s+/)[0])
+      .filter(Boolean);
+    const module = `src/console/${m[2]}.ts`;
+    pageImports.set(module, new Set([...(pageImports.get(module) ?? []), ...names]));
+  }
+}
+
 const problems = [];
 for (const file of ours.filter((f) => rel(f).startsWith('src/'))) {
   const module = checker.getSymbolAtLocation(file);
@@ -67,7 +83,9 @@ for (const file of ours.filter((f) => rel(f).startsWith('src/'))) {
     const declaration = symbol.declarations?.[0];
     if (declaration === undefined || declaration.getSourceFile() !== file) continue; // a re-export: its own module answers for it
     const users = [...(usedIn.get(symbol) ?? [])];
-    const needed = users.some((u) => u === rel(file) || u.startsWith('src/') || u.startsWith('bench/'));
+    const needed =
+      users.some((u) => u === rel(file) || u.startsWith('src/') || u.startsWith('bench/')) ||
+      pageImports.get(rel(file))?.has(exported.name) === true;
     if (needed) continue;
     const { line } = file.getLineAndCharacterOfPosition(declaration.getStart());
     const by = users.length === 0 ? 'nothing uses it' : `only ${users.join(', ')} use${users.length === 1 ? 's' : ''} it`;
