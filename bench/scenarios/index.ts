@@ -12,6 +12,7 @@ import { gpioCommands } from './gpio-commands.js';
 import { reload } from './reload.js';
 import { gpioEvents } from './gpio-events.js';
 import { gpioLatency } from './gpio-latency.js';
+import { gpioPresses } from './gpio-presses.js';
 import { idle } from './idle.js';
 import { peerMqttIo } from './peer-mqtt-io.js';
 import { startup } from './startup.js';
@@ -27,6 +28,7 @@ export const scenarios: Scenario[] = [
   gpioLatency,
   gpioEvents,
   gpioCommands,
+  gpioPresses,
   adcSampleCpu,
   adcLoad,
   validationScaling,

@@ -17,14 +17,24 @@
  *   variants (`enum` of the name) and, for GPIO, by whether a line is set;
  * - `options.hidden` (what a board fixes), `options.dependencies` (shown when), `propertyOrder`;
  * - the GPIO schema gets the button keys the service reads beside the spec's schema
- *   (core/config/button-keys-schema.ts), all but the list of bindings, which the page keeps as is.
+ *   (core/config/button-keys-schema.ts); its list of bindings is one control (kind `bindings`):
+ *   rows of a gesture, an output and an action, the outputs being the config's own output channels,
+ *   which the page knows and the schema does not. Any other list is kept as it is in the file.
  */
 
 import { withButtonKeys } from '../core/config/button-keys-schema.js';
 
 export type Language = 'en' | 'ru';
 
-export type FieldKind = 'boolean' | 'enum' | 'string' | 'integer' | 'number' | 'gpio' | 'adc-channel';
+export type FieldKind = 'boolean' | 'enum' | 'string' | 'integer' | 'number' | 'gpio' | 'adc-channel' | 'bindings';
+
+/** The parts of one binding (a GPIO input's `bindings`): its titles, and the choices of two. */
+export interface BindingModel {
+  readonly title: string;
+  readonly gesture: { readonly title: string; readonly choices: ReadonlyArray<{ value: string; title: string }> };
+  readonly output: { readonly title: string };
+  readonly action: { readonly title: string; readonly choices: ReadonlyArray<{ value: string; title: string }> };
+}
 
 export interface FieldModel {
   readonly key: string;
@@ -34,6 +44,7 @@ export interface FieldModel {
   readonly required: boolean;
   readonly default?: unknown;
   readonly minimum?: number;
+  readonly maximum?: number;
   /** enum: the values and their titles. */
   readonly choices?: ReadonlyArray<{ value: string; title: string }>;
   /** An optional setting's "not in the file" choice (enum) or placeholder (input). */
@@ -42,6 +53,8 @@ export interface FieldModel {
   readonly showWhen?: Readonly<Record<string, readonly unknown[]>>;
   /** gpio: the titles of the chip, the offset and the deprecated number. */
   readonly parts?: Readonly<Record<string, { title: string; description: string }>>;
+  /** bindings: what one row has. */
+  readonly binding?: BindingModel;
 }
 
 export interface VariantModel {
@@ -116,9 +129,6 @@ class SchemaReader {
     const schema = this.resolve(raw);
     const options = isObject(schema['options']) ? schema['options'] : {};
     if (options['hidden'] === true) return undefined;
-    // A list setting (a GPIO input's `bindings`) has no control of the form: the page keeps it as
-    // it is in the file, as it keeps the keys it knows nothing of.
-    if (schema['type'] === 'array') return undefined;
     const common = {
       key,
       title: this.text(schema['title']) || key,
@@ -126,8 +136,12 @@ class SchemaReader {
       required,
       ...(schema['default'] !== undefined ? { default: schema['default'] } : {}),
       ...(typeof schema['minimum'] === 'number' ? { minimum: schema['minimum'] } : {}),
+      ...(typeof schema['maximum'] === 'number' ? { maximum: schema['maximum'] } : {}),
       ...(isObject(options['dependencies']) ? { showWhen: dependencies(options['dependencies']) } : {}),
     };
+    // A list: a GPIO input's bindings have their own control; any other list the page keeps as it
+    // is in the file, as it keeps the keys it knows nothing of.
+    if (schema['type'] === 'array') return key === 'bindings' ? this.bindings(common, this.resolve(schema['items'])) : undefined;
     const wb = isObject(options['wb']) ? options['wb'] : {};
     const unset = typeof wb['disabledEditorText'] === 'string' ? { unsetText: this.text(wb['disabledEditorText']) } : {};
     if (Array.isArray(schema['oneOf']))
@@ -143,6 +157,27 @@ class SchemaReader {
     const type = schema['type'];
     const kind: FieldKind = type === 'boolean' ? 'boolean' : type === 'integer' ? 'integer' : type === 'number' ? 'number' : 'string';
     return { ...common, kind, ...unset };
+  }
+
+  /** A GPIO input's list of bindings (button-keys-schema.ts): the titles and choices of a row. */
+  private bindings(common: Omit<FieldModel, 'kind'>, item: Schema): FieldModel {
+    const props = isObject(item['properties']) ? item['properties'] : {};
+    const part = (key: string) => {
+      const schema = this.resolve(props[key]);
+      const options = isObject(schema['options']) ? schema['options'] : {};
+      const titles = Array.isArray(options['enum_titles']) ? options['enum_titles'] : [];
+      const values = Array.isArray(schema['enum']) ? schema['enum'] : [];
+      return {
+        title: this.text(schema['title']) || key,
+        choices: values.map((value, i) => ({ value: String(value), title: this.text(titles[i]) || String(value) })),
+      };
+    };
+    const { choices: _none, ...output } = part('output');
+    return {
+      ...common,
+      kind: 'bindings',
+      binding: { title: this.text(item['title']), gesture: part('gesture'), output, action: part('action') },
+    };
   }
 
   /** The two `oneOf` settings of the schemas: a GPIO line, an ADC channel. */

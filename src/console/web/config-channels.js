@@ -19,6 +19,15 @@ export function variantOf(list, item) {
   return others[0] ?? list.variants[0];
 }
 
+/**
+ * Whether a channel is an output (a binding may drive it): a custom one whose direction says so,
+ * or one of the board's outputs (the GPIO schema's `system_output`, whose direction the board
+ * fixes and the file does not say).
+ */
+function isOutput(list, item) {
+  return item?.direction === 'output' || variantOf(list, item).id === 'system_output';
+}
+
 function choiceTitle(variant, key, value) {
   return variant.fields.find((f) => f.key === key)?.choices?.find((c) => c.value === String(value))?.title;
 }
@@ -60,6 +69,14 @@ export class ChannelList {
 
   get items() {
     return this.config[this.list.key];
+  }
+
+  /** The names of the output channels as the form has them now (what a binding may drive). */
+  outputNames() {
+    return this.items
+      .filter((item) => isOutput(this.list, item))
+      .map((item) => item[this.list.idKey])
+      .filter((name) => typeof name === 'string' && name !== '');
   }
 
   /** The listing for the pickers, when it arrives (open channels are drawn again). */
@@ -152,6 +169,7 @@ export class ChannelList {
         this.onChange();
       },
       this.hardware,
+      () => this.outputNames(),
     );
     const remove = el('button', { type: 'button', class: 'danger' }, t.remove);
     remove.addEventListener('click', () => {

@@ -4,41 +4,17 @@
 // field is a `.field[data-path]` (`channels.3.gpio.offset`: the path of the service's own
 // messages), with a label, its help and its problem line tied to the control for screen readers.
 import { el } from './api.js';
+import { renderBindings } from './config-bindings.js';
+import { fieldBox, newId, setFieldProblem } from './config-field-box.js';
 import { t } from './config-texts.js';
 import { typedNumber } from './control-rules.js';
 
-let nextId = 0;
+export { setFieldProblem };
+
 const UNSET = '\u0000unset';
 
 /** Text typed into number fields that is not a number yet: path → message. */
 export const typingProblems = new Map();
-
-function fieldBox(path, field, control, { after = false } = {}) {
-  const id = `f${++nextId}`;
-  control.id = id;
-  const box = el('div', { class: `field field-${field.kind}`, 'data-path': path });
-  const label = el('label', { for: id }, field.title);
-  const help = el('p', { class: 'help', id: `${id}-help` }, field.description);
-  const problem = el('p', { class: 'field-problem', id: `${id}-problem`, hidden: '' });
-  control.setAttribute('aria-describedby', `${id}-problem ${id}-help`);
-  if (after) {
-    const row = el('div', { class: 'check' });
-    row.append(control, label);
-    box.append(row, help, problem);
-  } else box.append(label, control, help, problem);
-  if (!field.description) help.remove();
-  return box;
-}
-
-/** Shows `text` as the field's problem (or clears it with ''). */
-export function setFieldProblem(box, text) {
-  const problem = box.querySelector(':scope > .field-problem');
-  const control = box.querySelector('input, select');
-  if (problem === null) return;
-  problem.textContent = text;
-  problem.hidden = text === '';
-  control?.setAttribute('aria-invalid', text === '' ? 'false' : 'true');
-}
 
 function shown(value) {
   return value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
@@ -59,6 +35,7 @@ function parseNumber(text, field) {
     return { problem: field.kind === 'integer' ? t.wholeNumber : t.number };
   if (field.kind === 'integer' && !Number.isInteger(n)) return { problem: t.wholeNumber };
   if (field.minimum !== undefined && n < field.minimum) return { problem: t.atLeast(field.minimum) };
+  if (field.maximum !== undefined && n > field.maximum) return { problem: t.atMost(field.maximum) };
   return { value: n };
 }
 
@@ -130,7 +107,7 @@ function select(obj, field, path, onChange) {
 /** A channel's GPIO line: chip and offset (two fields), or the deprecated number with a way out. */
 function gpioLine(obj, field, path, onChange, hardware) {
   const box = el('div', { class: 'field-group', 'data-path': path, role: 'group' });
-  const headingId = `f${++nextId}`;
+  const headingId = newId();
   box.setAttribute('aria-labelledby', headingId);
   box.append(el('p', { class: 'group-title', id: headingId }, field.title));
   const problemBox = el('p', { class: 'field-problem', hidden: '' });
@@ -243,9 +220,10 @@ function adcChannel(obj, field, path, onChange, hardware) {
 
 /**
  * The fields of `obj` (one settings object or one channel) into `container`; fields with
- * `showWhen` follow their siblings. `hardware`: the listing for the pickers (null: none asked).
+ * `showWhen` follow their siblings. `hardware`: the listing for the pickers (null: none asked);
+ * `outputs()`: the names of the config's output channels as the form has them now (bindings).
  */
-export function renderFields(container, fields, obj, basePath, onChange, hardware = null) {
+export function renderFields(container, fields, obj, basePath, onChange, hardware = null, outputs = () => []) {
   const boxes = [];
   const refresh = () => {
     for (const { field, box } of boxes) {
@@ -264,6 +242,7 @@ export function renderFields(container, fields, obj, basePath, onChange, hardwar
     else if (field.kind === 'enum') box = select(obj, field, path, changed);
     else if (field.kind === 'gpio') box = gpioLine(obj, field, path, changed, hardware);
     else if (field.kind === 'adc-channel') box = adcChannel(obj, field, path, changed, hardware);
+    else if (field.kind === 'bindings') box = renderBindings(obj, field, path, changed, outputs);
     else box = textInput(obj, field, path, changed, field.kind === 'integer' || field.kind === 'number');
     boxes.push({ field, box });
     container.append(box);

@@ -10,13 +10,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { GpioServiceRig } from './rig.js';
 import { gpioOf, scenarioRun, waitForLevel, type ChannelJson } from './service-run.js';
 
-/** Timings with room for a loaded machine: a short press is 80 ms, long is 600 ms, the wait 400 ms. */
-const LONG_MS = 600;
-const WAIT_MS = 400;
+/** A short press and the gap between two presses, as this process holds them. */
 const SHORT_MS = 80;
 const GAP_MS = 120;
 
+/**
+ * The input's times, with room for a loaded machine: long 600 ms and the wait 400 ms on the host;
+ * in the HIL guest `timeScale` times that (to the keys' maxima), because there the test's own
+ * sleeps of 80 and 120 ms may run late by hundreds of ms under TCG, while the service decides from
+ * the kernel's timestamps of what the test did.
+ */
+function timings(rig: GpioServiceRig): { longMs: number; waitMs: number } {
+  return { longMs: Math.min(600 * rig.timeScale, 10_000), waitMs: Math.min(400 * rig.timeScale, 2000) };
+}
+
 function channels(rig: GpioServiceRig): ChannelJson[] {
+  const { longMs, waitMs } = timings(rig);
   return [
     {
       name: 'BTN',
@@ -24,8 +33,8 @@ function channels(rig: GpioServiceRig): ChannelJson[] {
       direction: 'input',
       debounce: 20_000,
       press_detection: true,
-      long_press_ms: LONG_MS,
-      second_press_wait_ms: WAIT_MS,
+      long_press_ms: longMs,
+      second_press_wait_ms: waitMs,
       bindings: [
         { gesture: 'single', output: 'LAMP', action: 'toggle' },
         { gesture: 'long', output: 'LAMP', action: 'off' },
@@ -43,6 +52,7 @@ async function hold(rig: GpioServiceRig, ms: number): Promise<void> {
 
 export async function gesturesCountedAndBound(t: TestContext, rig: GpioServiceRig): Promise<void> {
   const run = await scenarioRun(t, rig, 'presses');
+  const { longMs, waitMs } = timings(rig);
   await rig.setInput(0, 0, false);
   let service = run.start(channels(rig));
   const counter = (g: string) => `BTN ${g} Press Counter`;
@@ -67,19 +77,19 @@ export async function gesturesCountedAndBound(t: TestContext, rig: GpioServiceRi
   // Long: counted while held; the lamp goes off.
   mark = run.recorder.mark();
   await rig.setInput(0, 0, true);
-  await run.value(counter('Long'), '1', { from: mark, timeoutMs: 5_000 });
+  await run.value(counter('Long'), '1', { from: mark, timeoutMs: 5_000 + longMs });
   await run.value('LAMP', '0', { from: mark });
   await rig.setInput(0, 0, false);
   assert.ok(await waitForLevel(rig, 0, 2, false), 'the lamp line is low');
-  await sleep(WAIT_MS); // released for good (a press right away would be bounce to the debounce)
+  await sleep(waitMs); // released for good (a press right away would be bounce to the debounce)
 
   // Short, then long.
   mark = run.recorder.mark();
   await hold(rig, SHORT_MS);
   await sleep(GAP_MS);
-  await hold(rig, LONG_MS + 300);
+  await hold(rig, longMs + 300);
   await run.value(counter('Shortlong'), '1', { from: mark });
-  await sleep(WAIT_MS + 200);
+  await sleep(waitMs + 200);
   const counts = ['Single', 'Long', 'Double', 'Shortlong'].map((g) => run.lastValue(counter(g)));
   assert.deepEqual(counts, ['1', '1', '1', '1'], 'each gesture counted once');
 

@@ -78,12 +78,12 @@ test('ADC: the list is iio_channels by id; a channel is one ADC-channel control'
   assert.ok(form.list.variants[1]!.names.includes('Vin'));
 });
 
-test('GPIO: an input offers the button keys (not in the shipped schema), in both languages; bindings stay as in the file', () => {
+test('GPIO: an input offers the button keys (not in the shipped schema), in both languages; its bindings as one list control', () => {
   const shipped = schemaOf('ctl-mqtt-gpio');
   assert.ok(!JSON.stringify(shipped).includes('press_detection'), 'the shipped schema is the spec’s');
-  for (const [language, title] of [
-    ['en', 'Long press time (ms)'],
-    ['ru', 'Время длинного нажатия (мс)'],
+  for (const [language, title, gestureTitle, actionTitles] of [
+    ['en', 'Long press time (ms)', 'Gesture', ['Toggle', 'Turn on', 'Turn off']],
+    ['ru', 'Время длинного нажатия (мс)', 'Нажатие', ['Переключить', 'Включить', 'Выключить']],
   ] as const) {
     const form = formModel(shipped, language);
     for (const id of ['gpio_channel', 'system_input']) {
@@ -94,9 +94,20 @@ test('GPIO: an input offers the button keys (not in the shipped schema), in both
         id === 'gpio_channel' ? { direction: ['input'], type: [''] } : { type: [''] },
       );
       const long = field(fields, 'long_press_ms');
-      assert.deepEqual([long.kind, long.title, long.default, long.minimum], ['integer', title, 1000, 100]);
+      assert.deepEqual([long.kind, long.title, long.default, long.minimum, long.maximum], ['integer', title, 1000, 100, 10000]);
       assert.deepEqual(field(fields, 'second_press_wait_ms').showWhen?.press_detection, [true]);
-      assert.ok(!fields.some((f) => f.key === 'bindings'), 'a list has no control of the form');
+      const bindings = field(fields, 'bindings');
+      assert.equal(bindings.kind, 'bindings');
+      assert.deepEqual(bindings.showWhen?.press_detection, [true]);
+      assert.equal(bindings.binding?.gesture.title, gestureTitle);
+      assert.deepEqual(
+        bindings.binding?.gesture.choices.map((c) => c.value),
+        ['single', 'double', 'long', 'shortlong'],
+      );
+      assert.deepEqual(
+        bindings.binding?.action.choices.map((c) => [c.value, c.title]),
+        ['toggle', 'on', 'off'].map((v, i) => [v, actionTitles[i]]),
+      );
     }
     assert.ok(!form.list.variants.find((v) => v.id === 'system_output')!.fields.some((f) => f.key === 'press_detection'));
   }
