@@ -251,6 +251,35 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     },
   );
 
+  test(
+    "the line picker offers only free lines: another channel's line is shown with its name and row, not selectable",
+    { skip: listsLines() ? false : 'ctl-mqtt-gpio has no --list-lines in this build: no picker' },
+    async () => {
+      await openPage();
+      await page.locator('.ch-add select').selectOption({ label: 'New channel: Custom GPIO' });
+      await page.locator('.ch-add button').click();
+      const picker = page.locator('li.channel').last().locator('select[aria-label="Pick a free line of this controller…"]');
+      await picker.waitFor();
+      const options = await picker
+        .locator('option')
+        .evaluateAll((nodes) =>
+          nodes.map((n) => ({
+            value: (n as unknown as { value: string }).value,
+            text: n.textContent ?? '',
+            disabled: (n as unknown as { disabled: boolean }).disabled,
+          })),
+        );
+      // `door` (row 11) has /dev/gpiochip0 line 16.
+      const door = options.filter((o) => /gpiochip0#16$/.test(o.value));
+      assert.equal(door.length, 1, JSON.stringify(options.slice(0, 3)));
+      assert.match(door[0]!.text, /^16.* \(used by channel "door(_contact)?" \(row 11\)\)$/);
+      assert.equal(door[0]!.disabled, true);
+      const free = options.filter((o) => o.value !== '' && !o.disabled);
+      assert.ok(free.length > 0, 'some lines are free');
+      for (const o of free) assert.doesNotMatch(o.text, /used by/, o.text);
+    },
+  );
+
   test('a channel on a chip the controller does not have: refused at its field, or reported in red after the apply, never "Saved" in green', async () => {
     confirmAnswer = true;
     await openPage();
