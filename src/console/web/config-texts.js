@@ -28,6 +28,8 @@ const TEXTS = {
     lineUsed: (consumer) => `used by ${consumer || 'a program'}`,
     lineOwn: 'used by ctl-mqtt-gpio',
     lineChannel: (name, row) => `used by channel "${name}" (row ${row})`,
+    channelAt: (name, row) => `${name} (row ${row})`,
+    channelNamed: (name, row) => `channel "${name}" (row ${row})`,
     legacyNumber: 'Use a chip and line offset instead',
     noHardware: (why) => `Lines cannot be listed here (${why}): type them.`,
     wholeNumber: 'Enter a whole number, such as 12.',
@@ -98,6 +100,9 @@ const TEXTS = {
     lineUsed: (consumer) => `занята: ${consumer || 'программа'}`,
     lineOwn: 'занята ctl-mqtt-gpio',
     lineChannel: (name, row) => `занята каналом «${name}» (строка ${row})`,
+    channelAt: (name, row) => `${name} (строка ${row})`,
+    // In the genitive: the one rule that names a channel by its place says `уже есть у {list}[{index}]`.
+    channelNamed: (name, row) => `канала «${name}» (строка ${row})`,
     legacyNumber: 'Указать чип и смещение линии',
     noHardware: (why) => `Список линий недоступен (${why}): введите их вручную.`,
     wholeNumber: 'Введите целое число, например 12.',
