@@ -5,7 +5,8 @@
  * back into its rule and parameters (core/config/rule-book.ts) and said with the rule's Russian
  * text; the path stays as written, and `(got VALUE)` becomes `(указано: VALUE)`, the value as
  * written. A line of no known rule (an older service, a message from outside the checks) is shown
- * as it came.
+ * as it came. In both languages a value that is a GPIO line (`{"chip":"/dev/gpiochip0","offset":16}`)
+ * is said in words (`/dev/gpiochip0 line 16`): a person reads a line, not its JSON.
  */
 import { configRules, TYPE_WORDS } from '../core/config/config-rules.js';
 import { fillTemplate, type ReadRule } from '../core/config/rule-book.js';
@@ -25,7 +26,35 @@ const TYPE_NAMES = new Map(Object.entries(TYPE_WORDS).map(([name, words]) => [wo
 
 /** The problem lines as a page in `language` shows them. */
 export function problemsIn(language: Language, lines: readonly string[]): string[] {
-  return language === 'en' ? [...lines] : lines.map(russianLine);
+  return language === 'en' ? lines.map(englishLine) : lines.map(russianLine);
+}
+
+/** A GPIO line written as JSON, `{"chip": ..., "offset": ...}` and nothing else, or undefined. */
+function gpioLineOf(value: string): { chip: string; offset: number } | undefined {
+  if (!value.startsWith('{')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const { chip, offset, ...rest } = parsed as Record<string, unknown>;
+  if (typeof chip !== 'string' || typeof offset !== 'number' || Object.keys(rest).length > 0) return undefined;
+  return { chip, offset };
+}
+
+/** A `(got VALUE)` value as a page in `language` shows it: a GPIO line in words, else as written. */
+export function valueInWords(language: Language, value: string): string {
+  const line = gpioLineOf(value);
+  if (line === undefined) return value;
+  return language === 'en' ? `${line.chip} line ${line.offset}` : `${line.chip}, линия ${line.offset}`;
+}
+
+/** One problem line on an English page: as it came, its value in words. */
+function englishLine(line: string): string {
+  const got = / \(got (.*)\)$/s.exec(line);
+  return got === null ? line : `${line.slice(0, got.index)} (got ${valueInWords('en', got[1]!)})`;
 }
 
 /** One problem line in Russian, or as it is when it is the text of no known rule. */
@@ -51,7 +80,7 @@ function russianMessage(message: string): string | undefined {
   if (params['types'] !== undefined) params['types'] = russianTypes(params['types']);
   if (params['detail'] !== undefined) params['detail'] = russianMessage(params['detail']) ?? params['detail'];
   const text = fillTemplate(RUSSIAN_RULES[read.id], params);
-  return read.got === undefined ? text : `${text} (указано: ${read.got})`;
+  return read.got === undefined ? text : `${text} (указано: ${valueInWords('ru', read.got)})`;
 }
 
 /** `an integer or a string` → `целым числом или строкой`. */

@@ -79,6 +79,15 @@ export class ChannelList {
       .filter((name) => typeof name === 'string' && name !== '');
   }
 
+  /** The lines the channels other than `item` have, as the form has them now: [{ chip, offset, name, row }]. */
+  linesTakenBesides(item) {
+    return this.items.flatMap((other, index) => {
+      const gpio = other?.gpio;
+      if (other === item || gpio === null || typeof gpio !== 'object' || typeof gpio.offset !== 'number') return [];
+      return [{ chip: gpio.chip, offset: gpio.offset, name: other[this.list.idKey] || t.unnamed, row: index + 1 }];
+    });
+  }
+
   /** The listing for the pickers, when it arrives (open channels are drawn again). */
   setHardware(hardware) {
     this.hardware = hardware;
@@ -170,6 +179,7 @@ export class ChannelList {
       },
       this.hardware,
       () => this.outputNames(),
+      () => this.linesTakenBesides(item),
     );
     const remove = el('button', { type: 'button', class: 'danger' }, t.remove);
     remove.addEventListener('click', () => {

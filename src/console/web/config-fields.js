@@ -105,7 +105,7 @@ function select(obj, field, path, onChange) {
 }
 
 /** A channel's GPIO line: chip and offset (two fields), or the deprecated number with a way out. */
-function gpioLine(obj, field, path, onChange, hardware) {
+function gpioLine(obj, field, path, onChange, hardware, linesTaken) {
   const box = el('div', { class: 'field-group', 'data-path': path, role: 'group' });
   const headingId = newId();
   box.setAttribute('aria-labelledby', headingId);
@@ -148,7 +148,7 @@ function gpioLine(obj, field, path, onChange, hardware) {
     );
     const pair = el('div', { class: 'pair' });
     pair.append(chip, offset);
-    const picker = linePicker(line, hardware, () => draw(), onChange);
+    const picker = linePicker(line, hardware, linesTaken(), () => draw(), onChange);
     if (picker !== null) box.append(picker);
     box.append(pair, problemBox);
   };
@@ -156,8 +156,29 @@ function gpioLine(obj, field, path, onChange, hardware) {
   return box;
 }
 
-/** A select of the listed lines; picking one fills chip and offset. */
-function linePicker(line, hardware, redraw, onChange) {
+/** Whether a listed chip is the one a channel's `chip` names (as the service finds it: hardware-check.ts). */
+function isChip(chip, named) {
+  return chip.path === named || `/dev/${chip.name}` === named || chip.name === named;
+}
+
+/**
+ * Who holds a listed line, in words, or '' when it is free: another channel of this form (by its
+ * name and row), else the kernel's consumer (the running service for the board's lines, or
+ * another program).
+ */
+function holderOf(chip, info, taken) {
+  const channel = taken.find((c) => isChip(chip, c.chip) && c.offset === info.offset);
+  if (channel !== undefined) return t.lineChannel(channel.name, channel.row);
+  if (!info.used) return '';
+  return info.consumer === 'ctl-mqtt-gpio' ? t.lineOwn : t.lineUsed(info.consumer);
+}
+
+/**
+ * A select of the listed lines; picking one fills chip and offset. Only free lines can be picked:
+ * a line another channel of the form has, or one the kernel reports in use, is shown with who
+ * holds it and disabled. `taken`: [{ chip, offset, name, row }] of the form's other channels.
+ */
+function linePicker(line, hardware, taken, redraw, onChange) {
   if (hardware === null) return null;
   if (!hardware.available) return el('p', { class: 'help' }, t.noHardware(hardware.why));
   const picker = el('select', { 'aria-label': t.pickLine });
@@ -165,13 +186,13 @@ function linePicker(line, hardware, redraw, onChange) {
   for (const chip of hardware.list.chips ?? []) {
     const group = el('optgroup', { label: `${chip.path}${chip.label ? ` (${chip.label})` : ''}` });
     for (const info of chip.line_info ?? []) {
-      const held = info.used ? (info.consumer === 'ctl-mqtt-gpio' ? t.lineOwn : t.lineUsed(info.consumer)) : '';
+      const held = holderOf(chip, info, taken);
       const option = el(
         'option',
         { value: `${chip.path}#${info.offset}` },
         `${info.offset}${info.name ? ` ${info.name}` : ''}${held ? ` (${held})` : ''}`,
       );
-      if (info.used) option.disabled = true;
+      if (held !== '') option.disabled = true;
       group.append(option);
     }
     picker.append(group);
@@ -221,9 +242,10 @@ function adcChannel(obj, field, path, onChange, hardware) {
 /**
  * The fields of `obj` (one settings object or one channel) into `container`; fields with
  * `showWhen` follow their siblings. `hardware`: the listing for the pickers (null: none asked);
- * `outputs()`: the names of the config's output channels as the form has them now (bindings).
+ * `outputs()`: the names of the config's output channels as the form has them now (bindings);
+ * `linesTaken()`: the lines the form's other channels have (the picker offers them as taken).
  */
-export function renderFields(container, fields, obj, basePath, onChange, hardware = null, outputs = () => []) {
+export function renderFields(container, fields, obj, basePath, onChange, hardware = null, outputs = () => [], linesTaken = () => []) {
   const boxes = [];
   const refresh = () => {
     for (const { field, box } of boxes) {
@@ -240,7 +262,7 @@ export function renderFields(container, fields, obj, basePath, onChange, hardwar
     let box;
     if (field.kind === 'boolean') box = checkbox(obj, field, path, changed);
     else if (field.kind === 'enum') box = select(obj, field, path, changed);
-    else if (field.kind === 'gpio') box = gpioLine(obj, field, path, changed, hardware);
+    else if (field.kind === 'gpio') box = gpioLine(obj, field, path, changed, hardware, linesTaken);
     else if (field.kind === 'adc-channel') box = adcChannel(obj, field, path, changed, hardware);
     else if (field.kind === 'bindings') box = renderBindings(obj, field, path, changed, outputs);
     else box = textInput(obj, field, path, changed, field.kind === 'integer' || field.kind === 'number');

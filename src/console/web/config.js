@@ -74,6 +74,18 @@ function fieldFor(path) {
   return null;
 }
 
+/**
+ * A problem's text with the channels it names by their place in the file (`channels[10]`, counted
+ * from 0) named as a person sees them: `channel "door" (row 11)`.
+ */
+function channelsInWords(text, listKey) {
+  const pattern = new RegExp(`\\b${listKey}\\[(\\d+)\\]`, 'g');
+  return text.replace(pattern, (written, index) => {
+    const item = config?.[listKey]?.[Number(index)];
+    return item === undefined ? written : t.channelNamed(item[form.list.idKey] || t.unnamed, Number(index) + 1);
+  });
+}
+
 /** Lists the problems above the form and puts each beside its field (opening its channel). */
 function showProblems(title, lines) {
   clearProblems();
@@ -84,13 +96,14 @@ function showProblems(title, lines) {
     .filter((i) => !Number.isNaN(i));
   if (channelIndexes.length > 0) channels?.openAt(channelIndexes);
   $('problems-title').textContent = title;
-  for (const { path, text } of parsed) {
+  for (const { path, text: written } of parsed) {
+    const text = listKey ? channelsInWords(written, listKey) : written;
     const box = path === null ? null : fieldFor(path);
     const where = [];
     if (path !== null && listKey && path.startsWith(`${listKey}.`)) {
       const index = Number(path.split('.')[1]);
       const item = config?.[listKey]?.[index];
-      where.push(item?.[form.list.idKey] || `#${index + 1}`);
+      where.push(t.channelAt(item?.[form.list.idKey] || t.unnamed, index + 1));
       if (box === null) {
         const row = document.querySelector(`li.channel[data-index="${index}"] .ch-row`);
         row?.after(el('p', { class: 'field-problem row-problem', role: 'alert' }, text));

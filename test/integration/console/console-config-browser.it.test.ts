@@ -251,6 +251,33 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     },
   );
 
+  test(
+    "the line picker offers only free lines: another channel's line is shown with its name and row, not selectable",
+    { skip: listsLines() ? false : 'ctl-mqtt-gpio has no --list-lines in this build: no picker' },
+    async () => {
+      await openPage();
+      await page.locator('.ch-add select').selectOption({ label: 'New channel: Custom GPIO' });
+      await page.locator('.ch-add button').click();
+      const picker = page.locator('li.channel').last().locator('select[aria-label="Pick a free line of this controller…"]');
+      await picker.waitFor();
+      const options = await picker.locator('option').evaluateAll((nodes) =>
+        nodes.map((n) => ({
+          value: (n as unknown as { value: string }).value,
+          text: n.textContent ?? '',
+          disabled: (n as unknown as { disabled: boolean }).disabled,
+        })),
+      );
+      // `door` (row 11) has /dev/gpiochip0 line 16.
+      const door = options.filter((o) => /gpiochip0#16$/.test(o.value));
+      assert.equal(door.length, 1, JSON.stringify(options.slice(0, 3)));
+      assert.match(door[0]!.text, /^16.* \(used by channel "door(_contact)?" \(row 11\)\)$/);
+      assert.equal(door[0]!.disabled, true);
+      const free = options.filter((o) => o.value !== '' && !o.disabled);
+      assert.ok(free.length > 0, 'some lines are free');
+      for (const o of free) assert.doesNotMatch(o.text, /used by/, o.text);
+    },
+  );
+
   test('a channel on a chip the controller does not have: refused at its field, or reported in red after the apply, never "Saved" in green', async () => {
     confirmAnswer = true;
     await openPage();
@@ -301,6 +328,9 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
     const problems = await page.locator('#problems').innerText();
     assert.match(problems, /ctl-mqtt-gpio refused the configuration \(the file is unchanged\)/);
     assert.match(problems, /door_contact/);
+    // The channels are named as a person sees them, rows counted from 1, never `channels[10]`.
+    assert.match(problems, /door_contact \(row \d+\) · Name: duplicate name: already used by channel "door_contact" \(row \d+\)/);
+    assert.doesNotMatch(problems, /channels\[\d+\]/);
     assert.doesNotMatch(problems, /exactly one of|must validate/);
     assert.ok((await page.locator('.field-problem:not([hidden])').count()) >= 1, 'the problem is shown beside a field');
     if (SCREENSHOTS) {
@@ -402,11 +432,13 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       await p.waitForSelector('#problems:not([hidden])');
       const note = detail.locator('[data-path$=".gpio"] > .field-problem');
       await eventually('the note beside the line', async () => ((await note.innerText()) === '' ? undefined : true), 10_000);
+      assert.match(await note.innerText(), /^линия уже занята каналом «door(_contact)?» \(указано: \/dev\/gpiochip0, линия 16\)$/);
+      // The new channel is the last row, counted from 1.
+      const rows = await p.locator('li.channel').count();
       assert.match(
-        await note.innerText(),
-        /^линия уже занята каналом «door(_contact)?» \(указано: \{"chip":"\/dev\/gpiochip0","offset":16\}\)$/,
+        await p.locator('#problems-list').innerText(),
+        new RegExp(`^second_door \\(строка ${rows}\\) · Линия GPIO: линия уже занята каналом «door`, 'm'),
       );
-      assert.match(await p.locator('#problems-list').innerText(), /second_door · Линия GPIO: линия уже занята каналом «door/);
       assert.equal(readFileSync(rig.configFile('gpio'), 'utf8'), before);
     } finally {
       await p.close({ runBeforeUnload: false });

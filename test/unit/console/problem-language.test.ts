@@ -82,7 +82,7 @@ test('problems in Russian: the rule with its parameters, the path and the value 
     ],
     [
       'channels[6].gpio: line already used by channel "door" (got {"chip":"/dev/gpiochip0","offset":16})',
-      'channels[6].gpio: линия уже занята каналом «door» (указано: {"chip":"/dev/gpiochip0","offset":16})',
+      'channels[6].gpio: линия уже занята каналом «door» (указано: /dev/gpiochip0, линия 16)',
     ],
     ["(root): invalid JSON: expected ',' or '}' (got x)", '(root): ошибка в JSON: ожидалось «,» или «}» (указано: x)'],
     [
@@ -106,9 +106,12 @@ test('problems in Russian: the rule with its parameters, the path and the value 
       'en',
       cases.map(([english]) => english),
     ),
-    cases.map(([english]) => english),
-    'the English page gets the lines as they are',
+    cases.map(([english]) => english.replace('(got {"chip":"/dev/gpiochip0","offset":16})', '(got /dev/gpiochip0 line 16)')),
+    'the English page gets the lines as they are, a GPIO line in words',
   );
+  // Only a value that is exactly a GPIO line is put in words.
+  const odd = 'channels[0].gpio: must be an object or an integer (got {"chip":"x","offset":1,"more":2})';
+  assert.deepEqual(problemsIn('en', [odd]), [odd]);
 });
 
 test('the hardware check in Russian: the line past the chip end, the held line, the missing IIO channel', () => {
