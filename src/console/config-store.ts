@@ -56,8 +56,11 @@ export type SaveResult = (
   | {
       readonly saved: false;
       readonly problems: readonly string[];
-      /** Whose check refused it: the service's `-J`, or the console's against the hardware listing. */
-      readonly refusedBy: 'service' | 'hardware';
+      /**
+       * Whose check refused it: the service's `-J`, the console's against the hardware listing, or
+       * both (a refused save says everything either found at once, not one stage per save).
+       */
+      readonly refusedBy: 'service' | 'hardware' | 'both';
     }
   | {
       readonly saved: true;
@@ -212,26 +215,28 @@ export class ConfigStore {
         `${service.configFile} was changed (by another page, or by hand) since this page loaded it: to keep that change, nothing was saved. Your edit is still in the form: note it, click Discard changes to load the file as it is now, and make your edit again`,
       );
     }
-    const converted = await runCommand(service.fromJSON, JSON.stringify(config));
+    // Both checks run (the listing beside -J): a refused save names all it can at once.
+    const [converted, hardware] = await Promise.all([
+      runCommand(service.fromJSON, JSON.stringify(config)),
+      listHardware(service.listHardware, service.listingOptionsFile),
+    ]);
+    const unchecked = hardware.available ? {} : { hardwareUnchecked: hardware.why };
+    const onHardware = hardware.available ? hardwareProblems(config, hardware.list) : [];
     if (converted.code !== 0) {
       if (converted.failure !== undefined) throw new HttpError(500, `cannot check the configuration: ${converted.failure}`);
       const problems = problemLines(converted.stderr);
+      const byService =
+        problems.length > 0
+          ? problems
+          : [consoleRule('save.refused', { command: service.fromJSON.join(' '), code: String(converted.code) })];
       return {
         saved: false,
-        problems:
-          problems.length > 0
-            ? problems
-            : [consoleRule('save.refused', { command: service.fromJSON.join(' '), code: String(converted.code) })],
-        refusedBy: 'service',
+        problems: [...byService, ...onHardware.filter((p) => !byService.includes(p))],
+        refusedBy: onHardware.length > 0 ? 'both' : 'service',
       };
     }
     if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);
-    const hardware = await listHardware(service.listHardware, service.listingOptionsFile);
-    const unchecked = hardware.available ? {} : { hardwareUnchecked: hardware.why };
-    if (hardware.available) {
-      const problems = hardwareProblems(config, hardware.list);
-      if (problems.length > 0) return { saved: false, problems, refusedBy: 'hardware' };
-    }
+    if (onHardware.length > 0) return { saved: false, problems: onHardware, refusedBy: 'hardware' };
     const file = service.configFile;
     const before = await readIfExists(file);
     const text = exactText ?? withCommentsKept(before, converted.stdout);

@@ -47,6 +47,8 @@ const TEXTS = {
     notSavedForm: 'Not saved: some fields need a fix (marked below).',
     notSavedRefused: (id) => `Not saved: ${id} refused the configuration (the file is unchanged).`,
     notSavedHardware: () => "Not saved: the console's check against this controller's hardware found problems (the file is unchanged).",
+    notSavedBoth: (id) =>
+      `Not saved: ${id} refused the configuration, and the console's check against this controller's hardware found problems too (the file is unchanged).`,
     notSaved: 'Not saved:',
     notSavedSession: 'Not saved: your session has ended. Your edit is kept in this tab and comes back after the login.',
     draftBack: 'Your unsaved edit is back in the form: Save and apply to save it.',
@@ -120,6 +122,8 @@ const TEXTS = {
     notSavedForm: 'Не сохранено: исправьте отмеченные поля.',
     notSavedRefused: (id) => `Не сохранено: ${id} не принял настройки (файл не изменён).`,
     notSavedHardware: () => 'Не сохранено: проверка консоли по оборудованию контроллера нашла ошибки (файл не изменён).',
+    notSavedBoth: (id) =>
+      `Не сохранено: ${id} не принял настройки, и проверка консоли по оборудованию контроллера тоже нашла ошибки (файл не изменён).`,
     notSaved: 'Не сохранено:',
     notSavedSession: 'Не сохранено: сеанс завершён. Изменения сохранены в этой вкладке и вернутся после входа.',
     draftBack: 'Несохранённые изменения возвращены в форму: нажмите «Сохранить и применить».',

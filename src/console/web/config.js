@@ -305,7 +305,8 @@ async function afterSave(status, body, sent, doneText) {
   if (status === 422) {
     // The console's own check is not the service's: saying "ctl-mqtt-adc refused" would send the
     // reader to the wrong program.
-    showProblems(body.refusedBy === 'hardware' ? t.notSavedHardware() : t.notSavedRefused(serviceId), body.problems ?? []);
+    const headline = { hardware: t.notSavedHardware(), both: t.notSavedBoth(serviceId) }[body.refusedBy] ?? t.notSavedRefused(serviceId);
+    showProblems(headline, body.problems ?? []);
     setResult('');
     return;
   }
