@@ -80,71 +80,48 @@ describe('the demo configs saved unchanged through the console', () => {
     });
   }
 
-  test("a channel on no device of the controller: refused by the console's check, the file unchanged", async () => {
+  /** Posts the ADC config as loaded plus `extra` channels; the index of the last channel sent. */
+  const saveAdcWith = async (extra: object[]) => {
     const loaded = JSON.parse((await http(`${rig.url}api/config/ctl-mqtt-adc`, { headers })).body) as {
       config: { iio_channels: object[] };
       version: string;
     };
-    const before = readFileSync(rig.configFile('adc'));
-    const config = {
-      ...loaded.config,
-      iio_channels: [
-        ...loaded.config.iio_channels,
-        { id: 'elsewhere', match_iio: 'i2c-7', channel_number: 'voltage0', voltage_multiplier: 1 },
-      ],
-    };
+    const config = { ...loaded.config, iio_channels: [...loaded.config.iio_channels, ...extra] };
     const answer = await http(`${rig.url}api/config/ctl-mqtt-adc`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ config, version: loaded.version }),
     });
+    return { answer, last: config.iio_channels.length - 1 };
+  };
+  const ELSEWHERE = { id: 'elsewhere', match_iio: 'i2c-7', channel_number: 'voltage0', voltage_multiplier: 1 };
+  const noDevice = (at: number): string =>
+    `iio_channels[${at}].match_iio: no IIO device of this controller matches i2c-7 (no iio:deviceN link target matches *i2c-7*)`;
+
+  test("a channel on no device of the controller: refused by the console's check, the file unchanged", async () => {
+    const before = readFileSync(rig.configFile('adc'));
+    const { answer, last } = await saveAdcWith([ELSEWHERE]);
     assert.equal(answer.status, 422, answer.body);
-    const at = config.iio_channels.length - 1;
-    assert.deepEqual(JSON.parse(answer.body), {
-      saved: false,
-      refusedBy: 'hardware',
-      problems: [
-        `iio_channels[${at}].match_iio: no IIO device of this controller matches i2c-7 (no iio:deviceN link target matches *i2c-7*)`,
-      ],
-    });
+    assert.deepEqual(JSON.parse(answer.body), { saved: false, refusedBy: 'hardware', problems: [noDevice(last)] });
     assert.deepEqual(readFileSync(rig.configFile('adc')), before);
   });
 
   test('a save both checks refuse: every problem of -J and of the hardware check in one answer', async () => {
-    const loaded = JSON.parse((await http(`${rig.url}api/config/ctl-mqtt-adc`, { headers })).body) as {
-      config: { iio_channels: object[] };
-      version: string;
-    };
     const before = readFileSync(rig.configFile('adc'));
-    const config = {
-      ...loaded.config,
-      iio_channels: [
-        ...loaded.config.iio_channels,
-        // -J refuses one id used twice; the console's check the channel on no device.
-        { id: 'twice', channel_number: 'voltage0', voltage_multiplier: 1 },
-        { id: 'twice', channel_number: 'voltage1', voltage_multiplier: 1 },
-        { id: 'elsewhere', match_iio: 'i2c-7', channel_number: 'voltage0', voltage_multiplier: 1 },
-      ],
-    };
-    const answer = await http(`${rig.url}api/config/ctl-mqtt-adc`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ config, version: loaded.version }),
-    });
+    // -J refuses one id used twice; the console's check the channel on no device.
+    const { answer, last } = await saveAdcWith([
+      { id: 'twice', channel_number: 'voltage0', voltage_multiplier: 1 },
+      { id: 'twice', channel_number: 'voltage1', voltage_multiplier: 1 },
+      ELSEWHERE,
+    ]);
     assert.equal(answer.status, 422, answer.body);
     const body = JSON.parse(answer.body) as { refusedBy: string; problems: string[] };
-    const last = config.iio_channels.length - 1;
     assert.equal(body.refusedBy, 'both');
     assert.ok(
       body.problems.some((p) => p.startsWith(`iio_channels[${last - 1}].id`) && p.includes('twice')),
       `-J's problem: ${body.problems.join(' | ')}`,
     );
-    assert.ok(
-      body.problems.includes(
-        `iio_channels[${last}].match_iio: no IIO device of this controller matches i2c-7 (no iio:deviceN link target matches *i2c-7*)`,
-      ),
-      `the hardware check's problem: ${body.problems.join(' | ')}`,
-    );
+    assert.ok(body.problems.includes(noDevice(last)), `the hardware check's problem: ${body.problems.join(' | ')}`);
     assert.deepEqual(readFileSync(rig.configFile('adc')), before);
   });
 });
