@@ -25,6 +25,8 @@
 //                                                (ctl-mqtt.service: the one process; ctl-mqtt-{gpio,adc,
 //                                                console}.service: the services' handles in it)
 //   /usr/lib/ctl-mqtt/systemd/separate/          the units of separate processes (ctl-mqtt-processes)
+//   /lib/systemd/system/wb-diag-collect.service.d/ctl-mqtt.conf, /usr/lib/ctl-mqtt/wb-diag-collect-config
+//                                                our logs and configs in Wiren Board's support archive
 //   /etc/ctl-mqtt-{gpio,adc}.conf                conffiles (board channels only)
 //   /etc/default/ctl-mqtt{,-gpio,-adc,-console}  conffiles: CTL_MQTT_SERVICES, CTL_MQTT_OPTS (commented)
 //   /var/lib/ctl-mqtt-{gpio,adc}/conf.d/         where a board file is installed
@@ -279,6 +281,10 @@ function stage(root, pkg) {
   // Wiren Board's homeui (2.241.0 and later) lists the console in its menu, behind its login, from
   // this "service gate" (its port 28080 proxies to the console's 8080; docs/console.md).
   install(join(here, 'homeui/ctl-mqtt.json'), join(root, 'usr/share/wb-mqtt-homeui/gates.d/ctl-mqtt.json'));
+  // Wiren Board's support archive adds ctl-mqtt's units' logs and its configuration files through
+  // this drop-in on wb-diag-collect.service (inert where that service does not exist).
+  install(join(here, 'wb-diag-collect/ctl-mqtt.conf'), join(root, 'lib/systemd/system/wb-diag-collect.service.d/ctl-mqtt.conf'));
+  install(join(here, 'wb-diag-collect/wb-diag-collect-config'), join(lib, 'wb-diag-collect-config'), 0o755);
   // The one process and the services' handles; the separate units for `ctl-mqtt-processes separate`.
   for (const unit of ['ctl-mqtt', ...COMMANDS.filter((c) => c !== 'ctl-mqtt')]) {
     install(join(here, 'systemd', `${unit}.service`), join(root, 'lib/systemd/system', `${unit}.service`));

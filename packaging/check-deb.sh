@@ -147,6 +147,15 @@ node -e '
 grep -qx 'CTL_MQTT_OPTS="--trusted-proxy 127.0.0.1"' "$root/etc/default/ctl-mqtt-console" \
   || fail "/etc/default/ctl-mqtt-console does not trust the gate's proxy on loopback"
 
+step "wb-diag-collect's drop-in: our units' logs and configs in Wiren Board's support archive"
+dropin="$root/lib/systemd/system/wb-diag-collect.service.d/ctl-mqtt.conf"
+[ -f "$dropin" ] || fail "no drop-in for wb-diag-collect.service"
+[ -x "$root/usr/lib/ctl-mqtt/wb-diag-collect-config" ] || fail "wb-diag-collect-config is not installed executable"
+grep -qx 'ExecStartPre=+-/usr/lib/ctl-mqtt/wb-diag-collect-config' "$dropin" || fail "the drop-in does not write the copy first"
+# The copy is bound only if it exists ("-"): without it the archive is collected as if we were not here.
+grep -qx 'BindReadOnlyPaths=-/run/ctl-mqtt-diag/wb-diag-collect.conf:/usr/share/wb-diag-collect/wb-diag-collect.conf' "$dropin" ||
+  fail "the drop-in does not bind the copy over wb-diag-collect's configuration, or not optionally"
+
 step "ctl-mqtt-adc --print-schema"
 "$root/usr/bin/ctl-mqtt-adc" --print-schema >"$root/schema.out"
 cmp -s "$root/schema.out" "$repo/schemas/ctl-mqtt-adc.schema.json" || fail "--print-schema differs from schemas/ctl-mqtt-adc.schema.json"
@@ -314,6 +323,15 @@ if command -v systemd-analyze >/dev/null 2>&1; then
   for unit in ctl-mqtt-gpio ctl-mqtt-adc ctl-mqtt-console; do
     sed -E "s#^(ExecStart|ExecStartPre)=/#\1=$root/#" "$root/usr/lib/ctl-mqtt/systemd/separate/$unit.service" >"$root/units/separate/$unit.service"
   done
+  # wb-diag-collect.service as its package ships it (ExecStart aside), with our drop-in.
+  mkdir -p "$root/units/wb-diag-collect.service.d"
+  printf '%s\n' '[Unit]' 'Description=support archive' '[Service]' 'Type=simple' 'ExecStart=/bin/true -s diag_archive' \
+    >"$root/units/wb-diag-collect.service"
+  sed -E "s#^ExecStartPre=\+-/#ExecStartPre=+-$root/#" "$root/lib/systemd/system/wb-diag-collect.service.d/ctl-mqtt.conf" \
+    >"$root/units/wb-diag-collect.service.d/ctl-mqtt.conf"
+  complaints=$(cd "$root/units" && SYSTEMD_UNIT_PATH="$root/units:" systemd-analyze verify --man=no ./wb-diag-collect.service 2>&1) ||
+    fail "systemd-analyze verify wb-diag-collect.service with ctl-mqtt's drop-in: $complaints"
+  [ -z "$complaints" ] || fail "systemd-analyze verify wb-diag-collect.service with ctl-mqtt's drop-in: $complaints"
   # It exits 0 on unknown keys and bad values, but says so: any output is a failure.
   for set in "$root/units" "$root/units/separate"; do
     complaints=$(cd "$set" && systemd-analyze verify --man=no ./ctl-mqtt-gpio.service ./ctl-mqtt-adc.service ./ctl-mqtt-console.service \
