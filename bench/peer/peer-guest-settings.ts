@@ -19,6 +19,8 @@ export interface ProgramResult {
   roundTripMs: number[];
   /** Memory of the other services of one controller, started beside this one. */
   companions?: Record<string, Memory>;
+  /** This program is the whole controller (GPIO, ADC and console in one process): `memory` is all of it. */
+  wholeController?: boolean;
 }
 
 /**

@@ -68,14 +68,24 @@ interface Program {
   counter?: { topic: string; pulses(value: string): number };
   /** Starts the rest of a controller beside it and measures their RSS (the whole-system figure). */
   companions?: boolean;
+  /** The whole controller runs in this program (the package's one process): ready for its memory figure. */
+  wholeController?: (messages: Array<{ topic: string }>, gone: () => string | undefined) => Promise<void>;
 }
+
+/** How ctl-mqtt runs: as the package does, one process (default), or each service alone (CTL_PEER_PROCESSES=separate). */
+const SEPARATE = process.env['CTL_PEER_PROCESSES'] === 'separate';
 
 function ctlProgram(meter: boolean): Program {
   const id = meter ? 'peer-ctl-meter' : 'peer-ctl';
   const controls = `/devices/${id}/controls`;
   const inputTopic = meter ? `${controls}/M_total` : `${controls}/IN`;
+  const oneProcess = !meter && !SEPARATE;
   return {
-    label: meter ? 'ctl-mqtt-gpio (watt_meter)' : 'ctl-mqtt-gpio (input)',
+    label: meter
+      ? 'ctl-mqtt-gpio (watt_meter)'
+      : oneProcess
+        ? 'ctl-mqtt (input; GPIO, ADC, console in one process)'
+        : 'ctl-mqtt-gpio (input)',
     start(dir, chip, port) {
       const gpio = { chip: chip.path, offset: meter ? LINES.meter.in : LINES.ctl.in };
       const channels = meter
@@ -86,10 +96,7 @@ function ctlProgram(meter: boolean): Program {
           ];
       const config = join(dir, `${id}.conf`);
       writeFileSync(config, JSON.stringify({ device_name: 'Peer bench', channels }));
-      const args = [
-        ...NODE_FLAGS,
-        ...EXTRA_FLAGS,
-        join(root, 'dist/bin/ctl-mqtt-gpio.js'),
+      const gpioArgs = [
         '-c',
         config,
         '--system-config-dir',
@@ -103,6 +110,16 @@ function ctlProgram(meter: boolean): Program {
         '--device-id',
         id,
       ];
+      const args = oneProcess
+        ? [
+            ...NODE_FLAGS,
+            ...EXTRA_FLAGS,
+            join(root, 'dist/bin/ctl-mqtt.js'),
+            '--gpio',
+            ...gpioArgs,
+            ...companionSections(dir, port, CONSOLE_PORT),
+          ]
+        : [...NODE_FLAGS, ...EXTRA_FLAGS, join(root, 'dist/bin/ctl-mqtt-gpio.js'), ...gpioArgs];
       // As the installed command runs it (packaging/bin, the unit): a larger libuv pool, one of whose
       // threads the GPIO event waiter keeps.
       const env = { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '6' };
@@ -114,8 +131,68 @@ function ctlProgram(meter: boolean): Program {
     payload: (high) => (high ? '1' : '0'),
     ...(meter
       ? { counter: { topic: `${controls}/M_total`, pulses: (v: string) => Math.round(Number(v) * 1000) } }
-      : { outputSet: { topic: `${controls}/OUT/on`, on: '1', off: '0', offset: LINES.ctl.out }, companions: true }),
+      : { outputSet: { topic: `${controls}/OUT/on`, on: '1', off: '0', offset: LINES.ctl.out } }),
+    ...(meter
+      ? {}
+      : oneProcess
+        ? { wholeController: (messages, gone) => controllerUp(messages, CONSOLE_PORT, gone) }
+        : { companions: true }),
   };
+}
+
+/** The one process's console port in the guest (one such console per run; nothing else listens there). */
+const CONSOLE_PORT = 18080;
+
+/** The demo's simulated board (ADC inputs on a fake IIO tree) for the ADC service beside the GPIO one. */
+function companionBoard(dir: string) {
+  const adcFiles = SERVICE_FILES.adc;
+  const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir, topicLengthCheck()).config;
+  const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
+  return { board: createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig), adcConfig };
+}
+
+/** The console's command line: on its own port, no password (loopback), the repository's schemas. */
+function consoleArgs(dir: string, port: number, httpPort: number): string[] {
+  const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(root, `schemas/ctl-mqtt-${k}.schema.json`)]);
+  return ['--port', String(httpPort), '--broker', `mqtt://127.0.0.1:${port}`, '--password-file', join(dir, 'no-password'), ...schemas];
+}
+
+/** `--adc ... --console ...` of the one process: the example ADC config on the simulated IIO tree, and the console. */
+function companionSections(dir: string, port: number, httpPort: number): string[] {
+  const { board } = companionBoard(dir);
+  return ['--adc', ...demoServiceArgs('adc', board, `mqtt://127.0.0.1:${port}`, dir), '--console', ...consoleArgs(dir, port, httpPort)];
+}
+
+/**
+ * Waits until the ADC's values are out and the console answers, then 5 s more: the controller's
+ * memory is taken with every part started. `gone()` says the process ended (the wait is futile).
+ */
+async function controllerUp(messages: Array<{ topic: string }>, httpPort: number, gone: () => string | undefined): Promise<void> {
+  const adcFiles = SERVICE_FILES.adc;
+  const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir, topicLengthCheck()).config;
+  const until = performance.now() + START_DEADLINE_MS;
+  const adcTopics = (): number =>
+    new Set(messages.filter((m) => m.topic.startsWith(`/devices/${adcFiles.deviceId}/`)).map((m) => m.topic)).size;
+  while (adcTopics() < adcConfig.channels.length) {
+    const why = gone();
+    if (why !== undefined || performance.now() > until)
+      throw new Error(`ctl-mqtt-adc: no values within ${START_DEADLINE_MS} ms${why ? `: ${why}` : ''}`);
+    await sleep(20);
+  }
+  for (;;) {
+    const why = gone();
+    if (why !== undefined || performance.now() > until)
+      throw new Error(`ctl-mqtt-console: no answer within ${START_DEADLINE_MS} ms${why ? `: ${why}` : ''}`);
+    if (
+      await fetch(`http://127.0.0.1:${httpPort}/`).then(
+        (r) => r.ok || r.status < 500,
+        () => false,
+      )
+    )
+      break;
+    await sleep(100);
+  }
+  await sleep(5000);
 }
 
 function mqttIoProgram(python: string): Program {
@@ -196,53 +273,31 @@ async function companionsMemory(
   client: mqtt.MqttClient,
   messages: Array<{ topic: string }>,
 ): Promise<Record<string, Memory>> {
-  const adcFiles = SERVICE_FILES.adc;
-  const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir, topicLengthCheck()).config;
-  const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
-  const board = createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig);
-  const broker = `mqtt://127.0.0.1:${port}`;
-  await client.subscribeAsync(`/devices/${adcFiles.deviceId}/controls/+`);
-  const adc = spawn(process.execPath, [...NODE_FLAGS, adcFiles.entry, ...demoServiceArgs('adc', board, broker, dir)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const { board } = companionBoard(dir);
+  await client.subscribeAsync(`/devices/${SERVICE_FILES.adc.deviceId}/controls/+`);
+  const adc = spawn(
+    process.execPath,
+    [...NODE_FLAGS, SERVICE_FILES.adc.entry, ...demoServiceArgs('adc', board, `mqtt://127.0.0.1:${port}`, dir)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const httpPort = await freePort();
-  const schemas = ['gpio', 'adc'].flatMap((k) => ['--schema', join(root, `schemas/ctl-mqtt-${k}.schema.json`)]);
   const console_ = spawn(
     process.execPath,
-    [
-      ...NODE_FLAGS,
-      join(root, 'dist/bin/ctl-mqtt-console.js'),
-      '--port',
-      String(httpPort),
-      '--broker',
-      broker,
-      '--password-file',
-      join(dir, 'no-password'),
-      ...schemas,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    [...NODE_FLAGS, join(root, 'dist/bin/ctl-mqtt-console.js'), ...consoleArgs(dir, port, httpPort)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
+  const exited = (): string | undefined =>
+    adc.exitCode !== null
+      ? `ctl-mqtt-adc exited ${adc.exitCode}`
+      : console_.exitCode !== null
+        ? `ctl-mqtt-console exited ${console_.exitCode}`
+        : undefined;
   try {
-    const until = performance.now() + START_DEADLINE_MS;
-    const adcTopics = (): number =>
-      new Set(messages.filter((m) => m.topic.startsWith(`/devices/${adcFiles.deviceId}/`)).map((m) => m.topic)).size;
-    while (adcTopics() < adcConfig.channels.length) {
-      if (adc.exitCode !== null || performance.now() > until) throw new Error(`ctl-mqtt-adc: no values within ${START_DEADLINE_MS} ms`);
-      await sleep(20);
-    }
-    for (;;) {
-      if (console_.exitCode !== null || performance.now() > until)
-        throw new Error(`ctl-mqtt-console: no answer within ${START_DEADLINE_MS} ms`);
-      if (
-        await fetch(`http://127.0.0.1:${httpPort}/`).then(
-          (r) => r.ok || r.status < 500,
-          () => false,
-        )
-      )
-        break;
-      await sleep(100);
-    }
-    await sleep(5000);
+    await controllerUp(messages, httpPort, exited);
     return { 'ctl-mqtt-adc': memoryOf(adc.pid!), 'ctl-mqtt-console': memoryOf(console_.pid!) };
   } finally {
     await Promise.all([stop(adc), stop(console_)]);
@@ -430,6 +485,12 @@ async function measureAll(programs: Program[], port: number): Promise<ProgramRes
     for (const [i, r] of running.entries()) {
       const { trains, cpuMsPerEdge } = await bench.trains(r);
       await sleep(2000);
+      if (r.program.wholeController) {
+        await client.subscribeAsync(`/devices/${SERVICE_FILES.adc.deviceId}/controls/+`);
+        await r.program.wholeController(bench.messages, () =>
+          r.child.exitCode !== null ? `exited ${r.child.exitCode}: ${r.stderr}` : undefined,
+        );
+      }
       const memory = memoryOf(r.child.pid!);
       results.push({
         label: r.program.label,
@@ -439,6 +500,7 @@ async function measureAll(programs: Program[], port: number): Promise<ProgramRes
         cpuMsPerEdge,
         memory,
         roundTripMs: roundTripMs[i]!,
+        ...(r.program.wholeController ? { wholeController: true } : {}),
       });
     }
     const beside = running.findIndex((r) => r.program.companions);

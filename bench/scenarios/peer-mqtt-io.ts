@@ -37,8 +37,9 @@ const WHAT = [
     "(latency edges and output commands go to each in turn, so that a change of the host's load falls on both): the pulses a " +
     'subscriber can rebuild (OFF→ON rises) against pulses driven in open-loop trains at edge spacings of 20, 10, 5, 2 and ' +
     '1 ms (ours both as a plain input and as a `watt_meter` count), edge to MQTT latency p50/p99 from the gpio-sim write ' +
-    'to the message at a subscriber, CPU per edge and RSS of each process, the RSS of a whole controller (ctl-mqtt-gpio, ' +
-    "-adc and -console) beside mqtt-io's one process, and the output command round trip (`/on`, or mqtt-io's `set` " +
+    'to the message at a subscriber, CPU per edge and RSS of each process, the memory of a whole controller (GPIO, ADC and ' +
+    "console in the package's one process, `ctl-mqtt`; with CTL_PEER_PROCESSES=separate, ctl-mqtt-gpio, -adc and -console " +
+    "as processes of their own) beside mqtt-io's one process, and the output command round trip (`/on`, or mqtt-io's `set` " +
     'topic, to the gpio-sim value). Where mqtt-io has no counterpart (a pulse counter, a persisted total, the output ' +
     'level restored after a restart) the table says so.',
   'To run it:',
@@ -227,6 +228,17 @@ async function run(ctx: BenchContext): Promise<ScenarioResult[]> {
       { label: controller, samples: [once] },
       { label: theirs.label, samples: [theirs.memory.rss] },
       "The private pages of the three services added up, plus the largest of their shared parts (the pages of node's binary and libraries they all map); mqtt-io: its RSS.",
+    );
+  }
+  if (ours.wholeController) {
+    pair(
+      'peer-memory-controller',
+      'Peer: memory of a whole controller (GPIO, ADC and web console in one process, as the package runs them) against mqtt-io on the same GPIO lines',
+      'MiB',
+      { label: ours.label, samples: [ours.memory.rss] },
+      { label: theirs.label, samples: [theirs.memory.rss] },
+      "RSS of each process after the trains, with the ADC's values out and the console answering. The ADC runs the example config (10 channels) on a simulated IIO tree, the console with no page open; mqtt-io has no web console and reads no ADC here.",
+      { 'ours private MiB': ours.memory.private, 'ours shared MiB': ours.memory.shared },
     );
   }
   pair(
