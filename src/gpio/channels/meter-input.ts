@@ -20,7 +20,7 @@ import { PulseCounter } from './counting/pulse-counter.js';
 import { Debouncer, debouncedLineSettings } from './debouncer.js';
 import type { ChannelContext, LineAccess, LineInput, GpioChannel } from './gpio-channel.js';
 import type { CounterRecord } from './counting/counter-record.js';
-import type { GpioStateStore } from '../state/gpio-state.js';
+import type { GpioStateStore } from './counting/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
 /** A committed level change seen before the edge was decided. */

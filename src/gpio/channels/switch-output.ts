@@ -23,7 +23,7 @@ import type { Drive, LineSettings } from '../../hw/gpio/backend.js';
 import type { BindingAction, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';
 import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
-import type { GpioStateStore } from '../state/gpio-state.js';
+import type { GpioStateStore } from './counting/gpio-state.js';
 
 export class SwitchOutput implements GpioChannel {
   private readonly control: DeviceControl;
