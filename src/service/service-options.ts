@@ -4,7 +4,7 @@
  * parses them; the services and the lifecycle read them.
  */
 
-/** The broker as the command line gives it (the MQTT layer's own options are made from it by cli-broker.ts). */
+/** The broker as the command line gives it (the MQTT layer's own options are made from it by broker-options-from-cli.ts). */
 export interface BrokerOptions {
   /** The URL to connect to: `--broker`, or `mqtt://HOST:PORT` from `-h`/`-p`. */
   readonly url: string;
