@@ -13,7 +13,7 @@ import { addGpioChip, cells, FLAG, setOfPhandle, str, writeDtChildren, writeDtNo
 import { tempDir } from '../config/config-rig.js';
 import { runMain } from './cli-rig.js';
 import { ADC_EDITOR_EDITS } from '../../../src/cli/board/adc-editor-schema.js';
-import { editorSchemaText } from '../../../src/cli/board/editor-schema.js';
+import { editorSchemaText } from '../../../src/cli/board/board-editor-schema.js';
 import { GPIO_EDITOR_EDITS } from '../../../src/cli/board/gpio-editor-schema.js';
 
 const ROOT = new URL('../../../../', import.meta.url);
