@@ -10,7 +10,7 @@
  * interval after every pulse; `_total/on` sets the meter reading (strict number) and saves at once.
  */
 import type { Logger } from '../../core/log.js';
-import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { CommandVerdict, DeviceControl } from '../../mqtt/mqtt-device.js';
 import type { LineSettings } from '../../hw/gpio/backend.js';
 import type { CounterConfig, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
@@ -159,7 +159,7 @@ export class MeterInput implements GpioChannel {
     this.current.setNumber(this.counter.current(nowNs));
   }
 
-  private async setTotal(payload: string): Promise<CommandResult> {
+  private async setTotal(payload: string): Promise<CommandVerdict> {
     const parsed = parseTotalPayload(payload);
     if (!parsed.ok) return { reject: parsed.reason };
     this.counter.setTotal(parsed.value);
