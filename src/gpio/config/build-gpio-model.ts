@@ -14,6 +14,7 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
+import { isDebouncePeriod, MAX_DEBOUNCE_US } from '../../hw/gpio/backend.js';
 import { facts } from './schema-module/gpio-schema.js';
 import { controlIdsOf, currentControlId, totalControlId } from './control-ids.js';
 import { directionOf } from './gpio-direction.js';
@@ -53,13 +54,10 @@ function flag(v: JsonObject, key: keyof typeof defaults): boolean {
   return typeof value === 'boolean' ? value : (defaults[key] as boolean);
 }
 
-/** The kernel's debounce period is a u32 of microseconds (uAPI v2): about 71 minutes. */
-export const MAX_DEBOUNCE_US = 0xffff_ffff;
-
 function debounceOf(c: MergedChannel, out: Collector): number {
   if (!Object.hasOwn(c.value, 'debounce')) return DEFAULT_DEBOUNCE_US;
   const d = c.value.debounce;
-  if (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d <= MAX_DEBOUNCE_US) return d;
+  if (typeof d === 'number' && isDebouncePeriod(d)) return d;
   const broken =
     typeof d === 'number' && d > MAX_DEBOUNCE_US ? rule('gpio.debounce-too-long', { limit: MAX_DEBOUNCE_US }) : rule('gpio.debounce');
   out.problems.push(channelKeyProblem(c, 'debounce', broken, { value: d }));

@@ -7,7 +7,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
 import type { Time } from '../../core/time.js';
-import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../../hw/gpio/backend.js';
+import {
+  isDebouncePeriod,
+  type GpioChip,
+  type HwLog,
+  type LineInfo,
+  type LineRequest,
+  type LineSettings,
+  type RequestOptions,
+} from '../../hw/gpio/backend.js';
 import type { ChipDirectoryIdentity, SimChipState } from './sim-chip-state.js';
 import { isDirectory, lineDirOf, readOptionalText } from './sim-files.js';
 import { type PreparedLine, SimLineRequest } from './sim-request.js';
@@ -114,7 +122,7 @@ export class SimChip implements GpioChip {
     } else if (s.drive !== undefined && s.drive !== 'push-pull') {
       problem = `drive ${s.drive} needs an output`;
     }
-    if (!Number.isInteger(debounce) || debounce < 0 || debounce > 0xffffffff) {
+    if (!isDebouncePeriod(debounce)) {
       problem = `debounce ${debounce} us is not a valid period`;
     }
     if (problem) throw this.invalid(`line ${s.offset}: ${problem}`);
