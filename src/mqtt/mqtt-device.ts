@@ -67,7 +67,7 @@ export interface ControlSpec {
   /** Units for the JSON meta (`V`, `kWh`, `m^3`). */
   readonly units?: string;
   /**
-   * Fraction digits of numbers (`setNumber`); also published as JSON meta `precision`
+   * Fraction digits of numbers (`setNumber`), 0..20 (core/config/decimal-places.ts); also published as JSON meta `precision`
    * = 10^-decimals (2 → 0.01). Without it numbers print as integers and no precision is published.
    */
   readonly decimals?: number;

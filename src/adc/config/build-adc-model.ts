@@ -14,6 +14,7 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
+import { decimalPlacesOf } from '../../core/config/decimal-places.js';
 import { MATCH_IIO_MAX_LENGTH, type AdcChannelConfig, type AdcConfig } from './adc-config-model.js';
 import { facts } from './schema-module/adc-schema.js';
 
@@ -73,7 +74,7 @@ export function buildAdcModel(merged: MergedConfig): { model: AdcConfig; problem
       channel,
       matchIio: typeof v.match_iio === 'string' ? v.match_iio : '',
       averagingWindow: num(v, 'averaging_window'),
-      decimalPlaces: num(v, 'decimal_places'),
+      decimalPlaces: decimalPlacesOf(c, 'decimal_places', num(v, 'decimal_places'), out.warnings),
       scale: num(v, 'scale'),
       pollIntervalMs: num(v, 'poll_interval'),
       delayBetweenMeasurementsMs: num(v, 'delay_between_measurements'),

@@ -14,19 +14,13 @@ import {
 } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
+import { decimalPlacesOf } from '../../core/config/decimal-places.js';
 import { isDebouncePeriod, MAX_DEBOUNCE_US } from '../../hw/gpio/backend.js';
 import { facts } from './schema-module/gpio-schema.js';
 import { controlIdsOf, currentControlId, totalControlId } from './control-ids.js';
 import { directionOf } from './gpio-direction.js';
 import { bindingProblems, pressesOf } from './press-config.js';
-import {
-  DEFAULT_DEBOUNCE_US,
-  MAX_DECIMAL_POINTS,
-  type CounterConfig,
-  type GpioChannelConfig,
-  type GpioConfig,
-  type GpioLine,
-} from './gpio-config-model.js';
+import { DEFAULT_DEBOUNCE_US, type CounterConfig, type GpioChannelConfig, type GpioConfig, type GpioLine } from './gpio-config-model.js';
 
 const defaults = facts.channelDefaults;
 
@@ -66,13 +60,7 @@ function debounceOf(c: MergedChannel, out: Collector): number {
 
 function decimalsOf(c: MergedChannel, key: 'decimal_points_current' | 'decimal_points_total', out: Collector): number {
   const raw = c.value[key];
-  if (typeof raw !== 'number') return defaults[key];
-  const whole = Math.min(Math.floor(raw), MAX_DECIMAL_POINTS);
-  if (whole !== raw) {
-    const note = `used as ${whole} (a whole number of decimal places, at most ${MAX_DECIMAL_POINTS})`;
-    out.warnings.push(channelKeyProblem(c, key, note, { value: raw }));
-  }
-  return whole;
+  return typeof raw === 'number' ? decimalPlacesOf(c, key, raw, out.warnings) : defaults[key];
 }
 
 function counterOf(c: MergedChannel, direction: 'input' | 'output', out: Collector): CounterConfig | null {
