@@ -5,7 +5,8 @@
  * warning, and the MQTT layer's formatter (mqtt/number-format.ts) refuses more, so a control
  * never carries a number the configuration let through and the formatter would not print.
  */
-import { channelKeyProblem, type MergedChannel } from './merge-channels.js';
+import type { MergedChannel } from './driver-config-spec.js';
+import { channelKeyProblem } from './merge-channels.js';
 import type { Problem } from './problems.js';
 
 /** A double holds at most 17 significant digits: more decimal places only print zeros. */

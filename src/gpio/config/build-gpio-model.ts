@@ -5,13 +5,8 @@
  * button keys (press-config.ts, not in the schema either).
  */
 import type { JsonObject, JsonValue } from '../../core/config/jsonc.js';
-import {
-  channelKeyProblem,
-  channelProblem,
-  commonSettingsOf,
-  type MergedChannel,
-  type MergedConfig,
-} from '../../core/config/merge-channels.js';
+import type { MergedChannel, MergedConfig } from '../../core/config/driver-config-spec.js';
+import { channelKeyProblem, channelProblem, commonSettingsOf } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
 import { decimalPlacesOf } from '../../core/config/decimal-places.js';
