@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createLogger } from '../../src/core/log.js';
 import { createMqttDevice } from '../../src/mqtt/broker-device.js';
 import { GpioService } from '../../src/gpio/gpio-service.js';
-import { GpioStateStore } from '../../src/gpio/state/gpio-state.js';
+import { GpioStateStore } from '../../src/gpio/channels/counting/gpio-state.js';
 import { SimBackend } from '../../src/sim/gpio/sim-backend.js';
 import { createSimBoard } from '../../src/sim/gpio/sim-board.js';
 import { judge, type BenchContext, type Scenario, type ScenarioResult } from '../lib/scenario.js';

@@ -6,9 +6,6 @@
 import type { ControlSpec } from '../mqtt/mqtt-device.js';
 import type { AdcChannelConfig } from './config/adc-config-model.js';
 
-/** More decimals than a double has digits only print zeros; larger values are cut to this. */
-export const MAX_DECIMAL_PLACES = 20;
-
 const UNITS = { voltage: 'V', current: 'A' } as const;
 
 /** The control spec of a channel; `maxUnchangedInterval` is the config's (seconds, >= 5). */
@@ -19,7 +16,7 @@ export function adcControlSpec(channel: AdcChannelConfig, maxUnchangedInterval: 
     type,
     readonly: true,
     units: UNITS[type],
-    decimals: Math.min(channel.decimalPlaces, MAX_DECIMAL_PLACES),
+    decimals: channel.decimalPlaces,
     maxUnchangedInterval,
     ha: { component: 'sensor', deviceClass: type, stateClass: 'measurement' },
   };

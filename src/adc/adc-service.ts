@@ -10,7 +10,7 @@ import { FaultLog } from '../core/fault-log.js';
 import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
 import { Scheduler } from '../core/scheduler.js';
-import { adcControlSpec, MAX_DECIMAL_PLACES } from './adc-control.js';
+import { adcControlSpec } from './adc-control.js';
 import { ChannelSampler, type ReadTally, type TaskScheduler } from './channel-sampler.js';
 import { resolveAdcChannel } from './channel-resolver.js';
 import type { AdcChannelConfig, AdcConfig } from './config/adc-config-model.js';
@@ -134,9 +134,6 @@ export class AdcService {
 
   private createSampler(channel: AdcChannelConfig, addControl: (spec: ControlSpec) => DeviceControl): ChannelSampler {
     const { log } = this.options;
-    if (channel.decimalPlaces > MAX_DECIMAL_PLACES) {
-      log.warn(`${channel.id}: decimal_places ${channel.decimalPlaces} is more than a reading has: using ${MAX_DECIMAL_PLACES}`);
-    }
     const control = addControl(adcControlSpec(channel, this.config.maxUnchangedInterval));
     const sampler = new ChannelSampler({
       config: channel,

@@ -26,7 +26,7 @@ import {
 } from './cli-options.js';
 import { DEFAULT_SAVE_INTERVAL_S, DEFAULT_STATE_FILE } from '../gpio/gpio-options.js';
 import { DEFAULT_HA_STATUS_TOPIC } from '../mqtt/ha/ha-ids.js';
-import { DEFAULT_HEALTH_INTERVAL_S, DEFAULT_HOST, DEFAULT_PORT, type BrokerOptions } from '../service/service-options.js';
+import { DEFAULT_HEALTH_INTERVAL_S, DEFAULT_HOST, DEFAULT_PORT, type BrokerArguments } from '../service/service-options.js';
 import { checkMqttLimits } from './string-limits.js';
 import { usageError } from '../core/arguments.js';
 import { OPTIONS, type ArgsDraft, type OptionDef } from './option-table.js';
@@ -104,7 +104,7 @@ function modeOf(draft: ArgsDraft): CliMode {
   return actions[0] ?? 'run';
 }
 
-function brokerOf(d: ArgsDraft): BrokerOptions {
+function brokerOf(d: ArgsDraft): BrokerArguments {
   const host = d.host ?? DEFAULT_HOST;
   const port = d.port ?? DEFAULT_PORT;
   const hostInUrl = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;

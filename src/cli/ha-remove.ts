@@ -14,7 +14,7 @@ import { DEFAULT_HA_PREFIX } from '../mqtt/ha/ha-ids.js';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { resolveBroker, type ResolvedBroker } from '../mqtt/broker-options.js';
-import { brokerOptionsFromCli } from '../service/cli-broker.js';
+import { brokerOptionsFromCli } from '../service/broker-options-from-cli.js';
 import { ManagedConnection } from '../mqtt/connection.js';
 import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../mqtt/stale-cleanup.js';
 import { startupTimeoutOf } from '../service/startup-deadline.js';

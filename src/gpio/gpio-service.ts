@@ -28,7 +28,7 @@ import { SwitchInput } from './channels/switch-input.js';
 import type { ChannelContext, Handover, GpioChannel } from './channels/gpio-channel.js';
 import { SwitchOutput } from './channels/switch-output.js';
 import { diffReload } from './chips/reload-diff.js';
-import type { GpioStateStore } from './state/gpio-state.js';
+import type { GpioStateStore } from './channels/counting/gpio-state.js';
 
 export interface ServiceTiming {
   /** Read cycle period (ms); 0: only when `readCycle()` is called. */

@@ -28,10 +28,10 @@ import type { LegacyMapper } from './chips/line-map.js';
 import type { GpioConfig } from './config/gpio-config-model.js';
 import type { GpioOptions } from './gpio-options.js';
 import { GpioService, type StartReport } from './gpio-service.js';
-import { GpioStateStore } from './state/gpio-state.js';
+import { GpioStateStore } from './channels/counting/gpio-state.js';
 import { openNotifySocket } from '../hw/systemd/notify-socket.js';
 import { systemPresenceUnder } from '../hw/systemd/unit-presence.js';
-import { ackAtOnce } from '../hw/net/quick-ack.js';
+import { ackAtOnce } from '../hw/net/tcp-quickack.js';
 
 /** The backend the command line chose, with what the service needs to know about its chips. */
 export interface GpioHardware {

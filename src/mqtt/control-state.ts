@@ -8,7 +8,7 @@
 import type { Time } from '../core/time.js';
 import type { Logger } from '../core/log.js';
 import { CtlError, messageOf } from '../core/errors.js';
-import type { CommandResult, ControlSpec, DeviceControl } from './mqtt-device.js';
+import type { CommandVerdict, ControlSpec, DeviceControl } from './mqtt-device.js';
 import { withErrorFlag, type ErrorFlag } from './error-flags.js';
 import { formatBoolean, formatFixed } from './number-format.js';
 import { shouldPublishValue, type PublishHistory } from './publish-policy.js';
@@ -146,7 +146,7 @@ export class ControlState implements DeviceControl {
     const run = async (): Promise<void> => {
       const handler = this.spec.onCommand;
       if (handler === undefined) return;
-      let result: CommandResult;
+      let result: CommandVerdict;
       try {
         result = await handler(payload);
       } catch (err) {

@@ -43,7 +43,7 @@ export interface HaHint {
 }
 
 /** What a command handler says about a payload it was handed. */
-export type CommandResult = void | { readonly reject: string };
+export type CommandVerdict = void | { readonly reject: string };
 
 /**
  * Receives the payload text of a command (`.../on`) for a writable control. It validates the
@@ -54,7 +54,7 @@ export type CommandResult = void | { readonly reject: string };
  * Commands of one control are handed over one at a time, in arrival order: the next waits until
  * the previous handler's promise settles. A handler that throws is logged like a rejection.
  */
-export type CommandHandler = (payload: string) => CommandResult | Promise<CommandResult>;
+export type CommandHandler = (payload: string) => CommandVerdict | Promise<CommandVerdict>;
 
 /** A control of the device, in the order they are added (meta `order` 1..N). */
 export interface ControlSpec {
@@ -67,7 +67,7 @@ export interface ControlSpec {
   /** Units for the JSON meta (`V`, `kWh`, `m^3`). */
   readonly units?: string;
   /**
-   * Fraction digits of numbers (`setNumber`); also published as JSON meta `precision`
+   * Fraction digits of numbers (`setNumber`), 0..20 (core/config/decimal-places.ts); also published as JSON meta `precision`
    * = 10^-decimals (2 → 0.01). Without it numbers print as integers and no precision is published.
    */
   readonly decimals?: number;

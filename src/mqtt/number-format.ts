@@ -4,25 +4,23 @@
  * half away from zero, so 2.0005 with 3 places is "2.001" and 1.005 with 2 places is "1.01",
  * where `toFixed` would round the binary value (1.005 is 1.00499999... in binary) and give "1.00".
  */
+import { MAX_DECIMAL_PLACES } from '../core/config/decimal-places.js';
 
 /** "1" for true, "0" for false. */
 export function formatBoolean(value: boolean): string {
   return value ? '1' : '0';
 }
 
-/** Largest number of decimals accepted (far beyond what any sensor has). */
-export const MAX_DECIMALS = 100;
-
 /**
  * `value` in fixed notation with exactly `decimals` fraction digits (none and no point for 0).
  * Rounds half away from zero on the shortest decimal text of `value`. Never prints exponent
  * notation (1e21 prints all its digits) and never a negative zero ("-0.00" is "0.00").
- * @throws RangeError when `value` is not finite or `decimals` is not an integer in 0..100.
+ * @throws RangeError when `value` is not finite or `decimals` is not an integer in 0..MAX_DECIMAL_PLACES (20).
  */
 export function formatFixed(value: number, decimals: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`cannot format ${value} as a fixed-point number`);
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) {
-    throw new RangeError(`decimals must be an integer in 0..${MAX_DECIMALS} (got ${decimals})`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMAL_PLACES) {
+    throw new RangeError(`decimals must be an integer in 0..${MAX_DECIMAL_PLACES} (got ${decimals})`);
   }
   const { digits, pointAt } = shortestDecimal(Math.abs(value));
   // `units` is |value| x 10^decimals rounded: the digits we keep, plus one if the first dropped

@@ -4,7 +4,7 @@
  */
 import type { ServiceOptions } from './service-options.js';
 import type { Logger } from '../core/log.js';
-import { brokerOptionsFromCli } from './cli-broker.js';
+import { brokerOptionsFromCli } from './broker-options-from-cli.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { createMqttDevice } from '../mqtt/broker-device.js';
 import { softwareVersionSpec } from './package-version.js';

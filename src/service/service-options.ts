@@ -4,8 +4,8 @@
  * parses them; the services and the lifecycle read them.
  */
 
-/** The broker as the command line gives it (the MQTT layer's own options are made from it by cli-broker.ts). */
-export interface BrokerOptions {
+/** The broker as the command line gives it (the MQTT layer's own options are made from it by broker-options-from-cli.ts). */
+export interface BrokerArguments {
   /** The URL to connect to: `--broker`, or `mqtt://HOST:PORT` from `-h`/`-p`. */
   readonly url: string;
   /** `-h` (default localhost); informative when `--broker` is given. */
@@ -26,7 +26,7 @@ export interface ServiceOptions {
   readonly binary: string;
   /** `-c`: the main config file (`/etc/<binary>.conf`). */
   readonly configFile: string;
-  readonly broker: BrokerOptions;
+  readonly broker: BrokerArguments;
   /** `-T`: prepended literally to every topic ('' = none). */
   readonly topicPrefix: string;
   /** `--device-id`: MQTT device id (`ctl-gpio` / `ctl-adc`; `wb-gpio` / `wb-adc` on a Wiren Board). */

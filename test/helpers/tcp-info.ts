@@ -1,5 +1,5 @@
 /**
- * What the kernel knows of a TCP connection, for the tests of quick ACKs (src/hw/net/quick-ack.ts):
+ * What the kernel knows of a TCP connection, for the tests of quick ACKs (src/hw/net/tcp-quickack.ts):
  * how many packets the sending end has out that the other end has not acknowledged yet.
  */
 import assert from 'node:assert/strict';

@@ -21,7 +21,7 @@ export interface AdcChannelConfig {
   readonly matchIio: string;
   /** Samples per published value (>= 1). */
   readonly averagingWindow: number;
-  /** Decimal places of the published value (>= 0). */
+  /** Decimal places of the published value (0..20: core/config/decimal-places.ts). */
   readonly decimalPlaces: number;
   /** Wanted ADC scale; 0 = the largest available. */
   readonly scale: number;

@@ -5,15 +5,11 @@
  * specification's), and the deprecated `readings_number` gets one warning.
  */
 import type { JsonObject } from '../../core/config/jsonc.js';
-import {
-  channelKeyProblem,
-  channelProblem,
-  commonSettingsOf,
-  type MergedChannel,
-  type MergedConfig,
-} from '../../core/config/merge-channels.js';
+import type { MergedChannel, MergedConfig } from '../../core/config/driver-config-spec.js';
+import { channelKeyProblem, channelProblem, commonSettingsOf } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
+import { decimalPlacesOf } from '../../core/config/decimal-places.js';
 import { MATCH_IIO_MAX_LENGTH, type AdcChannelConfig, type AdcConfig } from './adc-config-model.js';
 import { facts } from './schema-module/adc-schema.js';
 
@@ -73,7 +69,7 @@ export function buildAdcModel(merged: MergedConfig): { model: AdcConfig; problem
       channel,
       matchIio: typeof v.match_iio === 'string' ? v.match_iio : '',
       averagingWindow: num(v, 'averaging_window'),
-      decimalPlaces: num(v, 'decimal_places'),
+      decimalPlaces: decimalPlacesOf(c, 'decimal_places', num(v, 'decimal_places'), out.warnings),
       scale: num(v, 'scale'),
       pollIntervalMs: num(v, 'poll_interval'),
       delayBetweenMeasurementsMs: num(v, 'delay_between_measurements'),

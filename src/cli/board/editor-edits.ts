@@ -1,5 +1,5 @@
 /**
- * The edits that make the editor's copy of a schema (editor-schema.ts) behave in Wiren Board's
+ * The edits that make the editor's copy of a schema (board-editor-schema.ts) behave in Wiren Board's
  * config editor (homeui's json-editor fork) as `-J` and the services do. Each edit is a small
  * function of the parsed schema; a driver lists the ones it needs (gpio-editor-schema.ts,
  * adc-editor-schema.ts), so a new editor-only key is one more line there.

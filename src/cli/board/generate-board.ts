@@ -12,7 +12,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BoardGenerator } from './board-generator.js';
 import { boardFileText } from './board-file-text.js';
-import { editorSchemaText } from './editor-schema.js';
+import { editorSchemaText } from './board-editor-schema.js';
 import type { CliOptions } from '../cli-options.js';
 import { CtlError, errnoOf, messageOf } from '../../core/errors.js';
 import { writeIfChanged, type WriteOutcome } from '../../core/persist/write-if-changed.js';

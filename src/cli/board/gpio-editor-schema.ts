@@ -2,7 +2,8 @@
  * The edits of the GPIO schema for Wiren Board's config editor (editor-edits.ts says why each is
  * needed). An editor-only key of a channel is one more entry of GPIO_EDITOR_PROPERTIES.
  */
-import { MAX_DEBOUNCE_US, MIN_COUNTER_MULTIPLIER } from '../../gpio/config/build-gpio-model.js';
+import { MIN_COUNTER_MULTIPLIER } from '../../gpio/config/build-gpio-model.js';
+import { MAX_DEBOUNCE_US } from '../../hw/gpio/backend.js';
 import { DEFAULT_DEBOUNCE_US } from '../../gpio/config/gpio-config-model.js';
 import { gpioConfigSpec } from '../../gpio/config/gpio-config-spec.js';
 import { withButtonKeys } from '../../core/config/button-keys-schema.js';

@@ -7,7 +7,7 @@
  * channel's own variant. Only the schema check sees the stand-in: positions, names, the merge and
  * the output all use the file as written.
  */
-import type { ConfigFamily } from './config-family.js';
+import type { ConfigFamily } from './driver-config-spec.js';
 import type { JsonObject, JsonValue } from './jsonc.js';
 import type { ConfigSource } from './merge-channels.js';
 import { isJsonObject } from './schema-problems.js';

@@ -3,7 +3,7 @@
  * a name or id must be one MQTT topic level whose topics fit MQTT's length limit, and no file may
  * name a channel twice (across files the same name means "merge", not "duplicate").
  */
-import type { ConfigFamily } from './config-family.js';
+import type { ConfigFamily } from './driver-config-spec.js';
 import type { TopicLengthCheck } from './topic-length.js';
 import type { ConfigSource } from './merge-channels.js';
 import type { Problem } from './problems.js';

@@ -13,9 +13,8 @@
  * Both work on an already validated configuration (see pipeline.ts) and return the whole
  * output text, so the caller writes it at once or not at all.
  */
-import type { ConfigFamily } from './config-family.js';
 import type { JsonObject, JsonValue } from './jsonc.js';
-import type { MergedConfig } from './merge-channels.js';
+import type { ConfigFamily, MergedConfig } from './driver-config-spec.js';
 import { isJsonObject } from './schema-problems.js';
 
 export interface EditorFormFamily extends ConfigFamily {

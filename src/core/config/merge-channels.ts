@@ -10,54 +10,16 @@
  * Every key of a merged channel remembers where it was written, so later checks (two channels on
  * one GPIO line, ...) can point at the right file, line and column.
  */
-import type { ConfigFamily } from './config-family.js';
+import type { ConfigFamily, Located, MergedChannel, MergedConfig } from './driver-config-spec.js';
 import type { JsonDocument } from './json-document.js';
 import type { JsonObject, JsonPath, JsonValue } from './jsonc.js';
 import type { Problem } from './problems.js';
 import { isJsonObject } from './schema-problems.js';
 
-/** A value as written in a file: the document and its path there. */
-export interface Located {
-  readonly doc: JsonDocument;
-  readonly path: JsonPath;
-}
-
 /** A schema-valid document and its value (the value may differ from the text, see -J). */
 export interface ConfigSource {
   readonly doc: JsonDocument;
   readonly value: JsonObject;
-}
-
-export interface MergedChannel {
-  /** The channel's name / id. */
-  readonly id: string;
-  /**
-   * True for the controller's own channels: defined by a board file, or a reserved name that
-   * the main config gives its own hardware.
-   */
-  readonly system: boolean;
-  /** True when a board file defines this channel (its protected keys come from there). */
-  readonly fromBoard: boolean;
-  /** The effective keys. */
-  readonly value: JsonObject;
-  /** Where each key of `value` was written. */
-  readonly origins: ReadonlyMap<string, Located>;
-  /** The item itself: in the main config when it names the channel, else in its board file. */
-  readonly at: Located;
-}
-
-export interface MergedConfig {
-  /** Top-level keys other than the channel list (board files first, the main config wins). */
-  readonly top: JsonObject;
-  /** Where each top-level key was written. */
-  readonly topOrigins: ReadonlyMap<string, Located>;
-  readonly channels: readonly MergedChannel[];
-  /** Board channels merged among board files only (no main overrides), in board order. */
-  readonly boardChannels: ReadonlyMap<string, JsonObject>;
-  /** Ignored protected keys, skipped reserved names. */
-  readonly warnings: readonly Problem[];
-  /** Reserved names used with the main config's own hardware. */
-  readonly notices: readonly Problem[];
 }
 
 interface Draft {

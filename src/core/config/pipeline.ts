@@ -5,7 +5,7 @@
  * thrown as one ConfigError (one line each), warnings are returned.
  */
 import { ConfigError } from '../errors.js';
-import type { DriverConfigSpec } from './driver-config-spec.js';
+import type { DriverConfigSpec, MergedConfig } from './driver-config-spec.js';
 import type { TopicLengthCheck } from './topic-length.js';
 import { listBoardFiles, readConfigText } from './file-reading.js';
 import { boardChannelsById, boardValidationView, mainValidationView } from './board-variants.js';
@@ -13,7 +13,7 @@ import { channelProblems } from './channel-checks.js';
 import { deepFreeze } from './deep-freeze.js';
 import { JsonDocument } from './json-document.js';
 import type { JsonValue } from './jsonc.js';
-import { mergeChannels, type ConfigSource, type MergedConfig } from './merge-channels.js';
+import { mergeChannels, type ConfigSource } from './merge-channels.js';
 import { problemLines, type Problem } from './problems.js';
 import { configRules, type ConfigRuleId } from './config-rules.js';
 import { isJsonObject, schemaProblems } from './schema-problems.js';

@@ -7,7 +7,7 @@ import type { ControlSpec, DeviceControl } from '../../mqtt/mqtt-device.js';
 import type { LineSettings } from '../../hw/gpio/backend.js';
 import type { BindingAction, Gesture, GpioChannelConfig } from '../config/gpio-config-model.js';
 import type { GrantedInput, InputTiming } from './debouncer.js';
-import type { GpioStateStore } from '../state/gpio-state.js';
+import type { GpioStateStore } from './counting/gpio-state.js';
 
 /** One granted line, as a channel uses it. */
 export interface LineAccess extends GrantedInput {

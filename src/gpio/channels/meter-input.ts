@@ -10,7 +10,7 @@
  * interval after every pulse; `_total/on` sets the meter reading (strict number) and saves at once.
  */
 import type { Logger } from '../../core/log.js';
-import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { CommandVerdict, DeviceControl } from '../../mqtt/mqtt-device.js';
 import type { LineSettings } from '../../hw/gpio/backend.js';
 import type { CounterConfig, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { meterCurrentSpec, meterTotalSpec } from './control-specs.js';
@@ -20,7 +20,7 @@ import { PulseCounter } from './counting/pulse-counter.js';
 import { Debouncer, debouncedLineSettings } from './debouncer.js';
 import type { ChannelContext, LineAccess, LineInput, GpioChannel } from './gpio-channel.js';
 import type { CounterRecord } from './counting/counter-record.js';
-import type { GpioStateStore } from '../state/gpio-state.js';
+import type { GpioStateStore } from './counting/gpio-state.js';
 import { parseTotalPayload } from './total-command.js';
 
 /** A committed level change seen before the edge was decided. */
@@ -159,7 +159,7 @@ export class MeterInput implements GpioChannel {
     this.current.setNumber(this.counter.current(nowNs));
   }
 
-  private async setTotal(payload: string): Promise<CommandResult> {
+  private async setTotal(payload: string): Promise<CommandVerdict> {
     const parsed = parseTotalPayload(payload);
     if (!parsed.ok) return { reject: parsed.reason };
     this.counter.setTotal(parsed.value);

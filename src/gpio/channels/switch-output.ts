@@ -18,12 +18,12 @@
  */
 import { messageOf } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
-import type { CommandResult, DeviceControl } from '../../mqtt/mqtt-device.js';
+import type { CommandVerdict, DeviceControl } from '../../mqtt/mqtt-device.js';
 import type { Drive, LineSettings } from '../../hw/gpio/backend.js';
 import type { BindingAction, GpioChannelConfig } from '../config/gpio-config-model.js';
 import { outputSwitchSpec } from './control-specs.js';
 import type { ChannelContext, Handover, LineAccess, GpioChannel } from './gpio-channel.js';
-import type { GpioStateStore } from '../state/gpio-state.js';
+import type { GpioStateStore } from './counting/gpio-state.js';
 
 export class SwitchOutput implements GpioChannel {
   private readonly control: DeviceControl;
@@ -91,7 +91,7 @@ export class SwitchOutput implements GpioChannel {
     return this.driving;
   }
 
-  private async command(payload: string): Promise<CommandResult> {
+  private async command(payload: string): Promise<CommandVerdict> {
     if (payload !== '0' && payload !== '1') return { reject: 'expected 0 or 1' };
     await this.set(payload === '1', '');
   }

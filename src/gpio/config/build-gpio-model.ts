@@ -5,27 +5,17 @@
  * button keys (press-config.ts, not in the schema either).
  */
 import type { JsonObject, JsonValue } from '../../core/config/jsonc.js';
-import {
-  channelKeyProblem,
-  channelProblem,
-  commonSettingsOf,
-  type MergedChannel,
-  type MergedConfig,
-} from '../../core/config/merge-channels.js';
+import type { MergedChannel, MergedConfig } from '../../core/config/driver-config-spec.js';
+import { channelKeyProblem, channelProblem, commonSettingsOf } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule } from '../../core/config/config-rules.js';
+import { decimalPlacesOf } from '../../core/config/decimal-places.js';
+import { isDebouncePeriod, MAX_DEBOUNCE_US } from '../../hw/gpio/backend.js';
 import { facts } from './schema-module/gpio-schema.js';
 import { controlIdsOf, currentControlId, totalControlId } from './control-ids.js';
 import { directionOf } from './gpio-direction.js';
 import { bindingProblems, pressesOf } from './press-config.js';
-import {
-  DEFAULT_DEBOUNCE_US,
-  MAX_DECIMAL_POINTS,
-  type CounterConfig,
-  type GpioChannelConfig,
-  type GpioConfig,
-  type GpioLine,
-} from './gpio-config-model.js';
+import { DEFAULT_DEBOUNCE_US, type CounterConfig, type GpioChannelConfig, type GpioConfig, type GpioLine } from './gpio-config-model.js';
 
 const defaults = facts.channelDefaults;
 
@@ -53,13 +43,10 @@ function flag(v: JsonObject, key: keyof typeof defaults): boolean {
   return typeof value === 'boolean' ? value : (defaults[key] as boolean);
 }
 
-/** The kernel's debounce period is a u32 of microseconds (uAPI v2): about 71 minutes. */
-export const MAX_DEBOUNCE_US = 0xffff_ffff;
-
 function debounceOf(c: MergedChannel, out: Collector): number {
   if (!Object.hasOwn(c.value, 'debounce')) return DEFAULT_DEBOUNCE_US;
   const d = c.value.debounce;
-  if (typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d <= MAX_DEBOUNCE_US) return d;
+  if (typeof d === 'number' && isDebouncePeriod(d)) return d;
   const broken =
     typeof d === 'number' && d > MAX_DEBOUNCE_US ? rule('gpio.debounce-too-long', { limit: MAX_DEBOUNCE_US }) : rule('gpio.debounce');
   out.problems.push(channelKeyProblem(c, 'debounce', broken, { value: d }));
@@ -68,13 +55,7 @@ function debounceOf(c: MergedChannel, out: Collector): number {
 
 function decimalsOf(c: MergedChannel, key: 'decimal_points_current' | 'decimal_points_total', out: Collector): number {
   const raw = c.value[key];
-  if (typeof raw !== 'number') return defaults[key];
-  const whole = Math.min(Math.floor(raw), MAX_DECIMAL_POINTS);
-  if (whole !== raw) {
-    const note = `used as ${whole} (a whole number of decimal places, at most ${MAX_DECIMAL_POINTS})`;
-    out.warnings.push(channelKeyProblem(c, key, note, { value: raw }));
-  }
-  return whole;
+  return typeof raw === 'number' ? decimalPlacesOf(c, key, raw, out.warnings) : defaults[key];
 }
 
 function counterOf(c: MergedChannel, direction: 'input' | 'output', out: Collector): CounterConfig | null {

@@ -98,6 +98,3 @@ export interface GpioConfig {
 
 /** Debounce of a line whose config has no `debounce` key (µs), as in the original driver. */
 export const DEFAULT_DEBOUNCE_US = 10_000;
-
-/** Decimal places beyond this are cut (a number has no more meaningful digits). */
-export const MAX_DECIMAL_POINTS = 20;

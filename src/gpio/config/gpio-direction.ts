@@ -6,11 +6,10 @@
  * output. A custom channel always says (the schema requires it), so in practice only board
  * channels and reserved names fall back on this.
  */
+import type { Direction } from '../../hw/gpio/backend.js';
 import { facts } from './schema-module/gpio-schema.js';
 
 const reservedInputs: ReadonlySet<string> = new Set(facts.nameEnums.system_input);
-
-export type Direction = 'input' | 'output';
 
 /** The effective direction of channel `name` whose `direction` key holds `given` (or nothing). */
 export function directionOf(name: string, given: unknown): Direction {

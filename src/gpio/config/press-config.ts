@@ -5,7 +5,8 @@
  * `bindingProblems` checks, once every channel is known, that each binding names an output.
  */
 import type { JsonObject, JsonValue } from '../../core/config/jsonc.js';
-import { channelKeyProblem, channelPathProblem, type MergedChannel } from '../../core/config/merge-channels.js';
+import type { MergedChannel } from '../../core/config/driver-config-spec.js';
+import { channelKeyProblem, channelPathProblem } from '../../core/config/merge-channels.js';
 import type { Problem } from '../../core/config/problems.js';
 import { rule, TYPE_WORDS } from '../../core/config/config-rules.js';
 import {

@@ -17,6 +17,14 @@ export type Direction = 'input' | 'output';
 export type Drive = 'push-pull' | 'open-drain' | 'open-source';
 export type Bias = 'as-is' | 'pull-up' | 'pull-down' | 'disabled';
 
+/** The kernel's debounce period is a u32 of microseconds (uAPI v2): about 71 minutes. */
+export const MAX_DEBOUNCE_US = 0xffff_ffff;
+
+/** True when `us` is a debounce period a line request can carry. */
+export function isDebouncePeriod(us: number): boolean {
+  return Number.isInteger(us) && us >= 0 && us <= MAX_DEBOUNCE_US;
+}
+
 /** How one line is to be requested. */
 export interface LineSettings {
   /** Line offset on the chip. */
@@ -34,7 +42,8 @@ export interface LineSettings {
    */
   edges?: boolean;
   /**
-   * Inputs with edges only: the kernel debounce period in microseconds (0 or absent: none).
+   * Inputs with edges only: the kernel debounce period in microseconds (0 or absent: none), an
+   * integer in 0..MAX_DEBOUNCE_US (`isDebouncePeriod`; anything else is HW_IO).
    * The backend reports in `LineRequest.debounced` whether the kernel accepted it. A debounced
    * edge is reported once the level held for the period, stamped when the period expired.
    */

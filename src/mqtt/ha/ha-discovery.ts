@@ -29,15 +29,11 @@ import { ManagedConnection } from '../connection.js';
 import type { ControlSpec, DeviceSpec, EventSourceSpec, HaHint } from '../mqtt-device.js';
 import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, StaleTopicScan } from '../stale-cleanup.js';
 import type { DeviceTopics } from '../topics.js';
-import { binarySensorConfig } from './binary-sensor.js';
 import { deviceTriggerConfig, eventEntityConfig } from './events.js';
 import { haOwnTopics, haTopicSelection, type HaOwnTopics } from './ha-config-scan.js';
 import { controllerOfThisMachine, type HaController } from './ha-controller.js';
 import { DEFAULT_HA_STATUS_TOPIC, haSafeId } from './ha-ids.js';
-import type { HaConfig, HaEntityContext } from './ha-entity.js';
-import { numberConfig } from './number.js';
-import { sensorConfig } from './sensor.js';
-import { switchConfig } from './switch.js';
+import { binarySensorConfig, numberConfig, sensorConfig, switchConfig, type HaConfig, type HaEntityContext } from './ha-entity.js';
 
 type Component = HaHint['component'] | 'number';
 

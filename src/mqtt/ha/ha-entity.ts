@@ -1,6 +1,7 @@
 /**
- * What every Home Assistant entity config of this device shares: the HA device (one per
- * service and controller), the origin, availability and the topics of the control.
+ * A Home Assistant entity's discovery config: what every entity of this device shares (the HA
+ * device, one per service and controller, the origin, availability and the topics of the
+ * control), then what each component adds: `binary_sensor`, `switch`, `sensor`, `number`.
  */
 import type { ControlSpec, DeviceSpec } from '../mqtt-device.js';
 import type { HaController } from './ha-controller.js';
@@ -60,4 +61,72 @@ export function baseEntityConfig(ctx: HaEntityContext): HaConfig {
     device,
     origin,
   };
+}
+
+/** HA `binary_sensor` for a readonly switch (a GPIO input): state "1"/"0". */
+export function binarySensorConfig(ctx: HaEntityContext): HaConfig {
+  const config: HaConfig = { ...baseEntityConfig(ctx), payload_on: '1', payload_off: '0' };
+  if (ctx.control.ha?.deviceClass !== undefined) config['device_class'] = ctx.control.ha.deviceClass;
+  return config;
+}
+
+/** HA `switch` for a writable switch (a GPIO output): commands "1"/"0" on `.../on`, not retained. */
+export function switchConfig(ctx: HaEntityContext): HaConfig {
+  const config: HaConfig = {
+    ...baseEntityConfig(ctx),
+    command_topic: ctx.commandTopic,
+    payload_on: '1',
+    payload_off: '0',
+    retain: false,
+  };
+  if (ctx.control.ha?.deviceClass !== undefined) config['device_class'] = ctx.control.ha.deviceClass;
+  return config;
+}
+
+/**
+ * HA `sensor` for numeric controls (counters, ADC): device class, unit in HA's spelling, state
+ * class (`total_increasing` for meter totals) and the display precision of the control.
+ */
+export function sensorConfig(ctx: HaEntityContext): HaConfig {
+  const { ha, units, decimals } = ctx.control;
+  const config: HaConfig = baseEntityConfig(ctx);
+  if (ha?.deviceClass !== undefined) config['device_class'] = ha.deviceClass;
+  const unit = ha?.unit ?? units;
+  if (unit !== undefined && unit !== '') config['unit_of_measurement'] = unit;
+  if (ha?.stateClass !== undefined) config['state_class'] = ha.stateClass;
+  if (decimals !== undefined) config['suggested_display_precision'] = decimals;
+  return config;
+}
+
+/** HA's MQTT number refuses a `step` below 0.001. */
+const FINEST_STEP_DECIMALS = 3;
+/** A double keeps every decimal of up to 15 significant digits exactly. */
+const SIGNIFICANT_DIGITS = 15;
+
+/**
+ * HA `number` for a writable meter total: Home Assistant can set the reading (a replaced meter, a
+ * correction) by publishing to the control's `/on`. The `sensor` of the same control stays, with
+ * its state class, for the energy and water dashboards.
+ */
+export function numberConfig(ctx: HaEntityContext): HaConfig {
+  const { id, ha, units, decimals } = ctx.control;
+  const stepDecimals = Math.min(decimals ?? 0, FINEST_STEP_DECIMALS);
+  const config: HaConfig = {
+    ...baseEntityConfig(ctx),
+    name: `${id} set`,
+    command_topic: ctx.commandTopic,
+    retain: false,
+    min: 0,
+    // HA drops a state above `max`, so it must hold any reading; with at most 15 significant
+    // digits every step up to it is exact.
+    max: Number(`1e${SIGNIFICANT_DIGITS - stepDecimals}`),
+    step: Number(`1e-${stepDecimals}`),
+    mode: 'box',
+    // A correction, not an everyday control: shown under the device's configuration.
+    entity_category: 'config',
+  };
+  if (ha?.deviceClass !== undefined) config['device_class'] = ha.deviceClass;
+  const unit = ha?.unit ?? units;
+  if (unit !== undefined && unit !== '') config['unit_of_measurement'] = unit;
+  return config;
 }

@@ -14,7 +14,7 @@ import { isMissing, simIoError } from './sim-files.js';
  * part of it because file systems reuse inode numbers at once (ext4 gives a directory removed and
  * made again the same inode).
  */
-export type ChipIdentity = string;
+export type ChipDirectoryIdentity = string;
 
 /** A request as the chip state (and the backend's in-process controls) see it. */
 export interface ClaimHolder {
@@ -38,7 +38,7 @@ export interface LineClaim {
 }
 
 /** The identity of the directory at `dir`, or undefined when there is none. Throws HW_IO otherwise. */
-export function identityOf(dir: string): ChipIdentity | undefined {
+export function identityOf(dir: string): ChipDirectoryIdentity | undefined {
   try {
     const st = statSync(dir, { bigint: true });
     return st.isDirectory() ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : undefined;
@@ -53,7 +53,7 @@ export class SimChipState {
   private readonly holders = new Set<ClaimHolder>();
   private watcher: FSWatcher | undefined;
   /** The directory the current claims were granted on. */
-  private identity: ChipIdentity | undefined;
+  private identity: ChipDirectoryIdentity | undefined;
 
   constructor(
     readonly name: string,
@@ -64,7 +64,7 @@ export class SimChipState {
    * Looks at the directory now. When it is gone or replaced, the requests granted on the old one
    * fail with HW_GONE. Returns the identity of what is there now (undefined: no chip).
    */
-  verify(): ChipIdentity | undefined {
+  verify(): ChipDirectoryIdentity | undefined {
     const now = identityOf(this.dir);
     if (this.identity !== undefined && now !== this.identity) this.chipGone();
     this.identity = now;
@@ -72,7 +72,7 @@ export class SimChipState {
   }
 
   /** Throws HW_GONE unless the chip directory is still the one identified by `identity`. */
-  assertPresent(identity: ChipIdentity, path: string): void {
+  assertPresent(identity: ChipDirectoryIdentity, path: string): void {
     if (this.verify() !== identity) {
       throw new CtlError('HW_GONE', `GPIO chip ${path} is gone (${this.dir} was removed)`, { errno: 'ENODEV' });
     }
@@ -146,7 +146,7 @@ export class SimChipState {
   }
 
   /** verify() from an event handler: a directory that cannot even be looked at fails the requests. */
-  private look(): ChipIdentity | undefined {
+  private look(): ChipDirectoryIdentity | undefined {
     try {
       return this.verify();
     } catch (err) {

@@ -7,8 +7,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
 import type { Time } from '../../core/time.js';
-import type { GpioChip, HwLog, LineInfo, LineRequest, LineSettings, RequestOptions } from '../../hw/gpio/backend.js';
-import type { ChipIdentity, SimChipState } from './sim-chip-state.js';
+import {
+  isDebouncePeriod,
+  type GpioChip,
+  type HwLog,
+  type LineInfo,
+  type LineRequest,
+  type LineSettings,
+  type RequestOptions,
+} from '../../hw/gpio/backend.js';
+import type { ChipDirectoryIdentity, SimChipState } from './sim-chip-state.js';
 import { isDirectory, lineDirOf, readOptionalText } from './sim-files.js';
 import { type PreparedLine, SimLineRequest } from './sim-request.js';
 
@@ -19,7 +27,7 @@ export interface SimChipInit {
   path: string;
   label: string;
   lineCount: number;
-  identity: ChipIdentity;
+  identity: ChipDirectoryIdentity;
   /** The chip has no interrupts because the backend was told so (else a `no_irq` file says it). */
   noIrq: boolean;
   log: HwLog;
@@ -33,7 +41,7 @@ export class SimChip implements GpioChip {
   readonly label: string;
   private readonly log: HwLog;
   readonly lineCount: number;
-  private readonly identity: ChipIdentity;
+  private readonly identity: ChipDirectoryIdentity;
   private readonly noIrq: boolean;
   private readonly time: Time;
   private closed = false;
@@ -114,7 +122,7 @@ export class SimChip implements GpioChip {
     } else if (s.drive !== undefined && s.drive !== 'push-pull') {
       problem = `drive ${s.drive} needs an output`;
     }
-    if (!Number.isInteger(debounce) || debounce < 0 || debounce > 0xffffffff) {
+    if (!isDebouncePeriod(debounce)) {
       problem = `debounce ${debounce} us is not a valid period`;
     }
     if (problem) throw this.invalid(`line ${s.offset}: ${problem}`);

@@ -5,19 +5,36 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WB_ADC_PARENT } from '../../helpers/fake-iio.js';
-import { adcRig, sleep } from './adc-rig.js';
+import { MqttRecorder } from '../../helpers/mqtt-recorder.js';
+import { adcRig } from './adc-rig.js';
 
 test('changes at once, unchanged values again after max_unchanged_interval', async (t) => {
   const rig = await adcRig(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 100, scale: '1' } } }]);
-  const proc = rig.start({
-    device_name: 'ADCs',
-    max_unchanged_interval: 5,
-    iio_channels: [
-      { id: 'p', channel_number: 'voltage1', voltage_multiplier: 1, poll_interval: 50, averaging_window: 2, delay_between_measurements: 5 },
-    ],
-  });
+  // The health document counts the samples read: it tells when cycles of the same value went by.
+  const health = await MqttRecorder.start(rig.broker.url, ['/ctl-mqtt/ctl-adc/health']);
+  t.after(() => health.close());
+  const samplesOf = (payload: string): number => (payload === '' ? 0 : (JSON.parse(payload) as { adc: { samples: number } }).adc.samples);
+  const proc = rig.start(
+    {
+      device_name: 'ADCs',
+      max_unchanged_interval: 5,
+      iio_channels: [
+        {
+          id: 'p',
+          channel_number: 'voltage1',
+          voltage_multiplier: 1,
+          poll_interval: 50,
+          averaging_window: 2,
+          delay_between_measurements: 5,
+        },
+      ],
+    },
+    undefined,
+    ['--health-interval', '1'],
+  );
   const first = await rig.waitValue('p', (v) => v === '0.100');
-  await sleep(1000); // some 20 cycles of the same value
+  // Some 20 cycles of the same value (two samples each) read since then.
+  await health.waitFor((m) => samplesOf(m.payload) >= 42, { timeoutMs: 10_000, what: 'a health document counting 42 samples' });
   const from = rig.recorder.mark();
   rig.tree.setRaw(0, 'voltage1', 120);
   const setAt = performance.now();

@@ -92,7 +92,3 @@ export async function adcRig(t: TestContext, devices: readonly FakeIioDeviceSpec
 function spawnAdc(t: TestContext, args: string[]): AdcProcess {
   return spawnNode(t, args, { mergeStdout: true });
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -114,7 +114,7 @@ test('a broker that answers within the timeout keeps the service; a later loss i
   const recorder = await MqttRecorder.start(broker.url, ['/devices/startup-gpio/controls/+']);
   t.after(() => recorder.close());
   const service = start(t, GPIO_MAIN, gpioArgs(dir, proxy.url), '2');
-  await sleep(800);
+  await waitUntil(() => /cannot connect to/.test(service.stderr()), 'a connect refused by the cut line', { timeoutMs: 10_000 });
   proxy.restore();
   await recorder.waitForTopic('/devices/startup-gpio/controls/OUT', '0', { timeoutMs: 10_000 });
   proxy.cut(); // lost after the first connection: longer than the start-up timeout

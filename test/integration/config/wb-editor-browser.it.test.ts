@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, skipWithoutChromium, type TestBrowser } from '../../helpers/browser.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const LIBRARY = join(ROOT, 'node_modules/@json-editor/json-editor/dist/jsoneditor.js');
@@ -266,9 +267,9 @@ describe('the shipped schemas in the form library, saved through -J', { skip: sk
  */
 async function settledState(page: Page, path: string): Promise<Awaited<ReturnType<typeof editorState>>> {
   let last = await editorState(page, path);
-  for (const until = Date.now() + 10_000; last.errors.length > 0 && Date.now() < until;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    last = await editorState(page, path);
-  }
+  await waitUntil(async () => (last = await editorState(page, path)).errors.length === 0, 'a state without errors', {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+  }).catch(() => {}); // the caller shows the errors of the last state read
   return last;
 }

@@ -57,11 +57,18 @@ test('Home Assistant: every gesture a trigger and one event entity at start; a p
   await rig.setInput(0, 0, false);
   await run.value('B Single Press Counter', '1');
   await events.waitForTopic(`/ctl-mqtt/${run.deviceId}/events/B`, '{"event_type":"single"}');
-  await sleep(300);
+  // Then a long press, held until it is decided: a second event of the single press would have
+  // come before the long one's.
+  await rig.setInput(0, 0, true);
+  await events.waitForTopic(`/ctl-mqtt/${run.deviceId}/events/B`, '{"event_type":"long"}', { timeoutMs: 10_000 });
+  await rig.setInput(0, 0, false);
   assert.deepEqual(
     events.messages.map((m) => [m.payload, m.retain]),
-    [['{"event_type":"single"}', false]],
-    'fired once, not retained',
+    [
+      ['{"event_type":"single"}', false],
+      ['{"event_type":"long"}', false],
+    ],
+    'fired once each, not retained',
   );
   assert.equal((await retainedSnapshot(rig.brokerUrl, `/ctl-mqtt/${run.deviceId}/events/#`)).size, 0);
 

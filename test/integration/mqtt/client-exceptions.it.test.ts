@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEVICE, makeDevice, skipWithoutMosquitto, startBroker, startRecorder } from './device-rig.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 test('a publish the client throws on is one error line, and the process goes on', { skip: skipWithoutMosquitto }, async (t) => {
   const broker = await startBroker(t);
@@ -16,8 +17,10 @@ test('a publish the client throws on is one error line, and the process goes on'
   device.start();
   // The device meta goes out before the controls.
   await recorder.waitForTopic(`/devices/${DEVICE.id}/meta/driver`, DEVICE.driver);
-  const until = Date.now() + 5000;
-  while (!log.lines.some((l) => l.includes('cannot publish')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  await waitUntil(() => log.lines.some((l) => l.includes('cannot publish')), 'the publish refused', {
+    timeoutMs: 5000,
+    intervalMs: 20,
+  }).catch((err: Error) => assert.fail(`${err.message}:\n${log.lines.join('\n')}`));
   const errors = log.lines.filter((l) => l.includes('cannot publish'));
   assert.ok(errors.length >= 1, log.lines.join('\n'));
   assert.match(

@@ -212,8 +212,7 @@ test(
     assert.equal(retained.has(`${base}/controls/OLD1/meta/type`), false);
     // The scan's subscriptions are gone: a retained publish to a control topic is not delivered to the device.
     const unsubscribed = () => /Received UNSUBSCRIBE from ctl-test-/.test(broker.log());
-    for (let i = 0; i < 50 && !unsubscribed(); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(unsubscribed(), 'the scan unsubscribed its filters');
+    await waitUntil(unsubscribed, 'the scan to unsubscribe its filters', { timeoutMs: 5000, intervalMs: 100 });
     assert.ok(
       log.lines.some((l) => l.includes('removed 2 stale retained topics')),
       log.lines.join('\n'),

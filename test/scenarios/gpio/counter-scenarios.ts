@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { HEALTH_EVERY_SECOND, watchHealth } from './health-watch.js';
 import type { GpioServiceRig } from './rig.js';
 import { gpioOf, pulseTrain, scenarioRun, waitForLevel, type ChannelJson } from './service-run.js';
@@ -62,7 +63,8 @@ const CHATTER_MS = 3000;
 
 export async function chatterNeverCounts(t: TestContext, rig: GpioServiceRig): Promise<void> {
   const run = await scenarioRun(t, rig, 'chatter');
-  const service = run.start([{ ...meterChannel(rig, 6), debounce: CHATTER_DEBOUNCE_US }]);
+  const health = await watchHealth(t, run);
+  const service = run.start([{ ...meterChannel(rig, 6), debounce: CHATTER_DEBOUNCE_US }], HEALTH_EVERY_SECOND);
   await run.value('M_total', '0.00');
   const mark = run.recorder.mark();
   // The line is high nearly all the time, with a dip (low until the line shows it, then high
@@ -94,8 +96,14 @@ export async function chatterNeverCounts(t: TestContext, rig: GpioServiceRig): P
   // Left high: it holds now, and that rise is the one pulse.
   await run.value('M_total', '0.01', { from: mark, timeoutMs: 10_000 + CHATTER_DEBOUNCE_US / 1000 });
   await rig.setInput(0, 6, false);
-  await sleep((2 * CHATTER_DEBOUNCE_US) / 1000);
-  assert.equal(run.lastValue('M_total'), '0.01', 'the fall after the held level is not a pulse');
+  // The held rise and this fall are the two edges the kernel hands over (its debounce took the
+  // dips): once a health document counts both, every total they made has been sent before it.
+  const taken = await health.edgesTaken(2);
+  assert.deepEqual(
+    taken.values('M_total').filter((p) => p !== '0.00'),
+    ['0.01'],
+    'the held rise is the one pulse, the fall after it none',
+  );
   assert.equal(await service.stop(), 0, service.stderr());
   const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')).counters.M;
   assert.equal(saved.pulses, 1, 'one pulse on disk');
@@ -199,8 +207,15 @@ async function restartInHighPhase(t: TestContext, rig: GpioServiceRig, how: 'sig
   if (how === 'sigterm') {
     assert.equal(await service.stop(), 0, service.stderr());
   } else {
-    // Longer than the save window and the write: everything counted so far is on disk.
-    await sleep((saveIntervalS * 1000 + 1000) * rig.timeScale);
+    // Once everything counted so far is on disk (a save within the save window).
+    const savedPulses = (): number | undefined => {
+      try {
+        return (JSON.parse(readFileSync(run.stateFile, 'utf8')) as { counters: Record<string, { pulses: number }> }).counters['M']?.pulses;
+      } catch {
+        return undefined; // not written yet, or caught between a write and its rename
+      }
+    };
+    await waitUntil(() => savedPulses() === rises, `${rises} pulses on disk`, { timeoutMs: 10_000 * rig.timeScale, intervalMs: 20 });
     await service.kill9();
   }
   // The second process tells in its health document when it has taken every edge the rig made.

@@ -38,7 +38,11 @@ test('controls in config order after the board merge: voltage in V or current in
     },
     boardDir,
   );
-  assert.equal(warnings.length, 1, 'A1 voltage_multiplier is protected');
+  assert.deepEqual(
+    warnings.map((w) => w.replace(/^[^ ]* /, '').replace(/:.*/, '')),
+    ['iio_channels[1].voltage_multiplier', 'iio_channels[2].decimal_places'],
+    'A1 voltage_multiplier is protected; big decimal_places is cut to 20 by the configuration',
+  );
   const time = new ManualTime();
   const device = new RecordingDevice({ time });
   const log = createMemoryLogger('ctl:adc');
@@ -94,7 +98,6 @@ test('controls in config order after the board merge: voltage in V or current in
     ],
   );
   assert.deepEqual(log.lines, [
-    'WARNING: [ctl:adc] big: decimal_places 50 is more than a reading has: using 20',
     'WARNING: [ctl:adc] big: averaging_window 20 x delay_between_measurements 10 ms does not fit in poll_interval 100 ms: samples are taken 5 ms apart',
   ]);
 

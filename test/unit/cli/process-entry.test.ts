@@ -33,10 +33,10 @@ test('a rejected promise no one awaited is one line and exit 1', async (t) => {
 });
 
 test('main returned 1 while a half-started service holds the event loop: the process still ends with 1', async (t) => {
-  const started = Date.now();
+  // The interval would keep the process alive for ever: that it exits at all is the proof (a
+  // process that stayed would fail by the runner's timeout, not by a bound on the clock).
   const p = runWith(t, 'setInterval(() => {}, 1000); return 1;');
   assert.equal(await p.exit, 1);
-  assert.ok(Date.now() - started < 5000);
 });
 
 test('a normal end keeps its exit code and output', async (t) => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { GPIO_EDITOR_EDITS } from '../../../src/cli/board/gpio-editor-schema.js';
-import { editorSchemaText } from '../../../src/cli/board/editor-schema.js';
+import { editorSchemaText } from '../../../src/cli/board/board-editor-schema.js';
 import { LONG_PRESS_MS, SECOND_PRESS_WAIT_MS } from '../../../src/gpio/config/gpio-config-model.js';
 import { customGpio, gpioBoard, gpioDoc, loadGpio, oneProblem, problemsOf } from './config-rig.js';
 

@@ -163,6 +163,15 @@ test('decimal points are whole numbers: a fraction is cut with a warning', () =>
   assert.equal(loaded.warnings.length, 2);
 });
 
+test('ADC decimal places: more than 20 are cut to 20 with a warning, as GPIO decimal points are', () => {
+  const loaded = loadAdc(adcDoc([customAdc({ decimal_places: 50 })]));
+  assert.equal(loaded.model.channels.at(-1)!.decimalPlaces, 20);
+  assert.deepEqual(
+    loaded.warnings.filter((w) => w.includes('decimal_places')).map((w) => w.replace(/^[^ ]* /, '')),
+    ['iio_channels[0].decimal_places: used as 20 (a whole number of decimal places, at most 20) (got 50)'],
+  );
+});
+
 test('a key given twice is a warning (the last one is used)', () => {
   const loaded = loadGpio('{"device_name": "a", "device_name": "b", "channels": []}');
   assert.equal(loaded.model.deviceName, 'b');

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { adcConfigSpec } from '../../../src/adc/config/adc-config-spec.js';
 import { ADC_EDITOR_EDITS } from '../../../src/cli/board/adc-editor-schema.js';
-import { editorSchemaText } from '../../../src/cli/board/editor-schema.js';
+import { editorSchemaText } from '../../../src/cli/board/board-editor-schema.js';
 import { GPIO_EDITOR_EDITS } from '../../../src/cli/board/gpio-editor-schema.js';
 import { editorJsonOf, storedJsonOf } from '../../../src/core/config/config-entry-points.js';
 import type { DriverConfigSpec } from '../../../src/core/config/driver-config-spec.js';

@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { editorSchemaText } from '../../../src/cli/board/editor-schema.js';
+import { editorSchemaText } from '../../../src/cli/board/board-editor-schema.js';
 import { ADC_EDITOR_EDITS } from '../../../src/cli/board/adc-editor-schema.js';
 import { GPIO_EDITOR_EDITS } from '../../../src/cli/board/gpio-editor-schema.js';
 

@@ -20,7 +20,7 @@ import type { LegacyMapper } from '../../../src/gpio/chips/line-map.js';
 import type { GpioChannelConfig, GpioConfig } from '../../../src/gpio/config/gpio-config-model.js';
 import { CHIP0 } from '../../helpers/gpio-channels.js';
 import { GpioService, type ServiceTiming, type StartReport } from '../../../src/gpio/gpio-service.js';
-import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
+import { GpioStateStore } from '../../../src/gpio/channels/counting/gpio-state.js';
 import { deferCleanup } from '../../helpers/cleanup.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';

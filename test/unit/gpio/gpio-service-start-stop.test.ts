@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import type { LegacyMapping } from '../../../src/hw/gpio/legacy-number.js';
 import { GpioService } from '../../../src/gpio/gpio-service.js';
-import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
+import { GpioStateStore } from '../../../src/gpio/channels/counting/gpio-state.js';
 import { input } from '../../helpers/gpio-channels.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { RecordingDevice } from '../../helpers/recording-device.js';

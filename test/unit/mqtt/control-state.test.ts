@@ -107,7 +107,8 @@ test('commands: one at a time, in order; rejection is logged once and the true v
     onCommand: async (payload) => {
       assert.equal(busy, false, 'handlers never overlap');
       busy = true;
-      await new Promise((r) => setTimeout(r, 5));
+      // Busy across a turn of the event loop: the other commands arrive meanwhile (no clock needed).
+      await new Promise((r) => setImmediate(r));
       busy = false;
       seen.push(payload);
       if (payload !== '0' && payload !== '1') return { reject: 'expected 0 or 1' };

@@ -1,11 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { binarySensorConfig } from '../../../src/mqtt/ha/binary-sensor.js';
-import type { HaEntityContext } from '../../../src/mqtt/ha/ha-entity.js';
+import { binarySensorConfig, numberConfig, sensorConfig, switchConfig, type HaEntityContext } from '../../../src/mqtt/ha/ha-entity.js';
 import { haDefaultEntityId, haLegacyNodeId, haNodeId, haSafeId } from '../../../src/mqtt/ha/ha-ids.js';
-import { numberConfig } from '../../../src/mqtt/ha/number.js';
-import { sensorConfig } from '../../../src/mqtt/ha/sensor.js';
-import { switchConfig } from '../../../src/mqtt/ha/switch.js';
 import type { ControlSpec } from '../../../src/mqtt/mqtt-device.js';
 
 function ctx(control: ControlSpec, component: string = control.ha?.component ?? 'sensor'): HaEntityContext {

@@ -56,7 +56,8 @@ test('rejects what cannot be formatted', () => {
   assert.throws(() => formatFixed(Infinity, 2), RangeError);
   assert.throws(() => formatFixed(1, -1), RangeError);
   assert.throws(() => formatFixed(1, 1.5), RangeError);
-  assert.throws(() => formatFixed(1, 101), RangeError);
+  assert.throws(() => formatFixed(1, 21), RangeError, 'the limit of core/config/decimal-places.ts');
+  assert.equal(formatFixed(1, 20), '1.00000000000000000000');
 });
 
 test('booleans are "0" and "1"', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { parseCliArgs } from '../../../src/cli/args.js';
 import { resolveBroker } from '../../../src/mqtt/broker-options.js';
-import { brokerOptionsFromCli } from '../../../src/service/cli-broker.js';
+import { brokerOptionsFromCli } from '../../../src/service/broker-options-from-cli.js';
 import { isCtlError } from '../../../src/core/errors.js';
 
 function tempDir(t: TestContext): string {

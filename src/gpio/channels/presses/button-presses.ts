@@ -14,7 +14,7 @@ import type { Logger } from '../../../core/log.js';
 import type { ScheduledTask } from '../../../core/scheduler.js';
 import type { DeviceControl } from '../../../mqtt/mqtt-device.js';
 import type { Gesture, GpioChannelConfig, PressConfig } from '../../config/gpio-config-model.js';
-import type { GpioStateStore } from '../../state/gpio-state.js';
+import type { GpioStateStore } from '../counting/gpio-state.js';
 import { pressCounterSpec } from '../control-specs.js';
 import type { InputTiming } from '../debouncer.js';
 import type { ChannelContext, LineAccess } from '../gpio-channel.js';

@@ -4,7 +4,7 @@
  * Pure (no I/O), so every rule is unit-tested on the host.
  */
 import { CtlError } from '../../../core/errors.js';
-import type { LineSettings } from '../backend.js';
+import { isDebouncePeriod, MAX_DEBOUNCE_US, type LineSettings } from '../backend.js';
 import { ATTR_ID, LIMITS, LINE_FLAG, bitOf, type ConfigAttribute, type KernelRequest } from './uapi.js';
 
 /** One line as the kernel will see it. */
@@ -58,8 +58,8 @@ export function kernelLineOf(s: LineSettings, withEdges = true): KernelLine {
   const edges = withEdges && s.edges === true;
   if (edges) flags |= BOTH_EDGES;
   const debounceUs = edges ? (s.debounceUs ?? 0) : 0;
-  if (!Number.isInteger(debounceUs) || debounceUs < 0 || debounceUs > 0xffffffff) {
-    throw new CtlError('HW_IO', `line ${s.offset}: debounce must be 0..4294967295 µs (got ${debounceUs})`);
+  if (!isDebouncePeriod(debounceUs)) {
+    throw new CtlError('HW_IO', `line ${s.offset}: debounce must be 0..${MAX_DEBOUNCE_US} µs (got ${debounceUs})`);
   }
   return { offset: s.offset, flags, debounceUs };
 }

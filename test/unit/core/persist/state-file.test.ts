@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../../../../src/core/persist/atomic-write.js';
 import { loadStateFile, StateSaver } from '../../../../src/core/persist/state-file.js';
 import { createMemoryLogger } from '../../../helpers/memory-logger.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
+import { waitUntil } from '../../../helpers/wait-until.js';
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-state-'));
@@ -170,7 +171,7 @@ test('a request is answered by its own write, not when a stream of later request
   });
   let answeredAfter = 0;
   await saver.saveNow().then(() => (answeredAfter = serialized));
-  while (serialized < 5 || saver.busy) await new Promise((r) => setTimeout(r, 5));
+  await waitUntil(() => serialized >= 5 && !saver.busy, 'the five writes done');
   assert.ok(answeredAfter <= 2, `answered after ${answeredAfter} of ${serialized} writes`);
 });
 

@@ -86,9 +86,10 @@ test('fnmatch counts characters, not UTF-16 units', () => {
 
 /**
  * `?*` pairs made the old regular expression backtrack: 7 pairs took ~40 s against a device
- * path, each pair ~7 times longer. The matcher now walks at most pattern × text steps. The bound
- * is far above what a regression-free run takes (milliseconds): the point is "does not hang",
- * the speed itself is the benchmarks' business.
+ * path, each pair ~7 times longer. The matcher now walks at most pattern × text steps. The point
+ * is "does not hang": a backtracking matcher would not finish these cases at all (the test
+ * runner's timeout fails it), a linear one answers in milliseconds; no wall-clock bound here, which
+ * would only pass or fail with the load of the machine.
  */
 test('fnmatch does not hang on patterns that made the regular expression backtrack', () => {
   const text = 'a'.repeat(4096);
@@ -100,9 +101,6 @@ test('fnmatch does not hang on patterns that made the regular expression backtra
     [`[a-z]*${'[!b]*'.repeat(40)}[[:digit:]]`, text, false],
   ];
   for (const [pattern, subject, expected] of cases) {
-    const started = performance.now();
     assert.equal(fnmatch(pattern, subject), expected, pattern);
-    const ms = performance.now() - started;
-    assert.ok(ms < 1000, `fnmatch(${JSON.stringify(pattern.slice(0, 20))}..., ${subject.length} characters) took ${ms.toFixed(0)} ms`);
   }
 });

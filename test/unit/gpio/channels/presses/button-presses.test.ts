@@ -11,7 +11,7 @@ import { createMemoryLogger } from '../../../../helpers/memory-logger.js';
 import { Scheduler } from '../../../../../src/core/scheduler.js';
 import type { ChannelContext } from '../../../../../src/gpio/channels/gpio-channel.js';
 import { ButtonPresses } from '../../../../../src/gpio/channels/presses/button-presses.js';
-import { GpioStateStore } from '../../../../../src/gpio/state/gpio-state.js';
+import { GpioStateStore } from '../../../../../src/gpio/channels/counting/gpio-state.js';
 import { ManualTime } from '../../../../helpers/manual-time.js';
 import { RecordingDevice } from '../../../../helpers/recording-device.js';
 import { tempDir } from '../../../config/config-rig.js';

@@ -10,11 +10,11 @@
  * Outputs are saved at once on every change; counters and press counts at most every save
  * interval and on stop.
  */
-import { loadStateFile, StateSaver, type SaveTimers, type StateDecoder } from '../../core/persist/state-file.js';
-import type { Logger } from '../../core/log.js';
-import type { CounterRecord } from '../channels/counting/counter-record.js';
-import { EDGE_MODES, type EdgeMode } from '../channels/counting/edge-mode.js';
-import { GESTURES, type Gesture } from '../config/gpio-config-model.js';
+import { loadStateFile, StateSaver, type SaveTimers, type StateDecoder } from '../../../core/persist/state-file.js';
+import type { Logger } from '../../../core/log.js';
+import type { CounterRecord } from './counter-record.js';
+import { EDGE_MODES, type EdgeMode } from './edge-mode.js';
+import { GESTURES, type Gesture } from '../../config/gpio-config-model.js';
 
 interface StateDocument {
   version: 1;

@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GpioStateStore } from '../../../src/gpio/state/gpio-state.js';
-import { createMemoryLogger } from '../../helpers/memory-logger.js';
-import { ManualTime } from '../../helpers/manual-time.js';
+import { GpioStateStore } from '../../../../../src/gpio/channels/counting/gpio-state.js';
+import { createMemoryLogger } from '../../../../helpers/memory-logger.js';
+import { ManualTime } from '../../../../helpers/manual-time.js';
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-gpio-state-'));

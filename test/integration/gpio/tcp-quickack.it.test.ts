@@ -1,5 +1,5 @@
 /**
- * Quick ACKs (src/hw/net/quick-ack.ts) are the GPIO service's own: its connection to the broker
+ * Quick ACKs (src/hw/net/tcp-quickack.ts) are the GPIO service's own: its connection to the broker
  * acknowledges every read at once, while the ADC service running in the same process, as the
  * controller's host runs them, keeps the kernel's delayed ACKs.
  *

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { ackAtOnce } from '../../../../src/hw/net/quick-ack.js';
+import { ackAtOnce } from '../../../../src/hw/net/tcp-quickack.js';
 import { unackedPackets } from '../../../helpers/tcp-info.js';
 
 /** More than the kernel's quick ACKs at the start of a connection (16 at most). */

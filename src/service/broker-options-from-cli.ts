@@ -1,15 +1,15 @@
 /**
- * The command line's broker settings (service-options.ts) → the MQTT layer's
+ * The command line's broker settings (BrokerArguments, service-options.ts) → the MQTT layer's
  * BrokerOptions, for both services. The command line always fills `url` (`--broker`, or
  * `mqtt://HOST:PORT` from `-h`/`-p`); when TLS material is given without `--broker`, the URL is
  * left out so the MQTT layer picks `mqtts` (port 8883 unless `-p` said otherwise).
  */
-import { DEFAULT_PORT, type BrokerOptions as CliBrokerOptions } from './service-options.js';
+import { DEFAULT_PORT, type BrokerArguments } from './service-options.js';
 import type { BrokerOptions } from '../mqtt/broker-options.js';
 import { passwordSourceOf } from '../mqtt/password-source.js';
 
 export function brokerOptionsFromCli(
-  cli: CliBrokerOptions,
+  cli: BrokerArguments,
   clientId: string | null,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): BrokerOptions {

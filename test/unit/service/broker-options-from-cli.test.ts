@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseCliArgs } from '../../../src/cli/args.js';
 import { resolveBroker } from '../../../src/mqtt/broker-options.js';
-import { brokerOptionsFromCli } from '../../../src/service/cli-broker.js';
+import { brokerOptionsFromCli } from '../../../src/service/broker-options-from-cli.js';
 import { makeCa } from '../../helpers/test-certificates.js';
 
 const mapped = (...argv: string[]) => {
