@@ -277,7 +277,7 @@ function closed(config: PolicyConfig, state: PolicyState, nowMs: number): Decisi
     const delayed = withDelay(config, next);
     return {
       state: delayed.state,
-      options: { ...protocolSwitch?.options, ...delayed.options },
+      ...optionsOf(protocolSwitch?.options, delayed.options),
       ...(protocolSwitch?.log ? { log: protocolSwitch.log } : {}),
     };
   }
@@ -305,15 +305,15 @@ function closed(config: PolicyConfig, state: PolicyState, nowMs: number): Decisi
 /** A failed attempt: the wait, and a line at most once per RETRY_LOG_INTERVAL_MS. */
 function retryLater(config: PolicyConfig, state: PolicyState, nowMs: number, reason: string, switched: OptionsPatch | undefined): Decision {
   const delayed = withDelay(config, state);
-  const options = { ...switched, ...delayed.options };
+  const options = optionsOf(switched, delayed.options);
   const last = state.retryLog;
   if (last !== undefined && nowMs - last.atMs < RETRY_LOG_INTERVAL_MS) {
-    return { state: { ...delayed.state, retryLog: { ...last, unsaid: last.unsaid + 1 } }, options };
+    return { state: { ...delayed.state, retryLog: { ...last, unsaid: last.unsaid + 1 } }, ...options };
   }
   const more = last !== undefined && last.unsaid > 0 ? ` (${last.unsaid} more failed attempts)` : '';
   return {
     state: { ...delayed.state, retryLog: { atMs: nowMs, unsaid: 0 } },
-    options,
+    ...options,
     log: { level: 'warn', line: `cannot connect to ${config.display}${reason}; retrying in ${formatDelay(delayed.delayMs)}${more}` },
   };
 }
@@ -332,7 +332,7 @@ function reconnectAfterLoss(config: PolicyConfig, state: PolicyState, reason: st
   const delayed = withDelay(config, state);
   return {
     state: delayed.state,
-    ...(delayed.options ? { options: delayed.options } : {}),
+    ...optionsOf(delayed.options),
     log: { level: 'warn', line: `connection to ${config.display} lost${reason}; reconnecting in ${formatDelay(delayed.delayMs)}` },
   };
 }
@@ -342,7 +342,7 @@ function reconnectAfterTakeover(config: PolicyConfig, state: PolicyState, takeov
   const delayed = withDelay(config, { ...state, delayChosen: false }, takeover.delayMs);
   return {
     state: delayed.state,
-    ...(delayed.options ? { options: delayed.options } : {}),
+    ...optionsOf(delayed.options),
     log: { level: 'error', line: takeoverLine(config, takeover) },
   };
 }
@@ -378,6 +378,12 @@ function withDelay(
     delayMs,
     options: { reconnectPeriod: delayMs },
   };
+}
+
+/** The options of a decision: the later patch wins; none when neither writes anything. */
+function optionsOf(...patches: Array<OptionsPatch | undefined>): { options?: OptionsPatch } {
+  const written = patches.filter((patch): patch is OptionsPatch => patch !== undefined);
+  return written.length === 0 ? {} : { options: Object.assign({}, ...written) as OptionsPatch };
 }
 
 /** A wait as log lines say it: `500 ms`, `1.2 s`. */
