@@ -84,8 +84,8 @@ export interface PolicyState {
   readonly retryLog: { readonly atMs: number; readonly unsaid: number } | undefined;
   /** Closed on purpose for new TLS material, until the connect after it is under way. */
   readonly renewing: boolean;
-  /** A close looked into with a probe (its reason, said with the answer); mqtt.js's reconnect is held. */
-  readonly probing: { readonly reason: string } | undefined;
+  /** A close is looked into with a probe: mqtt.js's reconnect is held until the answer. */
+  readonly probing: boolean;
 }
 
 export type PolicyEvent =
@@ -162,7 +162,7 @@ export function initialState(config: PolicyConfig): PolicyState {
     takeover: NO_TAKEOVER,
     retryLog: undefined,
     renewing: false,
-    probing: undefined,
+    probing: false,
   };
 }
 
@@ -218,8 +218,10 @@ function failed(config: PolicyConfig, state: PolicyState, message: string, code:
   const next = { ...state, failure: message, fallingBack: false };
   // aedes and old mosquitto speak 3.1.1 only.
   if (state.protocol === 5 && code !== undefined && UNSUPPORTED_PROTOCOL.has(code)) return fallBackTo311(config, next, 'refused');
+  // A socket's error leaves the wait to the close; a CONNACK's refusal (a code) chooses it now.
   if (code === undefined) return { state: next };
-  return withDelay(config, next);
+  const delayed = withDelay(config, next);
+  return { state: delayed.state, ...optionsOf(delayed.options) };
 }
 
 /**
@@ -295,7 +297,7 @@ function closed(config: PolicyConfig, state: PolicyState, nowMs: number): Decisi
   // broker that restarts (refuses it: reconnect as after any loss) from a session taken over
   // (accepts it). mqtt.js arms no reconnect of its own for this close: it waits for the answer.
   return {
-    state: { ...next, reconnectPeriodMs: 0, probing: { reason } },
+    state: { ...next, reconnectPeriodMs: 0, probing: true },
     options: { reconnectPeriod: 0 },
     tell,
     probe: { protocolVersion: next.protocol },
@@ -321,8 +323,9 @@ function retryLater(config: PolicyConfig, state: PolicyState, nowMs: number, rea
 function probed(config: PolicyConfig, state: PolicyState, accepted: boolean): Decision {
   if (state.ending) return { state };
   const { state: afterProbe, takeover } = takeoverOnProbe(state.takeover, accepted);
-  const next = { ...state, takeover: afterProbe, delayChosen: false, probing: undefined };
-  const reason = state.probing?.reason ?? ' (connection closed)';
+  const next = { ...state, takeover: afterProbe, delayChosen: false, probing: false };
+  // Only a plain close (no error, no DISCONNECT) is looked into, so this is its reason.
+  const reason = ' (connection closed)';
   const decision = takeover === undefined ? reconnectAfterLoss(config, next, reason) : reconnectAfterTakeover(config, next, takeover);
   // From here on mqtt.js's reconnect timer runs again, with the delay just chosen.
   return { ...decision, reconnect: { afterMs: decision.state.reconnectPeriodMs } };
