@@ -2,6 +2,8 @@
  * The wait before a reconnect: the back-off doubles from the first delay up to the longest, and
  * each wait gets up to 20 % more at random, so a fleet of controllers that lost one broker at the
  * same moment does not come back to it in lockstep (every controller at 1 s, then 2 s, ...).
+ * The base between waits is kept by the reconnect policy (reconnect-policy.ts), which starts again
+ * from the first after a healthy connection.
  */
 
 /** The largest share of a delay added at random. */
@@ -12,26 +14,7 @@ export function withJitter(baseMs: number, random: () => number = Math.random): 
   return Math.floor(baseMs * (1 + JITTER_FRACTION * random()));
 }
 
-/** Doubling delays, each one jittered; `reset` starts again from the first. */
-export class ReconnectBackoff {
-  private nextBaseMs: number;
-
-  constructor(
-    private readonly initialMs: number,
-    private readonly maxMs: number,
-    private readonly random: () => number = Math.random,
-  ) {
-    this.nextBaseMs = initialMs;
-  }
-
-  /** The next wait; the one after it is twice as long (before jitter), up to the longest. */
-  next(): number {
-    const base = this.nextBaseMs;
-    this.nextBaseMs = Math.min(base * 2, this.maxMs);
-    return withJitter(base, this.random);
-  }
-
-  reset(): void {
-    this.nextBaseMs = this.initialMs;
-  }
+/** One wait of the back-off and the base of the one after it: twice as long, up to `maxMs`. */
+export function backoffStep(baseMs: number, maxMs: number, random: () => number = Math.random): { delayMs: number; nextBaseMs: number } {
+  return { delayMs: withJitter(baseMs, random), nextBaseMs: Math.min(baseMs * 2, maxMs) };
 }

@@ -7,20 +7,32 @@
  * are back, so the session outlives a connection (MQTT 5: Session Expiry; 3.1.1: clean=false).
  * Commands queued for an earlier process are stale, so the first connection of a process asks for
  * a new session (MQTT 5 Clean Start). Every later reconnect resumes it.
+ *
+ * What to do on each of mqtt.js's events is decided by reconnect-policy.ts, a pure state machine;
+ * this class feeds it the events and applies its decisions: mqtt.js's options are written in one
+ * place (`writeOptions`). Publishing (PUBACK settling, the size guard) and subscribing are its own.
  */
 import type { IClientOptions, ISubscriptionMap, MqttClient } from 'mqtt';
-import { LogRateLimiter, type Logger } from '../core/log.js';
+import type { Logger } from '../core/log.js';
 import { messageOf } from '../core/errors.js';
 import { after, systemTime, type Time, type Timer } from '../core/time.js';
 import type { ResolvedBroker } from './broker-options.js';
 import type { TlsMaterial } from './tls-material.js';
 import { tlsFailure } from './tls-failure.js';
 import type { MqttTraffic } from './mqtt-device.js';
-import { ReconnectBackoff } from './backoff.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
 import { connectBrokerClient, type OnSocket } from './broker-client.js';
-import { HEALTHY_CONNECTION_MS, SessionTakeoverWatch, type TakeoverVerdict } from './session-takeover.js';
 import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-length-limits.js';
+import {
+  firstConnectOptions,
+  initialState,
+  step,
+  type Decision,
+  type OptionsPatch,
+  type PolicyConfig,
+  type PolicyEvent,
+  type PolicyState,
+} from './reconnect-policy.js';
 
 export interface ConnectionHandlers {
   /**
@@ -52,47 +64,25 @@ export interface ConnectionOptions {
   readonly onSocket?: OnSocket;
 }
 
-/** How long the broker keeps our session while we are away (MQTT 5). */
-const SESSION_EXPIRY_S = 24 * 3600;
-/** Between failed attempts, at most one log line per this interval. */
-const RETRY_LOG_INTERVAL_MS = 30_000;
 /** Topics whose refusal was said: a broker that refuses everything must not grow this without bound. */
 const REFUSED_TOPICS_REMEMBERED = 100;
-/** `lastError` while switching to MQTT 3.1.1: not a failure worth a warning. */
-const PROTOCOL_FALLBACK = 'falling back to MQTT 3.1.1';
 /** The longest wait for the CONNACK of a probe (session-takeover.ts). */
 const PROBE_TIMEOUT_MS = 5000;
-/** CONNACK codes for "unsupported protocol version" (3.1.1 and 5). */
-const UNSUPPORTED_PROTOCOL = new Set([1, 132]);
 
 export class ManagedConnection {
   private client: MqttClient | undefined;
-  private readonly initialDelayMs: number;
-  private readonly backoff: ReconnectBackoff;
-  /** The delay after the current attempt has been chosen (error and close both report a failure). */
-  private delayChosen = false;
-  private everConnected = false;
-  /** 3.1.1 was chosen because the broker closed an MQTT 5 CONNECT without a CONNACK (noteSilentClose). */
-  private guessed311 = false;
-  private up = false;
-  private upSince = 0;
-  private ending = false;
-  private lastError: string | undefined;
+  /** Made again with the client: the policy names our client id, which mqtt.js makes up when none is given. */
+  private policy: PolicyConfig;
+  private state: PolicyState;
   private readonly time: Time;
-  private readonly retryLog: LogRateLimiter;
-  /** The reconnect after a probe: while a close is looked into, mqtt.js's own reconnect is held. */
+  /** The reconnect after a probe's answer: mqtt.js's own reconnect is held while a close is looked into. */
   private heldReconnect: Timer | undefined;
-  /** The reason code of the broker's DISCONNECT on this connection (MQTT 5), if it sent one. */
-  private disconnectReason: number | undefined;
-  private readonly takeovers = new SessionTakeoverWatch();
   /** Publishes waiting for their PUBACK; a dropped connection settles them (mqtt.js would wait for a reconnect). */
   private readonly pendingAcks = new Set<(outcome: PublishOutcome) => void>();
   private readonly counts = { sent: 0, received: 0, reconnects: 0 };
   private readonly refusedTopics = new Set<string>();
   /** The broker as connected to: its TLS material changes with a renewal. */
   private broker: ResolvedBroker;
-  /** Set from a renewal's DISCONNECT until the connect after it is under way. */
-  private renewing = false;
 
   constructor(
     private readonly options: ConnectionOptions,
@@ -100,9 +90,8 @@ export class ManagedConnection {
   ) {
     this.broker = options.broker;
     this.time = options.time ?? systemTime;
-    this.retryLog = new LogRateLimiter(RETRY_LOG_INTERVAL_MS, this.time);
-    this.initialDelayMs = options.backoff?.initialMs ?? 1000;
-    this.backoff = new ReconnectBackoff(this.initialDelayMs, options.backoff?.maxMs ?? 30_000);
+    this.policy = this.policyConfig(options.clientId ?? options.broker.clientOptions.clientId ?? '');
+    this.state = initialState(this.policy);
   }
 
   /** Counts since the process started. */
@@ -131,26 +120,22 @@ export class ManagedConnection {
 
   /** True between a connect and the next drop. */
   get connected(): boolean {
-    return this.up;
+    return this.state.link === 'up';
   }
 
   /** True once the broker speaks MQTT 5 with us (false after a fall back to 3.1.1). */
   get isMqtt5(): boolean {
-    return this.client?.options.protocolVersion === 5;
+    return this.client !== undefined && this.state.protocol === 5;
   }
 
   /** Starts connecting; never throws for an unreachable broker. */
   start(): void {
     if (this.client !== undefined) return;
-    const { will, persistentSession } = this.options;
+    const { will } = this.options;
     const broker = this.broker;
     const clientOptions: IClientOptions = {
       ...broker.clientOptions,
       clientId: this.options.clientId ?? broker.clientOptions.clientId,
-      protocolVersion: 5,
-      // MQTT 5: Clean Start on the first connection only (see the file comment).
-      clean: true,
-      reconnectPeriod: this.initialDelayMs,
       reconnectOnConnackError: true,
       connectTimeout: this.options.connectTimeoutMs ?? 10_000,
       keepalive: this.options.keepaliveS ?? 30,
@@ -163,20 +148,29 @@ export class ManagedConnection {
       // keeps working.
       ...(process.env['DEBUG'] ? {} : { log: noLog }),
     };
-    if (persistentSession) clientOptions.properties = { sessionExpiryInterval: SESSION_EXPIRY_S };
+    writeOptions(clientOptions, firstConnectOptions(this.policy));
     if (will !== undefined) clientOptions.will = { topic: will.topic, payload: Buffer.from(will.payload), qos: 1, retain: true };
     const client = connectBrokerClient(clientOptions, this.options.onSocket);
     this.client = client;
+    this.policy = this.policyConfig(String(client.options.clientId ?? this.options.clientId ?? ''));
     // Before mqtt.js's own 'close' listener, which arms the reconnect timer with reconnectPeriod.
-    client.prependListener('close', () => this.onClose());
-    client.on('error', (err) => this.onError(err));
-    client.on('reconnect', () => {
-      this.delayChosen = false;
+    client.prependListener('close', () => {
+      for (const settle of [...this.pendingAcks]) settle('lost');
+      this.feed({ type: 'closed', nowMs: this.time.now() });
     });
-    client.on('connect', (connack) => this.onConnect(connack.sessionPresent === true));
-    client.on('disconnect', (packet) => {
-      this.disconnectReason = packet.reasonCode;
-    });
+    client.on('error', (err: Error & { code?: unknown }) =>
+      this.feed({
+        type: 'error',
+        // A refused handshake names the TLS file it is about: the retry lines say which to look at.
+        message: tlsFailure(err, this.broker.tlsFiles) ?? messageOf(err),
+        code: typeof err.code === 'number' ? err.code : undefined,
+      }),
+    );
+    client.on('reconnect', () => this.feed({ type: 'attempt' }));
+    client.on('connect', (connack) =>
+      this.feed({ type: 'connected', nowMs: this.time.now(), sessionPresent: connack.sessionPresent === true }),
+    );
+    client.on('disconnect', (packet) => this.feed({ type: 'disconnect-packet', reasonCode: packet.reasonCode }));
     client.on('message', (topic, payload, packet) => {
       this.counts.received++;
       this.handlers.onMessage?.(topic, payload, packet.retain === true);
@@ -194,7 +188,7 @@ export class ManagedConnection {
   /** As `publish`, telling a refusal by the broker (its access list) from a publish that was lost. */
   publishOutcome(topic: string, payload: string, retain = true): Promise<PublishOutcome> {
     const client = this.client;
-    if (client === undefined || !this.up || !this.fitsMqtt(topic)) return Promise.resolve('lost');
+    if (client === undefined || !this.connected || !this.fitsMqtt(topic)) return Promise.resolve('lost');
     return new Promise((resolve) => {
       const settle = (outcome: PublishOutcome): void => {
         if (this.pendingAcks.delete(settle)) resolve(outcome);
@@ -215,7 +209,7 @@ export class ManagedConnection {
    */
   send(topic: string, payload: string, retain = true): boolean {
     const client = this.client;
-    if (client === undefined || !this.up || !this.fitsMqtt(topic)) return false;
+    if (client === undefined || !this.connected || !this.fitsMqtt(topic)) return false;
     try {
       this.counts.sent++;
       client.publish(topic, payload, retain ? RETAINED_QOS1 : QOS1, (err) => {
@@ -256,7 +250,7 @@ export class ManagedConnection {
   subscribeEach(filters: ISubscriptionMap): Promise<ReadonlySet<string>> {
     const client = this.client;
     const none = new Set<string>();
-    if (client === undefined || !this.up) return Promise.resolve(none);
+    if (client === undefined || !this.connected) return Promise.resolve(none);
     return new Promise((resolve) => {
       client.subscribe(filters, (err, subscriptions, suback) => {
         // mqtt.js reports a SUBACK that refuses any filter as an error for the whole SUBSCRIBE;
@@ -283,7 +277,7 @@ export class ManagedConnection {
   /** Unsubscribes; resolves true on UNSUBACK. */
   unsubscribe(topics: string[]): Promise<boolean> {
     const client = this.client;
-    if (client === undefined || !this.up || topics.length === 0) return Promise.resolve(false);
+    if (client === undefined || !this.connected || topics.length === 0) return Promise.resolve(false);
     return new Promise((resolve) => {
       client.unsubscribe(topics, (err) => resolve(err === undefined || err === null));
     });
@@ -302,15 +296,10 @@ export class ManagedConnection {
   renewTls(tls: TlsMaterial): void {
     this.broker = { ...this.broker, clientOptions: { ...this.broker.clientOptions, ...tls } };
     const client = this.client;
-    if (client === undefined || this.ending) return;
-    Object.assign(client.options, tls);
-    this.heldReconnect?.cancel();
-    this.heldReconnect = undefined;
-    this.renewing = true;
-    client.end(!this.up, {}, () => {
-      this.renewing = false;
-      if (!this.ending) client.reconnect();
-    });
+    if (client === undefined || this.state.ending) return;
+    writeOptions(client.options, {}, tls);
+    this.feed({ type: 'renew' });
+    client.end(!this.connected, {}, () => this.feed({ type: 'renewed' }));
   }
 
   /**
@@ -319,12 +308,11 @@ export class ManagedConnection {
    */
   async end(graceful: boolean, timeoutMs = 2000): Promise<void> {
     const client = this.client;
-    this.ending = true;
-    this.heldReconnect?.cancel();
+    this.feed({ type: 'end' });
     if (client === undefined) return;
-    if (!graceful || !this.up) {
+    if (!graceful || !this.connected) {
       client.end(true);
-      this.up = false;
+      this.feed({ type: 'ended' });
       return;
     }
     const disconnectOptions = this.isMqtt5 ? { properties: { sessionExpiryInterval: 0 } } : {};
@@ -338,7 +326,7 @@ export class ManagedConnection {
         resolve();
       });
     });
-    this.up = false;
+    this.feed({ type: 'ended' });
   }
 
   /**
@@ -354,183 +342,75 @@ export class ManagedConnection {
     return false;
   }
 
-  private onConnect(sessionPresent: boolean): void {
+  /** One event into the policy, and its decision applied. */
+  private feed(event: PolicyEvent): void {
+    const decision = step(this.policy, this.state, event);
+    this.state = decision.state;
+    this.apply(decision);
+  }
+
+  /** In the order the policy's Decision documents. */
+  private apply(decision: Decision): void {
     const client = this.client;
+    if (decision.cancelHeldReconnect === true) {
+      this.heldReconnect?.cancel();
+      this.heldReconnect = undefined;
+    }
     if (client === undefined) return;
-    const first = !this.everConnected;
-    this.everConnected = true;
-    if (!first) this.counts.reconnects++;
-    this.up = true;
-    this.upSince = this.time.now();
-    this.disconnectReason = undefined;
-    this.retryLog.reset('retry');
-    // Resume the session from now on (3.1.1 never had Clean Start; see onError's fall back).
-    if (this.options.persistentSession) client.options.clean = false;
-    const version = client.options.protocolVersion === 5 ? 'MQTT 5' : 'MQTT 3.1.1';
-    // Every reconnect is one line when it happens: the backoff and the takeover delays keep them rare.
-    this.options.log.info(`${first ? 'connected to' : 'connected again to'} ${this.broker.display} (${version})`);
-    this.handlers.onConnect?.({ first, sessionPresent });
+    if (decision.options !== undefined) writeOptions(client.options, decision.options);
+    const tell = decision.tell;
+    if (tell?.kind === 'disconnected') this.handlers.onDisconnect?.();
+    if (tell?.kind === 'connected' && !tell.first) this.counts.reconnects++;
+    if (decision.log !== undefined) this.options.log[decision.log.level](decision.log.line);
+    if (tell?.kind === 'connected') this.handlers.onConnect?.({ first: tell.first, sessionPresent: tell.sessionPresent });
+    if (decision.probe !== undefined) this.probe(client, decision.probe.protocolVersion);
+    if (decision.reconnect === 'now') client.reconnect();
+    else if (decision.reconnect !== undefined) this.holdReconnect(client, decision.reconnect.afterMs);
   }
 
-  private onError(err: Error & { code?: unknown }): void {
-    const client = this.client;
-    // A refused handshake names the TLS file it is about: the retry lines say which to look at.
-    this.lastError = tlsFailure(err, this.broker.tlsFiles) ?? messageOf(err);
-    if (
-      client !== undefined &&
-      client.options.protocolVersion === 5 &&
-      typeof err.code === 'number' &&
-      UNSUPPORTED_PROTOCOL.has(err.code)
-    ) {
-      // aedes and old mosquitto speak 3.1.1 only.
-      this.fallBackTo311();
-      return;
-    }
-    if (typeof err.code === 'number') this.chooseDelay();
-  }
-
-  /**
-   * The next attempt speaks MQTT 3.1.1. Without Clean Start, a new session can only be had with
-   * clean=true, which would not outlive the connection, so 3.1.1 keeps clean=false.
-   */
-  private fallBackTo311(): void {
-    const client = this.client;
-    if (client === undefined) return;
-    this.options.log.info(`${this.broker.display} does not speak MQTT 5; using MQTT 3.1.1`);
-    client.options.protocolVersion = 4;
-    delete client.options.properties;
-    if (this.options.persistentSession) client.options.clean = false;
-    this.chooseDelay(50);
-    this.lastError = PROTOCOL_FALLBACK;
-  }
-
-  /**
-   * A broker that cannot parse an MQTT 5 CONNECT may close the connection without any CONNACK
-   * (RabbitMQ's MQTT plugin before 3.13): before the first connect, a close with no socket error
-   * and no CONNACK is taken as such a refusal and 3.1.1 is tried at once. A broker that closes a
-   * 3.1.1 CONNECT the same way was closing connections for another reason: back to MQTT 5.
-   */
-  private noteSilentClose(): void {
-    const client = this.client;
-    if (client === undefined || this.everConnected || this.lastError !== undefined) return;
-    if (client.options.protocolVersion === 5) {
-      this.guessed311 = true;
-      this.fallBackTo311();
-    } else if (this.guessed311) {
-      this.guessed311 = false;
-      client.options.protocolVersion = 5;
-      client.options.clean = true;
-      if (this.options.persistentSession) client.options.properties = { sessionExpiryInterval: SESSION_EXPIRY_S };
-    }
-  }
-
-  private onClose(): void {
-    for (const settle of [...this.pendingAcks]) settle('lost');
-    if (this.ending) return;
-    const wasUp = this.up;
-    this.up = false;
-    if (this.renewing) {
-      // Closed on purpose (renewTls): no loss to report, and the connect follows at once.
-      this.lastError = undefined;
-      this.disconnectReason = undefined;
-      if (wasUp) this.handlers.onDisconnect?.();
-      return;
-    }
-    if (!wasUp) this.noteSilentClose();
-    const upMs = this.time.now() - this.upSince;
-    if (wasUp && upMs >= HEALTHY_CONNECTION_MS) this.backoff.reset();
-    const fallingBack = this.lastError === PROTOCOL_FALLBACK;
-    const reason = ` (${this.lastError ?? (this.disconnectReason !== undefined ? `DISCONNECT reason 0x${this.disconnectReason.toString(16)}` : 'connection closed')})`;
-    const closed = { upMs, reasonCode: this.disconnectReason, error: this.lastError !== undefined };
-    this.lastError = undefined;
-    this.disconnectReason = undefined;
-    if (fallingBack) {
-      this.chooseDelay();
-      return; // already said, and the next attempt follows at once
-    }
-    if (!wasUp) {
-      const delay = this.chooseDelay();
-      const suppressed = this.retryLog.check('retry');
-      if (suppressed !== null) {
-        const more = suppressed > 0 ? ` (${suppressed} more failed attempts)` : '';
-        this.options.log.warn(`cannot connect to ${this.broker.display}${reason}; retrying in ${formatSeconds(delay)}${more}`);
-      }
-      return;
-    }
-    this.handlers.onDisconnect?.();
-    const verdict = this.takeovers.closed(closed);
-    if (verdict.kind === 'takeover') {
-      this.reconnectAfterTakeover(verdict.takeover);
-    } else if (verdict.kind === 'probe') {
-      this.lookIntoClose(reason);
-    } else {
-      this.reconnectAfterLoss(reason);
-    }
-  }
-
-  private reconnectAfterLoss(reason: string): void {
-    const delay = this.chooseDelay();
-    this.options.log.warn(`connection to ${this.broker.display} lost${reason}; reconnecting in ${formatSeconds(delay)}`);
-  }
-
-  private reconnectAfterTakeover(takeover: TakeoverVerdict): void {
-    this.delayChosen = false; // whatever an error chose, the takeover's delay wins
-    this.chooseDelay(takeover.delayMs);
-    this.options.log.error(this.takeoverMessage(takeover));
-  }
-
-  /**
-   * The broker closed the connection right after accepting it, without a reason: a probe tells a
-   * broker that restarts (refuses it: reconnect as after any loss) from a session taken over
-   * (accepts it). mqtt.js's reconnect waits for the answer.
-   */
-  private lookIntoClose(reason: string): void {
-    const client = this.client;
-    if (client === undefined) return;
-    client.options.reconnectPeriod = 0; // mqtt.js arms no reconnect of its own for this close
-    void brokerAcceptsProbe({
-      broker: this.broker,
-      clientId: String(client.options.clientId ?? this.options.clientId ?? ''),
-      protocolVersion: client.options.protocolVersion === 5 ? 5 : 4,
-      timeoutMs: Math.min(this.options.connectTimeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS),
-      time: this.time,
-    }).then((accepted) => {
-      if (this.ending) return;
-      const takeover = this.takeovers.probed(accepted);
-      this.delayChosen = false;
-      if (takeover === undefined) this.reconnectAfterLoss(reason);
-      else this.reconnectAfterTakeover(takeover);
-      // From here on mqtt.js's reconnect timer runs again, with the delay just chosen.
-      this.heldReconnect = after(this.time, client.options.reconnectPeriod ?? 0, () => {
-        this.heldReconnect = undefined;
-        if (!this.ending) client.reconnect({ incomingStore: client.incomingStore, outgoingStore: client.outgoingStore });
-      });
+  /** From here on mqtt.js's reconnect timer runs again, with the wait just chosen. */
+  private holdReconnect(client: MqttClient, afterMs: number): void {
+    this.heldReconnect = after(this.time, afterMs, () => {
+      this.heldReconnect = undefined;
+      if (!this.state.ending) client.reconnect({ incomingStore: client.incomingStore, outgoingStore: client.outgoingStore });
     });
   }
 
-  /** One line per takeover: the growing delay keeps them rare. */
-  private takeoverMessage(takeover: TakeoverVerdict): string {
-    const clientId = this.client?.options.clientId ?? this.options.clientId ?? '';
-    const what = takeover.certain
-      ? `the broker says the session of client id "${clientId}" was taken over`
-      : `the broker closed the connection of client id "${clientId}" right after accepting it, while it accepts other clients: most likely the session was taken over`;
-    const seconds = formatSeconds(takeover.delayMs);
-    return `${what} by another client with the same client id (a second copy of this service, or a copied config on another controller?); give each its own --client-id / --device-id. Connecting again in ${seconds} (takeover ${takeover.streak} in a row; the delay doubles)`;
+  /** Asks the broker for a fresh connection; its answer sets the wait of the held reconnect. */
+  private probe(client: MqttClient, protocolVersion: 4 | 5): void {
+    void brokerAcceptsProbe({
+      broker: this.broker,
+      clientId: String(client.options.clientId ?? this.options.clientId ?? ''),
+      protocolVersion,
+      timeoutMs: Math.min(this.options.connectTimeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS),
+      time: this.time,
+    }).then((accepted) => this.feed({ type: 'probed', accepted }));
   }
 
-  /**
-   * Sets the delay before the next attempt, once per failed attempt: the jittered back-off, or a
-   * forced delay (a takeover's, the protocol fall back's) as it is.
-   */
-  private chooseDelay(forcedMs?: number): number {
-    const client = this.client;
-    if (client === undefined) return 0;
-    if (this.delayChosen) return client.options.reconnectPeriod ?? 0;
-    this.delayChosen = true;
-    const delay = forcedMs ?? this.backoff.next();
-    client.options.reconnectPeriod = delay;
-    return delay;
+  private policyConfig(clientId: string): PolicyConfig {
+    const backoff = this.options.backoff;
+    return {
+      display: this.broker.display,
+      clientId,
+      persistentSession: this.options.persistentSession,
+      initialDelayMs: backoff?.initialMs ?? 1000,
+      maxDelayMs: backoff?.maxMs ?? 30_000,
+      random: Math.random,
+    };
   }
+}
+
+/**
+ * The one place mqtt.js's options are written: the policy's decisions (protocol, session, the
+ * reconnect wait), read by mqtt.js at its next CONNECT and its next close, and new TLS material.
+ */
+function writeOptions(options: IClientOptions, patch: OptionsPatch, tls?: TlsMaterial): void {
+  if (tls !== undefined) Object.assign(options, tls);
+  if (patch.protocolVersion !== undefined) options.protocolVersion = patch.protocolVersion;
+  if (patch.properties === 'none') delete options.properties;
+  else if (patch.properties !== undefined) options.properties = { ...patch.properties };
+  if (patch.clean !== undefined) options.clean = patch.clean;
+  if (patch.reconnectPeriod !== undefined) options.reconnectPeriod = patch.reconnectPeriod;
 }
 
 function noLog(): void {}
@@ -544,8 +424,4 @@ export type PublishOutcome = 'acknowledged' | 'refused' | 'lost';
 
 function shownTopic(topic: string): string {
   return topic.length > 120 ? `${topic.slice(0, 120)}...` : topic;
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

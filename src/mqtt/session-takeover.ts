@@ -16,7 +16,8 @@
  *     the next connection right after it is accepted, while a twin does. Once a streak of
  *     takeovers goes on, one is enough.
  * A takeover waits `FIRST_DELAY_MS`, doubling with each one in a row up to `MAX_DELAY_MS`; a
- * healthy connection (up `HEALTHY_CONNECTION_MS`) ends the streak.
+ * healthy connection (up `HEALTHY_CONNECTION_MS`) ends the streak. The rules are pure functions of
+ * a `TakeoverState`, which the reconnect policy (reconnect-policy.ts) keeps between closes.
  */
 export const SESSION_TAKEN_OVER = 0x8e;
 
@@ -50,40 +51,41 @@ export type CloseVerdict =
 /** Probed closes in a row that make a takeover while no streak goes on. */
 const PROBED_CLOSES_FOR_TAKEOVER = 2;
 
-export class SessionTakeoverWatch {
-  private streak = 0;
+/** What the watch remembers between closes. */
+export interface TakeoverState {
+  /** Takeovers in a row; a healthy connection ends the streak. */
+  readonly streak: number;
   /** Closes right after the connect that the broker's accepted probe confirmed, in a row. */
-  private probedInARow = 0;
+  readonly probedInARow: number;
+}
 
-  /** A connection that was up has ended. */
-  closed(connection: ClosedConnection): CloseVerdict {
-    const { upMs, reasonCode, error } = connection;
-    if (upMs >= HEALTHY_CONNECTION_MS) this.streak = 0;
-    if (reasonCode === SESSION_TAKEN_OVER) return { kind: 'takeover', takeover: this.takeover(true) };
-    const plainClose = reasonCode === undefined && !error;
-    if (plainClose && upMs < HEALTHY_CONNECTION_MS) return { kind: 'probe' };
-    this.probedInARow = 0;
-    return { kind: 'other' };
-  }
+export const NO_TAKEOVER: TakeoverState = { streak: 0, probedInARow: 0 };
 
-  /**
-   * The probe of a `probe` close: accepted means the broker runs and closed ours for its client
-   * id; a takeover when it goes on (see the file comment).
-   */
-  probed(accepted: boolean): TakeoverVerdict | undefined {
-    if (!accepted) {
-      this.probedInARow = 0;
-      return undefined;
-    }
-    this.probedInARow++;
-    if (this.streak === 0 && this.probedInARow < PROBED_CLOSES_FOR_TAKEOVER) return undefined;
-    return this.takeover(false);
+/** A connection that was up has ended: the verdict, and what to remember. */
+export function takeoverOnClose(state: TakeoverState, connection: ClosedConnection): { state: TakeoverState; verdict: CloseVerdict } {
+  const { upMs, reasonCode, error } = connection;
+  const streak = upMs >= HEALTHY_CONNECTION_MS ? 0 : state.streak;
+  if (reasonCode === SESSION_TAKEN_OVER) {
+    const { state: next, takeover } = takeoverOf(streak, true);
+    return { state: next, verdict: { kind: 'takeover', takeover } };
   }
+  const plainClose = reasonCode === undefined && !error;
+  if (plainClose && upMs < HEALTHY_CONNECTION_MS) return { state: { ...state, streak }, verdict: { kind: 'probe' } };
+  return { state: { streak, probedInARow: 0 }, verdict: { kind: 'other' } };
+}
 
-  private takeover(certain: boolean): TakeoverVerdict {
-    this.probedInARow = 0;
-    const delayMs = Math.min(FIRST_DELAY_MS * 2 ** this.streak, MAX_DELAY_MS);
-    this.streak++;
-    return { delayMs, certain, streak: this.streak };
-  }
+/**
+ * The probe of a `probe` close: accepted means the broker runs and closed ours for its client
+ * id; a takeover when it goes on (see the file comment).
+ */
+export function takeoverOnProbe(state: TakeoverState, accepted: boolean): { state: TakeoverState; takeover: TakeoverVerdict | undefined } {
+  if (!accepted) return { state: { ...state, probedInARow: 0 }, takeover: undefined };
+  const probedInARow = state.probedInARow + 1;
+  if (state.streak === 0 && probedInARow < PROBED_CLOSES_FOR_TAKEOVER) return { state: { ...state, probedInARow }, takeover: undefined };
+  return takeoverOf(state.streak, false);
+}
+
+function takeoverOf(streak: number, certain: boolean): { state: TakeoverState; takeover: TakeoverVerdict } {
+  const delayMs = Math.min(FIRST_DELAY_MS * 2 ** streak, MAX_DELAY_MS);
+  return { state: { streak: streak + 1, probedInARow: 0 }, takeover: { delayMs, certain, streak: streak + 1 } };
 }

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JITTER_FRACTION, ReconnectBackoff, withJitter } from '../../../src/mqtt/backoff.js';
+import { backoffStep, JITTER_FRACTION, withJitter } from '../../../src/mqtt/backoff.js';
+
+/** `count` waits of a back-off from 1 s up to 30 s, each step fed the base the one before gave. */
+function waits(count: number, random?: () => number): number[] {
+  let baseMs = 1000;
+  return Array.from({ length: count }, () => {
+    const { delayMs, nextBaseMs } = backoffStep(baseMs, 30_000, random);
+    baseMs = nextBaseMs;
+    return delayMs;
+  });
+}
 
 test('a jittered delay is the base plus at most 20 %: the bounds', () => {
   assert.equal(JITTER_FRACTION, 0.2);
@@ -22,27 +32,17 @@ test('a jittered delay is the base plus at most 20 %: the bounds', () => {
   }
 });
 
-test('the back-off doubles up to its longest, each wait jittered, and starts again after a reset', () => {
-  const backoff = new ReconnectBackoff(1000, 30_000, () => 0);
+test('the back-off doubles up to its longest, each wait jittered', () => {
   assert.deepEqual(
-    Array.from({ length: 7 }, () => backoff.next()),
+    waits(7, () => 0),
     [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000],
   );
-  backoff.reset();
-  assert.equal(backoff.next(), 1000);
-  const top = new ReconnectBackoff(1000, 30_000, () => 0.999_999);
   assert.deepEqual(
-    Array.from({ length: 6 }, () => top.next()),
+    waits(6, () => 0.999_999),
     [1199, 2399, 4799, 9599, 19_199, 35_999],
   );
 });
 
 test('two controllers reconnecting after the same broker restart do not wait alike', () => {
-  const waits = () => {
-    const backoff = new ReconnectBackoff(1000, 30_000);
-    return Array.from({ length: 10 }, () => backoff.next());
-  };
-  const first = waits();
-  const second = waits();
-  assert.notDeepEqual(first, second);
+  assert.notDeepEqual(waits(10), waits(10));
 });

@@ -1,6 +1,32 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HEALTHY_CONNECTION_MS, SESSION_TAKEN_OVER, SessionTakeoverWatch, type CloseVerdict } from '../../../src/mqtt/session-takeover.js';
+import {
+  HEALTHY_CONNECTION_MS,
+  NO_TAKEOVER,
+  SESSION_TAKEN_OVER,
+  takeoverOnClose,
+  takeoverOnProbe,
+  type ClosedConnection,
+  type CloseVerdict,
+  type TakeoverVerdict,
+} from '../../../src/mqtt/session-takeover.js';
+
+/** The pure rules with their state kept, as the reconnect policy keeps it between steps. */
+class SessionTakeoverWatch {
+  private state = NO_TAKEOVER;
+
+  closed(connection: ClosedConnection): CloseVerdict {
+    const { state, verdict } = takeoverOnClose(this.state, connection);
+    this.state = state;
+    return verdict;
+  }
+
+  probed(accepted: boolean): TakeoverVerdict | undefined {
+    const { state, takeover } = takeoverOnProbe(this.state, accepted);
+    this.state = state;
+    return takeover;
+  }
+}
 
 const S = 1000;
 
