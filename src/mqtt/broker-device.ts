@@ -330,10 +330,9 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   // ControlSink: the control decided to publish; only while online (the next connect sends all).
+  // The connection's answer goes back: a value it could not hand over must not count as sent.
   sendValue(id: string, value: string): boolean {
-    if (!this.isOnline) return false;
-    this.send(this.topics.control(id), value);
-    return true;
+    return this.isOnline && this.connection.send(this.topics.control(id), value);
   }
 
   sendErrors(id: string, errors: string): void {
