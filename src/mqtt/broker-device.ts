@@ -15,9 +15,17 @@ import { tryTlsMaterial } from './tls-trial.js';
 import { ManagedConnection } from './connection.js';
 import type { OnSocket } from './broker-client.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
-import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, EventSourceSpec, FireEvent, MqttDevice, MqttTraffic } from './mqtt-device.js';
-import { withErrorFlag, type ErrorFlag } from './error-flags.js';
+import { checkNewControl, Control, shownPayload, withErrorFlag, type ControlSink } from './control.js';
+import type {
+  ControlSpec,
+  DeviceControl,
+  DeviceSpec,
+  ErrorFlag,
+  EventSourceSpec,
+  FireEvent,
+  MqttDevice,
+  MqttTraffic,
+} from './mqtt-device.js';
 import type { HaController } from './ha/ha-controller.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
@@ -77,7 +85,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private readonly toClear = new Set<string>();
   private readonly log: Logger;
   private readonly time: Time;
-  private readonly controls = new Map<string, ControlState>();
+  private readonly controls = new Map<string, Control>();
   /**
    * Set when the process's first connection resumed a session of an earlier process (MQTT 3.1.1
    * has no Clean Start): commands queued in it are stale. Until the control's own `/on` SUBACK,
@@ -166,7 +174,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
 
   addControl(spec: ControlSpec): DeviceControl {
     checkNewControl(spec, (id) => this.controls.has(id));
-    const control = new ControlState(spec, this.controls.size + 1, this, this.time, this.log);
+    const control = new Control(spec, this.controls.size + 1, this, this.time, this.log);
     this.controls.set(spec.id, control);
     this.ha?.addControl(spec);
     if (this.isOnline) {
@@ -218,7 +226,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   setControlOrder(ids: readonly string[]): void {
-    const reordered = new Map<string, ControlState>();
+    const reordered = new Map<string, Control>();
     for (const id of ids) {
       const control = this.controls.get(id);
       if (control !== undefined && !reordered.has(id)) reordered.set(id, control);
@@ -392,7 +400,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
    * Metas, error flags, then the value. A writable control's `/on` is subscribed by the caller
    * before this, so no command sent after its first value is missed.
    */
-  private publishControl(control: ControlState): void {
+  private publishControl(control: Control): void {
     const { spec, order } = control;
     const { topics } = this;
     this.send(topics.controlMeta(spec.id), controlMetaJson(spec, order));
@@ -418,7 +426,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   /** The retained topics of one control: value, metas, legacy metas, error. */
-  private topicsOf(control: ControlState): string[] {
+  private topicsOf(control: Control): string[] {
     const { topics } = this;
     const id = control.spec.id;
     const out = [topics.control(id), topics.controlMeta(id)];
