@@ -19,10 +19,9 @@ import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device
 import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { groupByChip, mapChannelLines, type LegacyMapper, type MappedChannel } from './chips/line-map.js';
-import { ChipSession } from './chips/chip-session.js';
+import { ChipSession, type EdgeTally } from './chips/chip-session.js';
 import type { BindingAction, CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './config/control-ids.js';
-import { EdgeTally } from './channels/edge-tally.js';
 import { MeterInput } from './channels/meter-input.js';
 import { SwitchInput } from './channels/switch-input.js';
 import type { ChannelContext, Handover, GpioChannel } from './channels/gpio-channel.js';
@@ -101,7 +100,7 @@ export class GpioService {
   private cycling = false;
   private stopped = false;
   /** Edge events delivered by the kernel and the ones it dropped, since the start. */
-  readonly edgeTally = new EdgeTally();
+  readonly edgeTally: EdgeTally = { edges: 0, eventsLost: 0 };
 
   constructor(private readonly options: GpioServiceOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };

@@ -38,7 +38,6 @@ export class SimInput {
   /** Edge events are delivered for this line (edges asked for and the chip has interrupts). */
   private readonly edges: boolean;
   private physical: boolean;
-  private lineSeqno = 0;
   private readonly debounce: SimDebounce | undefined;
   private watcher: FSWatcher | undefined;
   private readonly time: Time;
@@ -132,7 +131,8 @@ export class SimInput {
 
   private emitEdge(rising: boolean, timestampNs: bigint): void {
     if (!this.edges) return;
-    this.host.emit({ offset: this.offset, rising, timestampNs, lineSeqno: ++this.lineSeqno });
+    // The simulated kernel never overflows its event FIFO.
+    this.host.emit({ offset: this.offset, rising, timestampNs, dropped: 0 });
   }
 
   /** The kernel shows an input's level in `value`; a failing mirror is not the driver's error. */

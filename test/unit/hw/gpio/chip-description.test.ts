@@ -11,6 +11,7 @@ import { chipPathsIn } from '../../../../src/hw/gpio/chip-paths.js';
 import { tempSimBoard } from '../../../helpers/sim-board.js';
 import { FakeGpioKernel } from './cdev/fake-kernel.js';
 import { requestLines } from '../../../helpers/line-set.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
 
 test('every line of the chip with its name, and the lines a request holds as used, with consumer, direction and active-low', async (t) => {
   const board = tempSimBoard(t, { gpiochip0: { lines: 3, label: 'pinctrl-sim', lineNames: ['IN1', '', 'RELAY'] } });
@@ -48,7 +49,7 @@ test('on the character device: the kernel line info flags (used, output, active-
     consumer: 'relay-daemon',
     flags: LINE_FLAG.USED | LINE_FLAG.OUTPUT | LINE_FLAG.ACTIVE_LOW,
   });
-  const backend = new CdevBackend({ sys: kernel, watchDevices: false });
+  const backend = new CdevBackend({ sys: kernel, watchDevices: false, time: new ManualTime() });
   t.after(() => backend.close());
   const d = await describeChip(backend, '/dev/gpiochip0');
   assert.deepEqual([d.name, d.label, d.lineCount], ['gpiochip0', 'pinctrl-test', 3]);
