@@ -29,7 +29,11 @@ export async function gpioHardwareOf(cli: ServiceOptions & GpioOptions): Promise
     return (log) => {
       const dir = cli.gpioSimDir;
       if (dir === null) throw new CtlError('USAGE', '--gpio-backend sim needs --gpio-sim DIR');
-      return { backend: new SimBackend({ dir, log }), mapLegacyNumber: legacyMapperOf(cli), listChips: () => chipPathsIn(dir) };
+      return {
+        backend: new SimBackend({ dir, log, time: systemTime }),
+        mapLegacyNumber: legacyMapperOf(cli),
+        listChips: () => chipPathsIn(dir),
+      };
     };
   }
   const { createCdevBackend } = await import('../hw/gpio/cdev/cdev-backend.js');

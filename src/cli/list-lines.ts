@@ -42,7 +42,7 @@ export interface LinesDocument {
 async function hardwareOf(cli: GpioCliOptions): Promise<{ backend: GpioBackend; chipsDir: string }> {
   if (cli.gpioBackend === 'sim' && cli.gpioSimDir !== null) {
     const { SimBackend } = await import('../sim/gpio/sim-backend.js');
-    return { backend: new SimBackend({ dir: cli.gpioSimDir }), chipsDir: cli.gpioSimDir };
+    return { backend: new SimBackend({ dir: cli.gpioSimDir, time: systemTime }), chipsDir: cli.gpioSimDir };
   }
   const { createCdevBackend } = await import('../hw/gpio/cdev/cdev-backend.js');
   return { backend: createCdevBackend({ watchDevices: false, time: systemTime }), chipsDir: '/dev' };

@@ -12,7 +12,7 @@
  * a read error → `r`), re-evaluates the decay of `_current`, and lets the publish policy
  * re-publish (`max_unchanged_interval` 0: every control at every cycle).
  */
-import { systemTime, type Time, type Timer } from '../core/time.js';
+import type { Time, Timer } from '../core/time.js';
 import type { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
@@ -55,7 +55,7 @@ export interface GpioServiceOptions {
   readonly listChips?: () => Promise<string[]>;
   readonly timing?: Partial<ServiceTiming>;
   /** Clocks and timers: the read cycle, retries, polling, debounce deadlines; tests give synthetic time. */
-  readonly time?: Time;
+  readonly time: Time;
   /** CLOCK_MONOTONIC ns (kernel edge timestamps' clock); default `time.nowNs`. */
   readonly nowNs?: () => bigint;
 }
@@ -104,7 +104,7 @@ export class GpioService {
 
   constructor(private readonly options: GpioServiceOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
-    const time = options.time ?? systemTime;
+    const time = options.time;
     this.time = time;
     this.nowNs = options.nowNs ?? (() => time.nowNs());
     this.scheduler = new Scheduler(time);

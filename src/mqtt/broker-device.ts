@@ -4,7 +4,7 @@
  * Topic building, the start trace, errors, commands, stale-control removal, the last will, the
  * republish on every reconnect and the cleanup on stop all live here.
  */
-import { systemTime, unrefDelay, type Time } from '../core/time.js';
+import { unrefDelay, type Time } from '../core/time.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { shownList } from '../core/shown-list.js';
 import type { Logger } from '../core/log.js';
@@ -58,8 +58,8 @@ export interface MqttDeviceOptions {
   /** The controller Home Assistant's ids name; by default this machine's (ha-controller.ts). */
   readonly haController?: HaController;
   readonly log: Logger;
-  /** Clocks and timers (values' max_unchanged_interval, the stop's waits, the connection's); default systemTime. */
-  readonly time?: Time;
+  /** Clocks and timers (values' max_unchanged_interval, the stop's waits, the connection's). */
+  readonly time: Time;
   /** Reconnection backoff; default 1 s doubling to 30 s. */
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
   /** Upper bound of `stop()`; default 4000 ms (the service exits within 5 s). */
@@ -111,7 +111,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.deviceSpec = options.device;
     this.topics = new DeviceTopics(options.topicPrefix ?? '', options.device.id);
     this.log = options.log;
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     const broker = resolveBroker(options.broker, options.device.id, options.topicPrefix);
     this.broker = broker;
     const clientId = String(broker.clientOptions.clientId);

@@ -19,7 +19,7 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
-import { systemTime, type Time } from '../../core/time.js';
+import type { Time } from '../../core/time.js';
 import { SimDebounce } from './sim-debounce.js';
 import { readPullLevel, writeValue } from './sim-files.js';
 
@@ -28,8 +28,8 @@ export interface InputHost {
   emit(event: EdgeEvent): void;
   /** Reading the line failed; the request decides whether that ends it. */
   readFailed(offset: number, err: unknown): void;
-  /** The clock of edge timestamps and the timers of debounce; systemTime when the host has none. */
-  readonly time?: Time;
+  /** The clock of edge timestamps and the timers of debounce. */
+  readonly time: Time;
 }
 
 export class SimInput {
@@ -54,7 +54,7 @@ export class SimInput {
     irq: boolean,
   ) {
     this.offset = settings.offset;
-    this.time = host.time ?? systemTime;
+    this.time = host.time;
     this.activeLow = settings.activeLow;
     this.edges = irq && settings.edges === true;
     this.physical = readPullLevel(dir) ?? false;
