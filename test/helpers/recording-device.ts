@@ -8,7 +8,7 @@
  *   await device.command('A1_OUT', '1');
  *   assert.deepEqual(device.valuesOf('A1_OUT'), ['0', '1']);
  */
-import { systemTime, type Time } from '../../src/core/time.js';
+import type { Time } from '../../src/core/time.js';
 import { CtlError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/log.js';
 import { createMemoryLogger } from './memory-logger.js';
@@ -46,11 +46,11 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   private readonly noBroker: boolean;
   private readonly offline: Array<(err: Error) => void> = [];
 
-  /** `noBroker`: the device never comes online (a broker that never answers). */
-  constructor(options: { spec?: DeviceSpec; time?: Pick<Time, 'now'>; noBroker?: boolean } = {}) {
+  /** `time`: the clock of the publish policy; `noBroker`: the device never comes online (a broker that never answers). */
+  constructor(options: { spec?: DeviceSpec; time: Pick<Time, 'now'>; noBroker?: boolean }) {
     this.noBroker = options.noBroker ?? false;
     this.spec = options.spec ?? { id: 'ctl-test', driver: 'ctl-mqtt-test', title: 'Test' };
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     this.log = createMemoryLogger('ctl:test:device');
   }
 
