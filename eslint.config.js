@@ -42,6 +42,12 @@ const BROWSER_GLOBALS = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 );
 
+/** Node's own timers: the services arm theirs through the injected Time (src/core/time.ts). */
+const TIMER_MODULES = ['node:timers', 'node:timers/promises', 'timers', 'timers/promises'].map((name) => ({
+  name,
+  message: 'arm timers through the injected Time (src/core/time.ts)',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
   {
@@ -89,13 +95,25 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: ['node:timers', 'node:timers/promises', 'timers', 'timers/promises'].map((name) => ({
-            name,
-            message: 'arm timers through the injected Time (src/core/time.ts)',
-          })),
+          paths: TIMER_MODULES,
+          // The real clock is handed down from where a program is put together; below it a part
+          // takes its Time as a required parameter, so a test cannot forget to pass one.
+          patterns: [
+            {
+              regex: '(^|/)time\\.js$',
+              importNames: ['systemTime'],
+              message: 'take the Time as a parameter: only a composition point (cli/, gpio/run.ts, adc/run.ts) hands out systemTime',
+            },
+          ],
         },
       ],
     },
+  },
+  // The composition points of the services, where the real clock is chosen; and connection.ts,
+  // whose `?? systemTime` default goes with its rewrite (issue 38, point 1).
+  {
+    files: ['src/gpio/run.ts', 'src/adc/run.ts', 'src/mqtt/connection.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: TIMER_MODULES }] },
   },
   // The console's pages: plain JavaScript, so the recommended rules catch what no compiler sees
   // (an undefined name, an unused variable, a duplicate key).

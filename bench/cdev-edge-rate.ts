@@ -12,6 +12,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EdgeEvent } from '../src/hw/gpio/backend.js';
 import { createCdevBackend } from '../src/hw/gpio/cdev/cdev-backend.js';
+import { systemTime } from '../src/core/time.js';
 
 const EDGES = Number(process.argv[2] ?? 4000);
 const SPACINGS_US = (process.argv[3] ?? '2000,1000,500,200,0').split(',').map(Number);
@@ -48,7 +49,7 @@ async function writeEdges(spacingUs: number): Promise<number> {
   return Number(out.trim());
 }
 
-const backend = createCdevBackend({ log: { warn: () => {}, debug: () => {} } });
+const backend = createCdevBackend({ log: { warn: () => {}, debug: () => {} }, time: systemTime });
 const chip = await backend.openChip(chipPath);
 console.log(`${EDGES} edges per run on ${chipPath} line ${OFFSET} (gpio-sim), node ${process.version}`);
 console.log('spacing µs  sent/s  received  FIFO-dropped  gpio-sim-merged  lossless');
@@ -65,8 +66,8 @@ for (const spacingUs of SPACINGS_US) {
     seen = events.length;
     await sleep(300);
   }
-  const last = events.at(-1)?.lineSeqno ?? 0;
-  const fifoDropped = last - events.length;
+  const fifoDropped = events.reduce((sum, e) => sum + e.dropped, 0);
+  const last = events.length + fifoDropped;
   const merged = EDGES - last;
   console.log(
     `${String(spacingUs).padStart(10)} ${((EDGES / ms) * 1000).toFixed(0).padStart(7)} ${String(events.length).padStart(9)} ` +

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { EventWaiter } from '../src/hw/gpio/cdev/event-waiter.js';
 import { createKoffiSyscalls } from '../src/hw/gpio/cdev/ffi.js';
+import { systemTime } from '../src/core/time.js';
 
 const EVENTS = Number(process.argv[2] ?? 1000);
 const INTERVAL_MS = Number(process.argv[3] ?? 5);
@@ -94,7 +95,7 @@ async function measure(name: string, start: (fd: number, got: (v: bigint) => voi
 }
 
 const asyncPoll = (fd: number, got: (v: bigint) => void) => {
-  const waiter = new EventWaiter(sys);
+  const waiter = new EventWaiter(sys, { time: systemTime });
   const buf = Buffer.alloc(8);
   waiter.add(fd, () => {
     if (sys.read(fd, buf) === 8) got(buf.readBigUInt64LE());

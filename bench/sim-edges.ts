@@ -14,10 +14,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EdgeEvent } from '../src/hw/gpio/backend.js';
 import { SimBackend } from '../src/sim/gpio/sim-backend.js';
 import { createSimBoard } from '../src/sim/gpio/sim-board.js';
+import { systemTime } from '../src/core/time.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-bench-'));
 createSimBoard(dir, { gpiochip0: 16 });
-const backend = new SimBackend({ dir });
+const backend = new SimBackend({ dir, time: systemTime });
 const chip = await backend.openChip('/dev/gpiochip0');
 const edges: EdgeEvent[] = [];
 let onEdgeAt = 0n;

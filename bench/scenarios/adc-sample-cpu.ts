@@ -16,6 +16,7 @@ import type { BenchContext, Scenario, ScenarioResult } from '../lib/scenario.js'
 import { judge } from '../lib/scenario.js';
 import { summarize } from '../lib/stats.js';
 import { barChart } from '../lib/svg.js';
+import { systemTime } from '../../src/core/time.js';
 
 const GOAL = { text: 'at most 3x C open/read/close', maxRatio: 3 };
 const NODE_READS = 20_000;
@@ -52,7 +53,7 @@ int main(int argc, char **argv) {
 
 /** CPU us per read of `n` reads through the service's read path in `mode`. */
 async function nodeRound(channel: IioChannel, mode: ReadMode, n: number): Promise<number> {
-  const path = new AdaptiveRawReader(channel, { mode });
+  const path = new AdaptiveRawReader(channel, { mode, time: systemTime });
   for (let i = 0; i < 200; i++) await path.read(); // warm-up (and the adaptive probe)
   if (mode === 'adaptive' && !path.synchronous) throw new Error('the adaptive path did not switch to synchronous reads');
   let sum = 0;
@@ -89,7 +90,7 @@ async function run(ctx: BenchContext): Promise<ScenarioResult> {
     } catch (err) {
       throw new Error(`cannot compile the C baseline with cc: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
     }
-    const channel = await openIioChannel(tree.device(0).dir, 'voltage1');
+    const channel = await openIioChannel(tree.device(0).dir, 'voltage1', { time: systemTime });
     const runs = Math.max(5, ctx.runs);
     const service: number[] = [];
     const pool: number[] = [];

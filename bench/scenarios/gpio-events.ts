@@ -22,6 +22,7 @@ import { judge, type BenchContext, type Scenario, type ScenarioResult } from '..
 import { summarize } from '../lib/stats.js';
 import { meter } from '../../test/helpers/gpio-channels.js';
 import { startMosquitto } from '../../test/helpers/mosquitto.js';
+import { systemTime } from '../../src/core/time.js';
 
 const GOAL = { text: 'at most 3x the cost of a no-op edge handler', maxRatio: 3 };
 const EDGES_PER_BATCH = 4000;
@@ -43,7 +44,7 @@ function driveBatch(backend: SimBackend, offset: number, count: number, clock: {
 async function measure(ctx: BenchContext): Promise<ScenarioResult> {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-bench-gpio-events-'));
   createSimBoard(dir, { gpiochip0: 2 });
-  const backend = new SimBackend({ dir });
+  const backend = new SimBackend({ dir, time: systemTime });
   const quiet = createLogger({ namespace: 'bench', write: () => {} });
   const clock = { ns: 1_000_000n * MS };
   const broker = await startMosquitto();
@@ -51,14 +52,16 @@ async function measure(ctx: BenchContext): Promise<ScenarioResult> {
     device: { id: 'bench', driver: 'ctl-mqtt-gpio', title: 'Bench' },
     broker: { url: broker.url },
     log: quiet,
+    time: systemTime,
   });
-  const state = await GpioStateStore.open({ path: join(dir, 'state.json'), saveIntervalMs: 5000, log: quiet });
+  const state = await GpioStateStore.open({ path: join(dir, 'state.json'), saveIntervalMs: 5000, log: quiet, time: systemTime });
   const service = new GpioService({
     config: { deviceName: 'Bench', debug: false, maxUnchangedInterval: -1, channels: [meterChannel] },
     backend,
     device,
     state,
     log: quiet,
+    time: systemTime,
     nowNs: () => clock.ns,
     timing: { readCycleMs: 0, pollMs: 0 },
   });

@@ -19,7 +19,7 @@
  *     in total, a one-off preemption costs a little CPU).
  */
 import type { IioChannel } from '../hw/iio/iio-channel.js';
-import { systemTime, type Time } from '../core/time.js';
+import type { Time } from '../core/time.js';
 
 /** `adaptive` (the service), or one path forced (benchmarks, tests). */
 export type ReadMode = 'adaptive' | 'sync' | 'async';
@@ -38,8 +38,8 @@ export type RawSource = Pick<IioChannel, 'readRaw' | 'readRawSync'>;
 
 export interface AdaptiveRawReaderOptions {
   readonly mode?: ReadMode;
-  /** Clock of the read durations (high resolution); default systemTime. */
-  readonly time?: Pick<Time, 'now'>;
+  /** Clock of the read durations (high resolution). */
+  readonly time: Pick<Time, 'now'>;
   /** Told when the path changes (for a debug line). */
   readonly onSwitch?: (sync: boolean, why: string) => void;
 }
@@ -53,11 +53,11 @@ export class AdaptiveRawReader {
 
   constructor(
     private readonly source: RawSource,
-    private readonly options: AdaptiveRawReaderOptions = {},
+    private readonly options: AdaptiveRawReaderOptions,
   ) {
     this.mode = options.mode ?? 'adaptive';
     this.sync = this.mode === 'sync';
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
   }
 
   /** True while reads are synchronous. */

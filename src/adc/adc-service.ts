@@ -5,7 +5,7 @@
  * changed. It owns no MQTT connection: the caller starts and stops the device.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { after, systemTime, type Time, type Timer } from '../core/time.js';
+import { after, type Time, type Timer } from '../core/time.js';
 import { FaultLog } from '../core/fault-log.js';
 import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
@@ -28,8 +28,8 @@ export interface AdcServiceOptions {
   /** Prefix of `/sys` (`--sysfs-root`). */
   readonly sysfsRoot: string;
   readonly log: Logger;
-  /** Clocks and timers; default systemTime. */
-  readonly time?: Time;
+  /** Clocks and timers. */
+  readonly time: Time;
   /** Default: a Scheduler of its own on `time`, stopped with the service. */
   readonly scheduler?: TaskScheduler;
   readonly readMode?: ReadMode;
@@ -52,7 +52,7 @@ export class AdcService {
   constructor(options: AdcServiceOptions) {
     this.options = options;
     this.config = options.config;
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     this.ownScheduler = options.scheduler === undefined ? new Scheduler(this.time) : undefined;
     this.scheduler = options.scheduler ?? this.ownScheduler!;
     this.faults = new FaultLog(options.log, { repeatIntervalMs: FAILURE_LOG_INTERVAL_MS, time: this.time });

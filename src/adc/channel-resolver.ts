@@ -17,12 +17,12 @@ export interface ResolvedChannel {
 
 /**
  * Looks the channel up under `sysfsRoot`. Rejects with the hw layer's one-line CtlError.
- * `reader` tunes the raw reader (tests give it their clock).
+ * `reader` tunes the raw reader and gives it its clock.
  */
 export async function resolveAdcChannel(
   config: AdcChannelConfig,
   sysfsRoot: string,
-  reader: IioRawReaderOptions = {},
+  reader: IioRawReaderOptions,
 ): Promise<ResolvedChannel> {
   const device = await findIioDevice({ sysfsRoot, matchIio: config.matchIio });
   const channel = await openIioChannel(device.dir, config.channel, { ...reader, desiredScale: config.scale });

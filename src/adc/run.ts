@@ -5,6 +5,7 @@
  */
 import type { ServiceOptions } from '../service/service-options.js';
 import type { Logger } from '../core/log.js';
+import { systemTime } from '../core/time.js';
 import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
 import { healthReportOf } from '../service/health.js';
 import { runService, startGateOf } from '../service/lifecycle.js';
@@ -42,13 +43,16 @@ export async function run(
   reloader?: ConfigReloader<AdcConfig>,
   context: RunContext = { env: process.env },
 ): Promise<number> {
-  const device = createServiceDevice(cli, config.deviceName, logger, context.env);
+  // The composition point: the one place the service's parts are handed the real clock.
+  const time = systemTime;
+  const device = createServiceDevice(cli, config.deviceName, logger, time, context.env);
   const readMode = readModeOf(context.env, logger);
   const service = new AdcService({
     config,
     device,
     sysfsRoot: cli.sysfsRoot,
     log: logger,
+    time,
     ...(readMode !== undefined ? { readMode } : {}),
   });
   const health = healthReportOf(
@@ -60,11 +64,13 @@ export async function run(
       counters: () => ({ samples: service.readTally.samples, read_errors: service.readTally.readErrors }),
     },
     logger,
+    time,
   );
   return runService({
     device,
     log: logger,
-    ...serviceProcessOf(context, logger, openNotifySocket),
+    ...serviceProcessOf(context, logger, openNotifySocket, time),
+    time,
     ...(health ? { health } : {}),
     ...startGateOf(originalDriverGate('adc', cli.deviceId, systemPresenceUnder(cli.sysfsRoot))),
     parts: {

@@ -10,6 +10,7 @@ import type { LegacyMapper } from '../gpio/chips/line-map.js';
 import type { GpioOptions } from '../gpio/gpio-options.js';
 import type { OpenGpioHardware } from '../gpio/run.js';
 import type { ServiceOptions } from '../service/service-options.js';
+import { systemTime } from '../core/time.js';
 
 /**
  * How global GPIO numbers are mapped: through the sysfs class under `--sysfs-root`, or, on the
@@ -28,9 +29,17 @@ export async function gpioHardwareOf(cli: ServiceOptions & GpioOptions): Promise
     return (log) => {
       const dir = cli.gpioSimDir;
       if (dir === null) throw new CtlError('USAGE', '--gpio-backend sim needs --gpio-sim DIR');
-      return { backend: new SimBackend({ dir, log }), mapLegacyNumber: legacyMapperOf(cli), listChips: () => chipPathsIn(dir) };
+      return {
+        backend: new SimBackend({ dir, log, time: systemTime }),
+        mapLegacyNumber: legacyMapperOf(cli),
+        listChips: () => chipPathsIn(dir),
+      };
     };
   }
   const { createCdevBackend } = await import('../hw/gpio/cdev/cdev-backend.js');
-  return (log) => ({ backend: createCdevBackend({ log }), mapLegacyNumber: legacyMapperOf(cli), listChips: () => chipPathsIn('/dev') });
+  return (log) => ({
+    backend: createCdevBackend({ log, time: systemTime }),
+    mapLegacyNumber: legacyMapperOf(cli),
+    listChips: () => chipPathsIn('/dev'),
+  });
 }

@@ -16,11 +16,12 @@ import type { Logger } from '../core/log.js';
 import { resolveBroker, type ResolvedBroker } from '../mqtt/broker-options.js';
 import { brokerOptionsFromCli } from '../service/broker-options-from-cli.js';
 import { ManagedConnection } from '../mqtt/connection.js';
-import { runStaleScan, scanMarkerTopic, StaleTopicScan } from '../mqtt/stale-cleanup.js';
+import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, StaleTopicScan } from '../mqtt/stale-cleanup.js';
 import { startupTimeoutOf } from '../service/startup-deadline.js';
 import { DeviceTopics } from '../mqtt/topics.js';
 import { haOwnTopics, haTopicSelection } from '../mqtt/ha/ha-config-scan.js';
 import { controllerOfThisMachine, type HaController } from '../mqtt/ha/ha-controller.js';
+import { systemTime } from '../core/time.js';
 
 export interface HaRemoveOptions {
   readonly haPrefix: string;
@@ -44,7 +45,7 @@ export async function removeHaDiscovery(options: HaRemoveOptions): Promise<strin
   let onUp = (): void => {};
   const up = new Promise<void>((resolve) => (onUp = resolve));
   const connection = new ManagedConnection(
-    { broker, clientId: options.clientId, persistentSession: false, log },
+    { broker, clientId: options.clientId, persistentSession: false, log, time: systemTime },
     {
       onConnect: () => onUp(),
       onDisconnect: () => scan?.abort(),
@@ -60,6 +61,8 @@ export async function removeHaDiscovery(options: HaRemoveOptions): Promise<strin
     scan = new StaleTopicScan(
       haTopicSelection(own, () => false),
       scanMarkerTopic(topics, 'ha-remove'),
+      DEFAULT_SCAN_TIMING,
+      systemTime,
     );
     const found = await runStaleScan(connection, scan);
     const acked =

@@ -75,7 +75,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     for (const problem of planned.problems) log.warn(problem);
     return planned.plans;
   };
-  const manager = serviceManagerOf(io.env, openNotifySocket, log);
+  const manager = serviceManagerOf(io.env, openNotifySocket, log, systemTime);
   const host = new Host({
     plans,
     io,

@@ -11,6 +11,7 @@ import { iioDevicesDir } from '../hw/iio/iio-scan.js';
 import { surveyIioDevices, type SurveyedChannel, type SurveyedDevice } from '../hw/iio/iio-survey.js';
 import type { CliIo } from './cli-io.js';
 import { printListing, table, type Listing } from './listing-output.js';
+import { systemTime } from '../core/time.js';
 
 /** Decimals of `volts`: the service's default `decimal_places`. */
 const VOLTS_DECIMALS = 3;
@@ -57,7 +58,7 @@ function deviceEntry(d: SurveyedDevice): DeviceEntry {
 export async function channelsDocument(sysfsRoot: string): Promise<Listing<ChannelsDocument>> {
   let devices: DeviceEntry[];
   try {
-    devices = (await surveyIioDevices(sysfsRoot)).map(deviceEntry);
+    devices = (await surveyIioDevices(sysfsRoot, systemTime)).map(deviceEntry);
   } catch (err) {
     return { document: { devices: [] }, nothingListed: messageOf(err) };
   }

@@ -12,6 +12,7 @@ import { describeChip, isUnreadable, type ChipDescription } from '../hw/gpio/chi
 import { chipPathsIn } from '../hw/gpio/chip-paths.js';
 import type { CliIo } from './cli-io.js';
 import { printListing, table, type Listing } from './listing-output.js';
+import { systemTime } from '../core/time.js';
 
 /** One line as `--list-lines` prints it (field names are part of the interface: docs/command-line.md). */
 export interface LineEntry {
@@ -41,10 +42,10 @@ export interface LinesDocument {
 async function hardwareOf(cli: GpioCliOptions): Promise<{ backend: GpioBackend; chipsDir: string }> {
   if (cli.gpioBackend === 'sim' && cli.gpioSimDir !== null) {
     const { SimBackend } = await import('../sim/gpio/sim-backend.js');
-    return { backend: new SimBackend({ dir: cli.gpioSimDir }), chipsDir: cli.gpioSimDir };
+    return { backend: new SimBackend({ dir: cli.gpioSimDir, time: systemTime }), chipsDir: cli.gpioSimDir };
   }
   const { createCdevBackend } = await import('../hw/gpio/cdev/cdev-backend.js');
-  return { backend: createCdevBackend({ watchDevices: false }), chipsDir: '/dev' };
+  return { backend: createCdevBackend({ watchDevices: false, time: systemTime }), chipsDir: '/dev' };
 }
 
 function chipEntry(d: ChipDescription): ChipEntry {

@@ -7,7 +7,7 @@
  * - its end is logged once (`recovered`), and the next failure of the key starts a new streak.
  */
 import type { Logger } from './log.js';
-import { systemTime, type Time } from './time.js';
+import type { Time } from './time.js';
 
 /** A failure logged again at most this often while it lasts (ms). */
 export const FAULT_REPEAT_INTERVAL_MS = 5 * 60_000;
@@ -23,7 +23,7 @@ export class FaultLog {
 
   constructor(
     private readonly log: Logger,
-    private readonly options: { readonly repeatIntervalMs?: number; readonly time?: Pick<Time, 'now'> } = {},
+    private readonly options: { readonly repeatIntervalMs?: number; readonly time: Pick<Time, 'now'> },
   ) {}
 
   /** True while a failure of `key` lasts. */
@@ -60,6 +60,6 @@ export class FaultLog {
   }
 
   private now(): number {
-    return (this.options.time ?? systemTime).now();
+    return this.options.time.now();
   }
 }

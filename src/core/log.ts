@@ -4,7 +4,7 @@
  * Loggers are passed in, never global, so tests can capture them.
  */
 
-import { systemTime, type Time } from './time.js';
+import type { Time } from './time.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
@@ -76,7 +76,7 @@ export class LogRateLimiter {
   private readonly last = new Map<string, { at: number; suppressed: number }>();
   constructor(
     private readonly intervalMs: number,
-    private readonly time: Pick<Time, 'now'> = systemTime,
+    private readonly time: Pick<Time, 'now'>,
   ) {}
 
   /** Returns null when the message must be suppressed, else the count suppressed since the last one. */

@@ -4,7 +4,7 @@
  * by due time and a single timeout is armed for the earliest one. Tasks due at the same moment run
  * in one wake-up, in the order they were scheduled. Idle (empty heap) means no timer at all.
  */
-import { systemTime, type Time, type Timer } from './time.js';
+import type { Time, Timer } from './time.js';
 
 export interface ScheduledTask {
   /** Cancels the task if it has not run yet. */
@@ -27,7 +27,7 @@ export class Scheduler {
   /** True while due tasks run: tasks they schedule are armed for once, after the last one. */
   private firing = false;
 
-  constructor(private readonly time: Time = systemTime) {}
+  constructor(private readonly time: Time) {}
 
   /** Runs `run` at monotonic time `due` (ms, Time.now() scale), or at once if it is past. */
   at(due: number, run: () => void): ScheduledTask {

@@ -12,17 +12,16 @@
  * a read error → `r`), re-evaluates the decay of `_current`, and lets the publish policy
  * re-publish (`max_unchanged_interval` 0: every control at every cycle).
  */
-import { systemTime, type Time, type Timer } from '../core/time.js';
+import type { Time, Timer } from '../core/time.js';
 import type { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ControlSpec, DeviceControl, MqttDevice } from '../mqtt/mqtt-device.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { GpioBackend } from '../hw/gpio/backend.js';
 import { groupByChip, mapChannelLines, type LegacyMapper, type MappedChannel } from './chips/line-map.js';
-import { ChipSession } from './chips/chip-session.js';
+import { ChipSession, type EdgeTally } from './chips/chip-session.js';
 import type { BindingAction, CounterConfig, GpioChannelConfig, GpioConfig } from './config/gpio-config-model.js';
 import { controlIdsOf } from './config/control-ids.js';
-import { EdgeTally } from './channels/edge-tally.js';
 import { MeterInput } from './channels/meter-input.js';
 import { SwitchInput } from './channels/switch-input.js';
 import type { ChannelContext, Handover, GpioChannel } from './channels/gpio-channel.js';
@@ -56,7 +55,7 @@ export interface GpioServiceOptions {
   readonly listChips?: () => Promise<string[]>;
   readonly timing?: Partial<ServiceTiming>;
   /** Clocks and timers: the read cycle, retries, polling, debounce deadlines; tests give synthetic time. */
-  readonly time?: Time;
+  readonly time: Time;
   /** CLOCK_MONOTONIC ns (kernel edge timestamps' clock); default `time.nowNs`. */
   readonly nowNs?: () => bigint;
 }
@@ -101,11 +100,11 @@ export class GpioService {
   private cycling = false;
   private stopped = false;
   /** Edge events delivered by the kernel and the ones it dropped, since the start. */
-  readonly edgeTally = new EdgeTally();
+  readonly edgeTally: EdgeTally = { edges: 0, eventsLost: 0 };
 
   constructor(private readonly options: GpioServiceOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
-    const time = options.time ?? systemTime;
+    const time = options.time;
     this.time = time;
     this.nowNs = options.nowNs ?? (() => time.nowNs());
     this.scheduler = new Scheduler(time);

@@ -14,6 +14,7 @@
 import { dirname } from 'node:path';
 import { CtlError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { systemTime } from '../core/time.js';
 import { privateDirectoryProblem } from '../core/persist/private-directory.js';
 import { reloadWith, type ConfigReloader } from '../service/config-reloader.js';
 import { healthReportOf } from '../service/health.js';
@@ -76,10 +77,12 @@ export async function run(
   context: RunContext = { env: process.env },
 ): Promise<number> {
   await refuseSharedStateDirectory(cli.stateFile);
+  // The composition point: the one place the service's parts are handed the real clock.
+  const time = systemTime;
   // The device's connection acknowledges every read at once: a broker with Nagle's algorithm on
   // would otherwise hold an `/on` command for up to ~40 ms after one of our publishes (see the
   // module). Only this connection: another service in the same process (cli/host/) keeps its own.
-  const device = createServiceDevice(cli, config.deviceName, logger, context.env, ackAtOnce);
+  const device = createServiceDevice(cli, config.deviceName, logger, time, context.env, ackAtOnce);
   const hw = openHardware(logger.child(cli.gpioBackend));
   const state = await GpioStateStore.open({
     path: cli.stateFile,
@@ -87,6 +90,7 @@ export async function run(
     log: logger.child('state'),
     // A state that cannot be saved is lost at the next restart: `w` on the device says so.
     onSaveFailing: (failing) => device.setError('w', failing),
+    time,
   });
   const service = new GpioService({
     config,
@@ -96,6 +100,7 @@ export async function run(
     log: logger,
     mapLegacyNumber: hw.mapLegacyNumber,
     listChips: hw.listChips,
+    time,
   });
   const health = healthReportOf(
     cli,
@@ -106,12 +111,14 @@ export async function run(
       counters: () => ({ edges: service.edgeTally.edges, events_lost: service.edgeTally.eventsLost, saves_failed: state.savesFailed }),
     },
     logger,
+    time,
   );
   let report: StartReport = { chips: [] };
   return runService({
     device,
     log: logger,
-    ...serviceProcessOf(context, logger, openNotifySocket),
+    ...serviceProcessOf(context, logger, openNotifySocket, time),
+    time,
     ...(health ? { health } : {}),
     ...startGateOf(originalDriverGate('gpio', cli.deviceId, systemPresenceUnder(cli.sysfsRoot))),
     parts: {

@@ -4,7 +4,7 @@
  * Topic building, the start trace, errors, commands, stale-control removal, the last will, the
  * republish on every reconnect and the cleanup on stop all live here.
  */
-import { systemTime, unrefDelay, type Time } from '../core/time.js';
+import { unrefDelay, type Time } from '../core/time.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { shownList } from '../core/shown-list.js';
 import type { Logger } from '../core/log.js';
@@ -15,9 +15,17 @@ import { tryTlsMaterial } from './tls-trial.js';
 import { ManagedConnection } from './connection.js';
 import type { OnSocket } from './broker-client.js';
 import { controlLegacyMetas, controlMetaJson, deviceMetaJson } from './control-meta.js';
-import { checkNewControl, ControlState, shownPayload, type ControlSink } from './control-state.js';
-import type { ControlSpec, DeviceControl, DeviceSpec, EventSourceSpec, FireEvent, MqttDevice, MqttTraffic } from './mqtt-device.js';
-import { withErrorFlag, type ErrorFlag } from './error-flags.js';
+import { checkNewControl, Control, shownPayload, withErrorFlag, type ControlSink } from './control.js';
+import type {
+  ControlSpec,
+  DeviceControl,
+  DeviceSpec,
+  ErrorFlag,
+  EventSourceSpec,
+  FireEvent,
+  MqttDevice,
+  MqttTraffic,
+} from './mqtt-device.js';
 import type { HaController } from './ha/ha-controller.js';
 import { HaDiscovery } from './ha/ha-discovery.js';
 import { DEFAULT_SCAN_TIMING, runStaleScan, scanMarkerTopic, staleControlSelection, StaleTopicScan } from './stale-cleanup.js';
@@ -50,8 +58,8 @@ export interface MqttDeviceOptions {
   /** The controller Home Assistant's ids name; by default this machine's (ha-controller.ts). */
   readonly haController?: HaController;
   readonly log: Logger;
-  /** Clocks and timers (values' max_unchanged_interval, the stop's waits, the connection's); default systemTime. */
-  readonly time?: Time;
+  /** Clocks and timers (values' max_unchanged_interval, the stop's waits, the connection's). */
+  readonly time: Time;
   /** Reconnection backoff; default 1 s doubling to 30 s. */
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
   /** Upper bound of `stop()`; default 4000 ms (the service exits within 5 s). */
@@ -77,7 +85,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   private readonly toClear = new Set<string>();
   private readonly log: Logger;
   private readonly time: Time;
-  private readonly controls = new Map<string, ControlState>();
+  private readonly controls = new Map<string, Control>();
   /**
    * Set when the process's first connection resumed a session of an earlier process (MQTT 3.1.1
    * has no Clean Start): commands queued in it are stale. Until the control's own `/on` SUBACK,
@@ -103,7 +111,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
     this.deviceSpec = options.device;
     this.topics = new DeviceTopics(options.topicPrefix ?? '', options.device.id);
     this.log = options.log;
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     const broker = resolveBroker(options.broker, options.device.id, options.topicPrefix);
     this.broker = broker;
     const clientId = String(broker.clientOptions.clientId);
@@ -166,7 +174,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
 
   addControl(spec: ControlSpec): DeviceControl {
     checkNewControl(spec, (id) => this.controls.has(id));
-    const control = new ControlState(spec, this.controls.size + 1, this, this.time, this.log);
+    const control = new Control(spec, this.controls.size + 1, this, this.time, this.log);
     this.controls.set(spec.id, control);
     this.ha?.addControl(spec);
     if (this.isOnline) {
@@ -218,7 +226,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   setControlOrder(ids: readonly string[]): void {
-    const reordered = new Map<string, ControlState>();
+    const reordered = new Map<string, Control>();
     for (const id of ids) {
       const control = this.controls.get(id);
       if (control !== undefined && !reordered.has(id)) reordered.set(id, control);
@@ -330,10 +338,9 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   // ControlSink: the control decided to publish; only while online (the next connect sends all).
+  // The connection's answer goes back: a value it could not hand over must not count as sent.
   sendValue(id: string, value: string): boolean {
-    if (!this.isOnline) return false;
-    this.send(this.topics.control(id), value);
-    return true;
+    return this.isOnline && this.connection.send(this.topics.control(id), value);
   }
 
   sendErrors(id: string, errors: string): void {
@@ -393,7 +400,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
    * Metas, error flags, then the value. A writable control's `/on` is subscribed by the caller
    * before this, so no command sent after its first value is missed.
    */
-  private publishControl(control: ControlState): void {
+  private publishControl(control: Control): void {
     const { spec, order } = control;
     const { topics } = this;
     this.send(topics.controlMeta(spec.id), controlMetaJson(spec, order));
@@ -419,7 +426,7 @@ class BrokerDevice implements MqttDevice, ControlSink {
   }
 
   /** The retained topics of one control: value, metas, legacy metas, error. */
-  private topicsOf(control: ControlState): string[] {
+  private topicsOf(control: Control): string[] {
     const { topics } = this;
     const id = control.spec.id;
     const out = [topics.control(id), topics.controlMeta(id)];

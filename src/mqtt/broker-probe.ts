@@ -9,7 +9,7 @@
 import type { MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
 import type { ResolvedBroker } from './broker-options.js';
-import { after, systemTime, type Time } from '../core/time.js';
+import { after, type Time } from '../core/time.js';
 import { connectBrokerClient } from './broker-client.js';
 
 export interface ProbeOptions {
@@ -21,8 +21,8 @@ export interface ProbeOptions {
   readonly protocolVersion: 4 | 5;
   /** How long to wait for the broker's CONNACK. */
   readonly timeoutMs: number;
-  /** Clock of the timeout; default systemTime. */
-  readonly time?: Time;
+  /** Clock of the timeout. */
+  readonly time: Time;
 }
 
 /** How the broker took the probe. */
@@ -66,7 +66,7 @@ export function probeBroker(options: ProbeOptions): Promise<ProbeAnswer> {
       client.end(answer.kind !== 'accepted');
       resolve(answer);
     };
-    const timer = after(options.time ?? systemTime, options.timeoutMs, () =>
+    const timer = after(options.time, options.timeoutMs, () =>
       settle({ kind: 'failed', error: new Error(`no answer within ${options.timeoutMs / 1000} s`) }),
     ).unref();
     client.once('connect', () => settle({ kind: 'accepted' }));

@@ -5,9 +5,11 @@
  * ADC or configuration files. `createMqttDevice` (broker-device.ts) is the implementation on a
  * broker; `test/helpers/recording-device.ts` is one for the services' unit tests.
  */
-import type { ErrorFlag } from './error-flags.js';
-
-export type { ErrorFlag } from './error-flags.js';
+/**
+ * An error flag of a control or device (Wiren Board conventions): `r` read error, `w` write
+ * error, `p` read period missed, published on `meta/error` as the set of letters ('' = none).
+ */
+export type ErrorFlag = 'r' | 'w' | 'p';
 
 /** What went over the connection since the process started (the health document's `mqtt`). */
 export interface MqttTraffic {

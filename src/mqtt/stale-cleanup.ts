@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ISubscriptionMap } from 'mqtt';
-import { after, systemTime, type Time, type Timer } from '../core/time.js';
+import { after, type Time, type Timer } from '../core/time.js';
 import { CONTROL_LEGACY_METAS, type DeviceTopics } from './topics.js';
 
 export interface ScanTiming {
@@ -76,7 +76,7 @@ export class StaleTopicScan {
     /** A topic only this scan uses. */
     readonly markerTopic: string,
     private readonly timing: ScanTiming = DEFAULT_SCAN_TIMING,
-    private readonly time: Time = systemTime,
+    private readonly time: Time,
   ) {
     this.result = new Promise((resolve) => {
       this.settle = resolve;

@@ -11,7 +11,7 @@
  * sees that the service is not running, not that it never existed.
  */
 import type { Logger } from '../core/log.js';
-import { systemTime, unrefDelay, type Time } from '../core/time.js';
+import { unrefDelay, type Time } from '../core/time.js';
 import type { ResolvedBroker } from './broker-options.js';
 import { ManagedConnection } from './connection.js';
 import type { TlsMaterial } from './tls-material.js';
@@ -41,7 +41,7 @@ export interface StatusDeviceOptions {
   readonly controls: readonly StatusControl[];
   readonly log: Logger;
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
-  readonly time?: Time;
+  readonly time: Time;
 }
 
 export const STATUS_RUNNING = 'running';
@@ -94,7 +94,7 @@ export class StatusDevice {
     if (this.connection.connected) {
       await Promise.race([
         this.connection.publish(this.topics.control('status'), STATUS_STOPPED),
-        unrefDelay(this.options.time ?? systemTime, timeoutMs),
+        unrefDelay(this.options.time, timeoutMs),
       ]);
     }
     await this.connection.end(this.connection.connected, 500);

@@ -1,26 +1,21 @@
 /**
- * MQTT's one length limit, and every check of it: MQTT strings (topics, client id, user name,
- * password) hold at most 65,535 bytes. mqtt.js does not check: a longer one makes it throw while
- * encoding the packet, and its connection is stuck afterwards. So the lengths are checked before
- * anything connects: a client id, user name or password wherever it came from (checkMqttString),
- * the command line's prefix and device id, which must leave room for controls
- * (TopicBudget.checkRoomForControls), and each channel of the configuration, whose longest topic
- * must fit (topicLengthCheck).
+ * The checks of MQTT's one length limit (topics.ts: MQTT strings, topics, client id, user name,
+ * password, hold at most 65,535 bytes) made before anything connects, so that a string too long
+ * is a mistake named at start rather than an error of the MQTT client at its first packet: a
+ * client id, user name or password wherever it came from (checkMqttString), the command line's
+ * prefix and device id, which must leave room for controls (TopicBudget.checkRoomForControls),
+ * and each channel of the configuration, whose longest topic must fit (topicLengthCheck).
  */
 import type { TopicLengthCheck } from '../core/config/topic-length.js';
 import { rule } from '../core/config/config-rules.js';
 import { CtlError } from '../core/errors.js';
 import { withThousands } from '../core/thousands.js';
-import { CONTROL_LEGACY_METAS, DeviceTopics } from './topics.js';
+import { CONTROL_LEGACY_METAS, DeviceTopics, MQTT_MAX_STRING_BYTES, utf8Bytes } from './topics.js';
 
-/** The longest MQTT string, in bytes of UTF-8. */
-export const MQTT_MAX_STRING_BYTES = 65_535;
+// The limit's home is topics.ts; connection.ts's publish guard still imports it from here.
+export { MQTT_MAX_STRING_BYTES, utf8Bytes };
 /** How a message about a string too long for MQTT ends. */
 const THE_LIMIT = `the limit is ${withThousands(MQTT_MAX_STRING_BYTES)}`;
-
-export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
-}
 
 /**
  * A string bound for an MQTT packet (a client id, a user name, a password) longer than MQTT allows

@@ -1,9 +1,23 @@
 /**
- * Topic layout of one device (Wiren Board conventions, docs/mqtt.md). The `-T` prefix is
- * prepended literally: prefix "pfx" gives `pfx/devices/<id>/...`; without a prefix topics begin
- * with `/devices/` (first level empty, as the conventions have it).
+ * Topic layout of one device (Wiren Board conventions, docs/mqtt.md), and what a topic may be: a
+ * level without wildcards, a prefix, and a length MQTT can carry. The `-T` prefix is prepended
+ * literally: prefix "pfx" gives `pfx/devices/<id>/...`; without a prefix topics begin with
+ * `/devices/` (first level empty, as the conventions have it).
  */
 import { CtlError } from '../core/errors.js';
+
+/**
+ * The longest MQTT string (a topic, and also a client id, user name or password), in bytes of
+ * UTF-8. mqtt.js does not check it: a longer topic makes it throw while encoding the packet, so
+ * every publish is guarded by it (connection.ts) and the configuration is checked against it
+ * before anything connects (topic-length-limits.ts).
+ */
+export const MQTT_MAX_STRING_BYTES = 65_535;
+
+/** The length MQTT counts: bytes of UTF-8. */
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
 
 /** Legacy per-key subtopics of a device meta, in the order of the start trace. */
 export const DEVICE_LEGACY_METAS = ['driver', 'name', 'error'] as const;

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from '../core/log.js';
 import { messageOf } from '../core/errors.js';
-import { systemTime, type Time, type Timer } from '../core/time.js';
+import type { Time, Timer } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { packageVersion } from './package-version.js';
 import type { StatusControl, Titles } from '../mqtt/status-device.js';
@@ -80,8 +80,8 @@ export interface HealthOptions {
   /** Seconds between documents (> 0). */
   readonly intervalS: number;
   readonly log: Logger;
-  /** Timer of the interval; default systemTime. */
-  readonly time?: Time;
+  /** Timer of the interval. */
+  readonly time: Time;
 }
 
 /** SHA-256 of a file's bytes, in hex; null when it cannot be read (said once in the log). */
@@ -107,7 +107,7 @@ export class HealthReport {
     const { device, intervalS } = this.options;
     device.setHealthSource(() => JSON.stringify(this.document()));
     this.updateStatus();
-    this.timer = (this.options.time ?? systemTime)
+    this.timer = this.options.time
       .every(intervalS * 1000, () => {
         device.publishHealth();
         this.updateStatus();
@@ -156,7 +156,8 @@ export function healthReportOf(
   device: MqttDevice,
   driver: DriverHealth,
   log: Logger,
+  time: Time,
 ): HealthReport | undefined {
   if (cli.healthIntervalS <= 0) return undefined;
-  return new HealthReport({ device, driver, configFile: cli.configFile, intervalS: cli.healthIntervalS, log });
+  return new HealthReport({ device, driver, configFile: cli.configFile, intervalS: cli.healthIntervalS, log, time });
 }

@@ -20,7 +20,7 @@
  */
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { after, systemTime, type Time } from '../core/time.js';
+import { after, type Time } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 import { startupTimeoutOf, watchStartupDeadline } from './startup-deadline.js';
 import { releaseEarlyStops, takeEarlyReloads } from './early-signals.js';
@@ -76,8 +76,8 @@ export interface LifecycleOptions {
   readonly env?: ServiceEnv;
   /** The health document (health.ts): started with the driver, told of applied reloads, stopped first. */
   readonly health?: Pick<HealthReport, 'start' | 'configApplied' | 'stop'>;
-  /** Timers of the deadlines and the backstop; default systemTime. */
-  readonly time?: Time;
+  /** Timers of the deadlines and the backstop. */
+  readonly time: Time;
   /**
    * What must clear before the service touches anything (the original driver on its device id,
    * original-driver.ts). While it holds, the service is settled for systemd, a reload looks again
@@ -96,7 +96,7 @@ export async function runService(options: LifecycleOptions): Promise<number> {
   const stopSignals = options.stopSignals ?? (hosted !== undefined ? [] : ['SIGTERM', 'SIGINT']);
   const reloadSignals = options.reloadSignals ?? (hosted !== undefined ? [] : ['SIGHUP']);
   const manager = options.serviceManager;
-  const time = options.time ?? systemTime;
+  const time = options.time;
 
   let resolveExit: (code: number) => void = () => {};
   const exited = new Promise<number>((resolve) => (resolveExit = resolve));

@@ -13,6 +13,7 @@ import type { ServiceEnv } from './hosted-process.js';
 import type { OnSocket } from '../mqtt/broker-client.js';
 import { statusDeviceOf } from './health.js';
 import { ORIGINAL_DRIVERS } from './original-driver.js';
+import type { Time } from '../core/time.js';
 
 /** `ctl-mqtt-gpio` → `gpio`. */
 function driverKindOf(binary: string): string {
@@ -30,7 +31,7 @@ function hasStatusDevice(cli: ServiceOptions): boolean {
 }
 
 /**
- * `title`: the config's `device_name`; `env`: where the password and Home Assistant's ids come
+ * `title`: the config's `device_name`; `time`: the device's clocks and timers; `env`: where the password and Home Assistant's ids come
  * from; `onSocket`: told of each socket the device's connection opens to the broker (the
  * service's own, not another's in the same process).
  */
@@ -38,6 +39,7 @@ export function createServiceDevice(
   cli: ServiceOptions,
   title: string,
   logger: Logger,
+  time: Time,
   env: ServiceEnv = process.env,
   onSocket?: OnSocket,
 ): MqttDevice {
@@ -51,6 +53,7 @@ export function createServiceDevice(
     ...(ha && env !== process.env ? { haController: controllerOfThisMachine(logger.child('mqtt'), env) } : {}),
     ...(hasStatusDevice(cli) ? { statusDevice: statusDeviceOf(driverKindOf(cli.binary), cli.deviceId) } : {}),
     log: logger.child('mqtt'),
+    time,
     ...(onSocket !== undefined ? { onSocket } : {}),
   });
 }

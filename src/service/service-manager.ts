@@ -15,7 +15,7 @@
  */
 import { messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { systemTime, type Time } from '../core/time.js';
+import type { Time } from '../core/time.js';
 
 export interface ServiceManager {
   ready(): void;
@@ -53,7 +53,7 @@ export function serviceManagerOf(
   env: Readonly<Record<string, string | undefined>>,
   open: (socket: string) => NotificationSender,
   log: Logger,
-  time: Time = systemTime,
+  time: Time,
 ): ServiceManager {
   const socket = env['NOTIFY_SOCKET'];
   if (socket === undefined || socket === '') return NONE;

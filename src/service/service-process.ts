@@ -4,6 +4,7 @@
  * host process, the host does both for every service it runs (hosted-process.ts).
  */
 import type { Logger } from '../core/log.js';
+import type { Time } from '../core/time.js';
 import type { RunContext } from './hosted-process.js';
 import type { LifecycleOptions } from './lifecycle.js';
 import { serviceManagerOf, type NotificationSender } from './service-manager.js';
@@ -12,8 +13,9 @@ export function serviceProcessOf(
   context: RunContext,
   log: Logger,
   openNotifySocket: (socket: string) => NotificationSender,
+  time: Time,
 ): Pick<LifecycleOptions, 'serviceManager' | 'hosted' | 'env'> {
   const { env, hosted } = context;
   if (hosted !== undefined) return { serviceManager: hosted.serviceManager, hosted, env };
-  return { serviceManager: serviceManagerOf(env, openNotifySocket, log), env };
+  return { serviceManager: serviceManagerOf(env, openNotifySocket, log, time), env };
 }

@@ -6,7 +6,7 @@
  */
 import type { ServiceEnv } from './hosted-process.js';
 import type { Logger } from '../core/log.js';
-import { after, systemTime, type Time } from '../core/time.js';
+import { after, type Time } from '../core/time.js';
 import type { MqttDevice } from '../mqtt/mqtt-device.js';
 
 /** How long a service waits for its first connection, unless CTL_MQTT_STARTUP_TIMEOUT says otherwise. */
@@ -31,12 +31,7 @@ export function startupTimeoutOf(env: ServiceEnv, log: Logger): number {
  * Calls `giveUp(reason)` once if `device` has not been online within `timeoutS` seconds (0: never).
  * Returns a cancel function (call it when the service stops for another reason).
  */
-export function watchStartupDeadline(
-  device: MqttDevice,
-  timeoutS: number,
-  giveUp: (reason: string) => void,
-  time: Time = systemTime,
-): () => void {
+export function watchStartupDeadline(device: MqttDevice, timeoutS: number, giveUp: (reason: string) => void, time: Time): () => void {
   if (timeoutS === 0) return () => {};
   let settled = false;
   const timer = after(time, timeoutS * 1000, () => {

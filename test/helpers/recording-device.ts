@@ -8,11 +8,11 @@
  *   await device.command('A1_OUT', '1');
  *   assert.deepEqual(device.valuesOf('A1_OUT'), ['0', '1']);
  */
-import { systemTime, type Time } from '../../src/core/time.js';
+import type { Time } from '../../src/core/time.js';
 import { CtlError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/log.js';
 import { createMemoryLogger } from './memory-logger.js';
-import { checkNewControl, ControlState, type ControlSink } from '../../src/mqtt/control-state.js';
+import { checkNewControl, Control, withErrorFlag, type ControlSink } from '../../src/mqtt/control.js';
 import type {
   ControlSpec,
   DeviceControl,
@@ -23,7 +23,6 @@ import type {
   MqttDevice,
   MqttTraffic,
 } from '../../src/mqtt/mqtt-device.js';
-import { withErrorFlag } from '../../src/mqtt/error-flags.js';
 
 export type DeviceEvent =
   | { readonly kind: 'value'; readonly control: string; readonly text: string }
@@ -39,7 +38,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   /** Every publish decision, in order (as if always connected). */
   readonly events: DeviceEvent[] = [];
   readonly log: Logger & { lines: string[] };
-  private readonly controls = new Map<string, ControlState>();
+  private readonly controls = new Map<string, Control>();
   private readonly time: Pick<Time, 'now'>;
   private flags = '';
   private started = false;
@@ -47,11 +46,11 @@ export class RecordingDevice implements MqttDevice, ControlSink {
   private readonly noBroker: boolean;
   private readonly offline: Array<(err: Error) => void> = [];
 
-  /** `noBroker`: the device never comes online (a broker that never answers). */
-  constructor(options: { spec?: DeviceSpec; time?: Pick<Time, 'now'>; noBroker?: boolean } = {}) {
+  /** `time`: the clock of the publish policy; `noBroker`: the device never comes online (a broker that never answers). */
+  constructor(options: { spec?: DeviceSpec; time: Pick<Time, 'now'>; noBroker?: boolean }) {
     this.noBroker = options.noBroker ?? false;
     this.spec = options.spec ?? { id: 'ctl-test', driver: 'ctl-mqtt-test', title: 'Test' };
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     this.log = createMemoryLogger('ctl:test:device');
   }
 
@@ -65,7 +64,7 @@ export class RecordingDevice implements MqttDevice, ControlSink {
 
   addControl(spec: ControlSpec): DeviceControl {
     checkNewControl(spec, (id) => this.controls.has(id));
-    const control = new ControlState(spec, this.controls.size + 1, this, this.time, this.log);
+    const control = new Control(spec, this.controls.size + 1, this, this.time, this.log);
     this.controls.set(spec.id, control);
     return control;
   }

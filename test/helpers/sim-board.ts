@@ -25,7 +25,7 @@ export interface TempSimBoard {
 export function tempSimBoard(
   t: TestContext,
   layout: SimBoardLayout = { gpiochip0: 8 },
-  options: Omit<SimBackendOptions, 'dir'> = {},
+  options: Omit<SimBackendOptions, 'dir'>,
 ): TempSimBoard {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-'));
   createSimBoard(dir, layout);

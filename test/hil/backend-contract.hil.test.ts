@@ -10,13 +10,17 @@ import { createCdevBackend } from '../../src/hw/gpio/cdev/cdev-backend.js';
 import { gpioBackendContract, type BackendRig } from '../scenarios/gpio-backend/backend.contract.js';
 import { kernelRig, skipOutsideGuest } from './gpio-sim-rig.js';
 import { hilTimeScale } from './time-scale.js';
+import { systemTime } from '../../src/core/time.js';
 
 const timeScale = hilTimeScale();
 
 gpioBackendContract(
   'cdev on the kernel gpio-sim',
   async (): Promise<BackendRig> => {
-    const backend: GpioBackend = createCdevBackend({ log: { warn: (m) => console.error(`warn: ${m}`), debug: () => {} } });
+    const backend: GpioBackend = createCdevBackend({
+      log: { warn: (m) => console.error(`warn: ${m}`), debug: () => {} },
+      time: systemTime,
+    });
     return kernelRig(backend);
   },
   {

@@ -11,12 +11,13 @@ import { createCdevBackend } from '../../src/hw/gpio/cdev/cdev-backend.js';
 import { level, pull, setLive, simChip, skipOutsideGuest, waitForNode } from './gpio-sim-rig.js';
 import { requestLines } from '../helpers/line-set.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { systemTime } from '../../src/core/time.js';
 
 const skip = skipOutsideGuest;
 
 test('a removed chip fails its requests with HW_GONE and is usable again when it is back', { skip }, async (t) => {
   let sim = simChip('gpio-expander');
-  const backend = createCdevBackend({ log: { warn: (m) => t.diagnostic(`warn: ${m}`), debug: () => {} } });
+  const backend = createCdevBackend({ log: { warn: (m) => t.diagnostic(`warn: ${m}`), debug: () => {} }, time: systemTime });
   t.after(async () => {
     await backend.close();
     await setLive(sim, true).catch(() => undefined);

@@ -120,7 +120,7 @@ export async function resetPulls(chip: SimChip): Promise<void> {
  * A rig for the backend contract suite (test/scenarios/gpio-backend/backend.contract.ts,
  * `BackendRig`) on a kernel gpio-sim chip: every line starts free and pulled down; removeChip/restoreChip toggle
  * `live`, and restoreChip returns the path the chip came back under.
- * Usage in a HIL file: `gpioBackendContract('cdev', () => kernelRig(createCdevBackend()), { skip })`.
+ * Usage in a HIL file: `gpioBackendContract('cdev', () => kernelRig(createCdevBackend({ time: systemTime })), { skip })`.
  */
 export async function kernelRig<B>(backend: B, label = 'pinctrl-bcm2711') {
   let sim = simChip(label);

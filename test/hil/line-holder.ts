@@ -14,13 +14,15 @@ export interface HeldLine {
 
 export async function holdLine(t: TestContext, chipPath: string, offset: number, consumer: string): Promise<HeldLine> {
   const backendUrl = new URL('../../src/hw/gpio/cdev/cdev-backend.js', import.meta.url);
+  const timeUrl = new URL('../../src/core/time.js', import.meta.url);
   const holder = spawn(
     process.execPath,
     [
       '--input-type=module',
       '-e',
       `const { createCdevBackend } = await import(${JSON.stringify(backendUrl.href)});
-       const chip = await createCdevBackend().openChip(${JSON.stringify(chipPath)});
+       const { systemTime } = await import(${JSON.stringify(timeUrl.href)});
+       const chip = await createCdevBackend({ time: systemTime }).openChip(${JSON.stringify(chipPath)});
        await chip.requestLine({ consumer: ${JSON.stringify(consumer)}, line: { offset: ${offset}, direction: 'output', activeLow: false } });
        console.log('held');
        process.stdin.resume();

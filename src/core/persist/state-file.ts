@@ -16,17 +16,12 @@ import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import type { Logger } from '../log.js';
 import { errnoOf, messageOf } from '../errors.js';
 import { shownList } from '../shown-list.js';
-import { systemTime, type Time, type Timer } from '../time.js';
+import type { Time, Timer } from '../time.js';
 
 /** Checks a parsed document; returns the typed state or a one-line reason it is not valid. */
 export type StateDecoder<T> = (value: unknown) => T | { invalid: string };
 
-export async function loadStateFile<T>(
-  path: string,
-  decode: StateDecoder<T>,
-  log: Logger,
-  nowSeconds: () => number = () => Math.floor(systemTime.wallNow() / 1000),
-): Promise<T | null> {
+export async function loadStateFile<T>(path: string, decode: StateDecoder<T>, log: Logger, nowSeconds: () => number): Promise<T | null> {
   const leftovers = await removeStaleTempFiles(path);
   if (leftovers.length > 0)
     log.info(`removed ${leftovers.length} temporary file(s) of interrupted saves beside ${path}: ${shownList(leftovers)}`);
@@ -78,8 +73,8 @@ export interface StateSaverOptions {
    * not survive a restart, so the service also shows it where users look (MQTT).
    */
   onFailingChange?: (failing: boolean) => void;
-  /** Time and timers; the real ones by default (tests pass synthetic time). */
-  time?: SaveTimers;
+  /** Time and timers (tests pass synthetic time). */
+  time: SaveTimers;
 }
 
 /** The time a saver needs: a monotonic clock (ms) and one-shot timers at a time of it. */
@@ -109,7 +104,7 @@ export class StateSaver {
   private failures = 0;
 
   constructor(private readonly options: StateSaverOptions) {
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     this.retryDelayMs = options.intervalMs;
   }
 

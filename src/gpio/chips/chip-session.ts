@@ -23,7 +23,15 @@ import { FaultLog } from '../../core/fault-log.js';
 import { after, type Time, type Timer } from '../../core/time.js';
 import { HeldLines, requestLine, type HeldLine } from './held-lines.js';
 import { channelLabel, type GpioChannel } from '../channels/gpio-channel.js';
-import type { EdgeTally } from '../channels/edge-tally.js';
+
+/**
+ * Edge events as the backend delivered them, for the health document: how many came, and how many
+ * the kernel dropped before them (each event says how many; the backend counts them).
+ */
+export interface EdgeTally {
+  edges: number;
+  eventsLost: number;
+}
 
 export interface ChipSessionOptions {
   /** The configured chip path. */
@@ -227,12 +235,15 @@ export class ChipSession {
     if (chip === undefined) throw new CtlError('HW_GONE', `GPIO chip ${this.path} is not open`);
     let self: HeldLine | undefined;
     const early: { error?: Error } = {};
-    const tally = this.options.edgeTally?.forRequest();
+    const tally = this.options.edgeTally;
     const line = await requestLine(chip, {
       consumer: this.options.consumer,
       settings: channel.lineSettings(),
       onEdge: (event) => {
-        tally?.(event);
+        if (tally !== undefined) {
+          tally.edges++;
+          tally.eventsLost += event.dropped;
+        }
         channel.input?.onEdge(event.rising, event.timestampNs);
       },
       onFailure: (error) => {

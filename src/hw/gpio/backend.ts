@@ -86,8 +86,12 @@ export interface EdgeEvent {
   rising: boolean;
   /** Kernel CLOCK_MONOTONIC timestamp in nanoseconds (same clock as process.hrtime.bigint()). */
   timestampNs: bigint;
-  /** Per-line sequence number, starting at 1; a gap means the kernel dropped events. */
-  lineSeqno: number;
+  /**
+   * Events of this line the backend lost just before this one (the kernel's event FIFO was full;
+   * 0 normally). The backend counts them once, from the kernel's per-line sequence numbers, so
+   * nobody above it keeps a sequence of its own.
+   */
+  dropped: number;
 }
 
 export interface LineInfo {

@@ -3,7 +3,7 @@
  * service holds; it never builds sysfs paths itself.
  *
  *   const device = await findIioDevice({ sysfsRoot, matchIio });
- *   const channel = await openIioChannel(device.dir, 'voltage1', { desiredScale: cfg.scale });
+ *   const channel = await openIioChannel(device.dir, 'voltage1', { desiredScale: cfg.scale, time });
  *   const mV = (await channel.readRaw()) * channel.scale.value;
  */
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ export interface IioChannel {
  * Checks that the channel exists and sets its scale. Rejects with HW_GONE (no device, no such
  * channel), HW_IO (the scale cannot be set or read) or HW_UNSUPPORTED (no scale at all).
  */
-export async function openIioChannel(deviceDir: string, channel: string, options: OpenIioChannelOptions = {}): Promise<IioChannel> {
+export async function openIioChannel(deviceDir: string, channel: string, options: OpenIioChannelOptions): Promise<IioChannel> {
   const rawPath = join(deviceDir, `in_${channel}_raw`);
   try {
     await statOf(rawPath);

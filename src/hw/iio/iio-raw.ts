@@ -28,7 +28,7 @@
 import { close, closeSync, open, openSync, read, readSync } from 'node:fs';
 import { CtlError } from '../../core/errors.js';
 import { iioError } from './iio-errors.js';
-import { systemTime, type Time } from '../../core/time.js';
+import type { Time } from '../../core/time.js';
 
 /** Parses the content of a raw file; throws CtlError HW_IO naming `path` for anything else. */
 export function parseRaw(text: string, path: string): number {
@@ -44,8 +44,8 @@ export function parseRaw(text: string, path: string): number {
 export interface IioRawReaderOptions {
   /** Reopen the file when the last read is older than this (ms). Default 100. */
   reopenAfterMs?: number;
-  /** Clock of the reopen rule; default systemTime. */
-  time?: Pick<Time, 'now'>;
+  /** Clock of the reopen rule. */
+  time: Pick<Time, 'now'>;
 }
 
 /** Reads one raw attribute again and again, never blocking the event loop. */
@@ -60,10 +60,10 @@ export class IioRawReader {
 
   constructor(
     readonly path: string,
-    options: IioRawReaderOptions = {},
+    options: IioRawReaderOptions,
   ) {
     this.reopenAfterMs = options.reopenAfterMs ?? 100;
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
   }
 
   /**

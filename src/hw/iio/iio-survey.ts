@@ -11,6 +11,7 @@ import { IioRawReader } from './iio-raw.js';
 import { readScaleInUse } from './iio-scale.js';
 import { iioDevicesDir, iioEntries, linkTarget } from './iio-scan.js';
 import { namesIn, textOf } from './sysfs-calls.js';
+import type { Time } from '../../core/time.js';
 
 export interface SurveyedChannel {
   /** `voltage1`, `voltage0-voltage1` (what `channel_number` names). */
@@ -52,14 +53,14 @@ export function voltageChannelsOf(names: readonly string[]): string[] {
  * HW_IO when that directory cannot be read; a device or channel that cannot be read is listed
  * with its error and the others still are.
  */
-export async function surveyIioDevices(sysfsRoot = '/'): Promise<SurveyedDevice[]> {
+export async function surveyIioDevices(sysfsRoot: string, time: Pick<Time, 'now'>): Promise<SurveyedDevice[]> {
   const devices = iioDevicesDir(sysfsRoot);
   const surveyed: SurveyedDevice[] = [];
-  for (const entry of await iioEntries(devices)) surveyed.push(await surveyDevice(join(devices, entry), entry));
+  for (const entry of await iioEntries(devices)) surveyed.push(await surveyDevice(join(devices, entry), entry, time));
   return surveyed;
 }
 
-async function surveyDevice(dir: string, entry: string): Promise<SurveyedDevice> {
+async function surveyDevice(dir: string, entry: string, time: Pick<Time, 'now'>): Promise<SurveyedDevice> {
   const target = (await linkTarget(dir)) ?? '';
   const name = await nameOf(dir);
   let names: string[];
@@ -70,13 +71,13 @@ async function surveyDevice(dir: string, entry: string): Promise<SurveyedDevice>
   }
   const channels: SurveyedChannel[] = [];
   // One at a time: a conversion on a slow bus ADC is not hurried by asking for all channels at once.
-  for (const channel of voltageChannelsOf(names)) channels.push(await surveyChannel(dir, channel));
+  for (const channel of voltageChannelsOf(names)) channels.push(await surveyChannel(dir, channel, time));
   return { entry, target, name, channels };
 }
 
-async function surveyChannel(dir: string, channel: string): Promise<SurveyedChannel> {
+async function surveyChannel(dir: string, channel: string, time: Pick<Time, 'now'>): Promise<SurveyedChannel> {
   const problems: string[] = [];
-  const reader = new IioRawReader(join(dir, `in_${channel}_raw`));
+  const reader = new IioRawReader(join(dir, `in_${channel}_raw`), { time });
   let raw: number | null = null;
   try {
     raw = await reader.read();

@@ -22,7 +22,7 @@
  */
 import type { Logger } from '../../core/log.js';
 import { shownList } from '../../core/shown-list.js';
-import { systemTime, unrefDelay, type Time } from '../../core/time.js';
+import { unrefDelay, type Time } from '../../core/time.js';
 import type { ResolvedBroker } from '../broker-options.js';
 import type { TlsMaterial } from '../tls-material.js';
 import { ManagedConnection } from '../connection.js';
@@ -64,8 +64,8 @@ export interface HaDiscoveryOptions {
   readonly clientId: string;
   readonly log: Logger;
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
-  /** Clocks and timers; default systemTime. */
-  readonly time?: Time;
+  /** Clocks and timers. */
+  readonly time: Time;
   /** The controller; by default this machine's (its environment, host name and machine id). */
   readonly controller?: HaController;
 }
@@ -268,7 +268,7 @@ export class HaDiscovery {
     if (this.connection.connected) {
       const controls = [...this.readable.keys()].map((id) => this.connection.publish(this.controlAvailabilityTopic(id), ''));
       const published = Promise.all([this.connection.publish(this.availabilityTopic, 'offline'), ...controls]);
-      await Promise.race([published, unrefDelay(this.options.time ?? systemTime, timeoutMs)]);
+      await Promise.race([published, unrefDelay(this.options.time, timeoutMs)]);
     }
     await this.connection.end(this.connection.connected, 500);
   }

@@ -3,7 +3,8 @@
  * prefix makes its longest: its length counts in the topic-length limits (topic-length-limits.ts).
  */
 import type { HaHint } from '../mqtt-device.js';
-import { utf8Bytes, type ExtraTopicBytes } from '../topic-length-limits.js';
+import type { ExtraTopicBytes } from '../topic-length-limits.js';
+import { utf8Bytes } from '../topics.js';
 import { CONTROLLER_ID_MAX, haNodeId, haSafeId } from './ha-ids.js';
 
 const COMPONENTS: readonly HaHint['component'][] = ['binary_sensor', 'switch', 'sensor'];

@@ -20,7 +20,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtlError } from '../../core/errors.js';
-import { systemTime, type Time } from '../../core/time.js';
+import type { Time } from '../../core/time.js';
 import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../../hw/gpio/backend.js';
 import { SimChip } from './sim-chip.js';
 import { SimChipState } from './sim-chip-state.js';
@@ -50,9 +50,9 @@ export interface SimBackendOptions {
   log?: HwLog;
   /**
    * The clock of `drive`'s timestamps, of the edges the watch notices and of debounce timers;
-   * default systemTime. Every request of the backend uses it.
+   * every request of the backend uses it.
    */
-  time?: Time;
+  time: Time;
 }
 
 export interface DriveOptions {
@@ -77,7 +77,7 @@ export class SimBackend implements GpioBackend {
     this.dir = options.dir;
     this.noIrqChips = new Set(options.noIrqChips ?? []);
     this.log = options.log ?? SILENT_LOG;
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
   }
 
   async openChip(path: string): Promise<GpioChip> {

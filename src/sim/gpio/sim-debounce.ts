@@ -9,7 +9,7 @@
  * nothing) and synthetic time (changes carry their own timestamps; pending periods expire when a
  * later change or `advanceTo` passes them, with no timer at all).
  */
-import { systemTime, type Time, type Timer } from '../../core/time.js';
+import type { Time, Timer } from '../../core/time.js';
 
 export class SimDebounce {
   /** The debounced (reported) logical level. */
@@ -31,7 +31,7 @@ export class SimDebounce {
     periodUs: number,
     initial: boolean,
     private readonly onSettle: (level: boolean, timestampNs: bigint) => void,
-    private readonly time: Time = systemTime,
+    private readonly time: Time,
   ) {
     this.periodNs = BigInt(Math.round(periodUs * 1000));
     this.reported = initial;

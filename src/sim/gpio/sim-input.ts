@@ -19,7 +19,7 @@
  */
 import { type FSWatcher, watch } from 'node:fs';
 import type { EdgeEvent, LineSettings } from '../../hw/gpio/backend.js';
-import { systemTime, type Time } from '../../core/time.js';
+import type { Time } from '../../core/time.js';
 import { SimDebounce } from './sim-debounce.js';
 import { readPullLevel, writeValue } from './sim-files.js';
 
@@ -28,8 +28,8 @@ export interface InputHost {
   emit(event: EdgeEvent): void;
   /** Reading the line failed; the request decides whether that ends it. */
   readFailed(offset: number, err: unknown): void;
-  /** The clock of edge timestamps and the timers of debounce; systemTime when the host has none. */
-  readonly time?: Time;
+  /** The clock of edge timestamps and the timers of debounce. */
+  readonly time: Time;
 }
 
 export class SimInput {
@@ -38,7 +38,6 @@ export class SimInput {
   /** Edge events are delivered for this line (edges asked for and the chip has interrupts). */
   private readonly edges: boolean;
   private physical: boolean;
-  private lineSeqno = 0;
   private readonly debounce: SimDebounce | undefined;
   private watcher: FSWatcher | undefined;
   private readonly time: Time;
@@ -55,7 +54,7 @@ export class SimInput {
     irq: boolean,
   ) {
     this.offset = settings.offset;
-    this.time = host.time ?? systemTime;
+    this.time = host.time;
     this.activeLow = settings.activeLow;
     this.edges = irq && settings.edges === true;
     this.physical = readPullLevel(dir) ?? false;
@@ -132,7 +131,8 @@ export class SimInput {
 
   private emitEdge(rising: boolean, timestampNs: bigint): void {
     if (!this.edges) return;
-    this.host.emit({ offset: this.offset, rising, timestampNs, lineSeqno: ++this.lineSeqno });
+    // The simulated kernel never overflows its event FIFO.
+    this.host.emit({ offset: this.offset, rising, timestampNs, dropped: 0 });
   }
 
   /** The kernel shows an input's level in `value`; a failing mirror is not the driver's error. */

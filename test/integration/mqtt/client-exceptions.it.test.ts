@@ -30,3 +30,22 @@ test('a publish the client throws on is one error line, and the process goes on'
   await recorder.waitForTopic(`/devices/${DEVICE.id}/controls/ok`, '1');
   assert.ok(errors[0]!.length < 400);
 });
+
+test(
+  'a value the client could not send is not taken as sent: the same value set again is tried again',
+  { skip: skipWithoutMosquitto },
+  async (t) => {
+    const broker = await startBroker(t);
+    const { device, log } = makeDevice(t, broker.url);
+    const control = device.addControl({ id: 'x'.repeat(66_000), type: 'switch', readonly: true });
+    device.start();
+    await device.whenOnline();
+    const refusals = (): number => log.lines.filter((l) => l.includes('cannot publish')).length;
+    const atConnect = refusals();
+    control.setBoolean(true);
+    assert.equal(refusals(), atConnect + 1, 'the value was handed to the connection, which could not send it');
+    // Taken as sent, the unchanged value would be skipped here (published on change only).
+    control.setBoolean(true);
+    assert.equal(refusals(), atConnect + 2, log.lines.join('\n'));
+  },
+);

@@ -1,6 +1,7 @@
 /** Shared set-up of the MQTT layer's integration tests: a broker, a recorder, a device. */
 import type { TestContext } from 'node:test';
 import type { Logger } from '../../../src/core/log.js';
+import { systemTime } from '../../../src/core/time.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import type { ControlSpec, MqttDevice } from '../../../src/mqtt/mqtt-device.js';
 import { createMqttDevice, type MqttDeviceOptions } from '../../../src/mqtt/broker-device.js';
@@ -56,6 +57,8 @@ export function makeDevice(
     device: DEVICE,
     broker: { url, clientId: `ctl-test-${process.pid}` },
     log,
+    // Against a real broker: real time (a test gives its own clock in `extra`).
+    time: systemTime,
     backoff: { initialMs: 100, maxMs: 500 },
     ...extra,
   });

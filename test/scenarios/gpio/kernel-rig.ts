@@ -19,6 +19,7 @@ import { level, pull, puller, resetPulls, setLive, simChip, waitForNode } from '
 import { holdLine } from '../../hil/line-holder.js';
 import type { GpioServiceRig } from './rig.js';
 import { hilTimeScale } from '../../hil/time-scale.js';
+import { systemTime } from '../../../src/core/time.js';
 
 const LABELS = ['pinctrl-bcm2711', 'gpio-expander'] as const;
 
@@ -76,7 +77,7 @@ export async function kernelRig(t: TestContext): Promise<GpioServiceRig> {
     },
     holdLine: (t, chip, offset, consumer) => holdLine(t, current(chip).path, offset, consumer),
     lineInfo: async (chip, offset) => {
-      const backend = createCdevBackend();
+      const backend = createCdevBackend({ time: systemTime });
       try {
         const info = await (await backend.openChip(current(chip).path)).lineInfo(offset);
         return { name: info.name, consumer: info.consumer };

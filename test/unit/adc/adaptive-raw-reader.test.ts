@@ -5,6 +5,7 @@ import { isCtlError } from '../../../src/core/errors.js';
 import { openIioChannel } from '../../../src/hw/iio/iio-channel.js';
 import { PROBE_READS, AdaptiveRawReader, SYNC_MAX_MS, type RawSource } from '../../../src/adc/adaptive-raw-reader.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../helpers/fake-iio.js';
+import { systemTime } from '../../../src/core/time.js';
 
 /** A source whose reads "take" the given times on a synthetic clock; it counts which path ran. */
 function timedSource(durations: { async: number; sync: number }) {
@@ -93,7 +94,7 @@ test('forced modes never switch', async () => {
 
 test('on a real channel: synchronous reads see new values and fail like asynchronous ones', async (t) => {
   const tree = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 7, scale: 1 } } }]);
-  const channel = await openIioChannel(tree.device(0).dir, 'voltage1');
+  const channel = await openIioChannel(tree.device(0).dir, 'voltage1', { time: systemTime });
   t.after(() => channel.close());
   // A clock that does not move: every read looks instant, whatever the machine's load, so the
   // path switches after its probe reads (the switch itself is tested on synthetic time above).
@@ -113,7 +114,7 @@ test('on a real channel: synchronous reads see new values and fail like asynchro
 
 test('readSync refuses to share the descriptor with an asynchronous read in flight', async (t) => {
   const tree = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 3, scale: 1 } } }]);
-  const channel = await openIioChannel(tree.device(0).dir, 'voltage1');
+  const channel = await openIioChannel(tree.device(0).dir, 'voltage1', { time: systemTime });
   t.after(() => channel.close());
   const pending = channel.readRaw();
   assert.throws(() => channel.readRawSync(), /readSync while an asynchronous read is in flight/);

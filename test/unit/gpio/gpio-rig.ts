@@ -100,7 +100,7 @@ export async function startGpioRig(t: TestContext, options: GpioRigOptions): Pro
   for (const offset of options.pullUp ?? []) writeFileSync(join(board.lineDir(CHIP0, offset), 'pull'), 'pull-up\n');
   const statePath = options.after?.statePath ?? join(board.dir, 'state.json');
   const log = createMemoryLogger('ctl:gpio', true);
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time });
   const state = await GpioStateStore.open({ path: statePath, saveIntervalMs: options.saveIntervalMs ?? 50, log, time });
   const config: GpioConfig = {
     deviceName: 'Test',

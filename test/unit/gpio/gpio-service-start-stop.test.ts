@@ -29,7 +29,7 @@ test('stop() while start() is still mapping deprecated GPIO numbers: no line sta
       channels: [input('OLD', 0, { line: { legacyNumber: 3 } }), input('IN', 1)],
     },
     backend: board.backend,
-    device: new RecordingDevice(),
+    device: new RecordingDevice({ time }),
     state,
     log,
     time,

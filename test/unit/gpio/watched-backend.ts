@@ -53,7 +53,15 @@ export class WatchedBackend implements GpioBackend {
       lineInfo: (offset) => this.track(chip.lineInfo(offset)),
       requestLine: (options) => {
         const onEdge = options.onEdge;
-        const lossy = onEdge && { onEdge: (event: EdgeEvent) => this.faults.edgesLost || onEdge(event) };
+        // As the kernel does: the events lost are counted on the next one delivered.
+        let lost = 0;
+        const lossy = onEdge && {
+          onEdge: (event: EdgeEvent) => {
+            if (this.faults.edgesLost) lost++;
+            else onEdge({ ...event, dropped: event.dropped + lost });
+            if (!this.faults.edgesLost) lost = 0;
+          },
+        };
         return this.track(chip.requestLine({ ...options, ...lossy }).then((req) => this.watchRequest(chip.path, req)));
       },
       close: () => this.track(chip.close()),

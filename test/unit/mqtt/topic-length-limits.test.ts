@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { haNodeId } from '../../../src/mqtt/ha/ha-ids.js';
 import { haConfigTopicBytes } from '../../../src/mqtt/ha/ha-topic-length.js';
 import { withThousands } from '../../../src/core/thousands.js';
-import { checkMqttString, MQTT_MAX_STRING_BYTES, TopicBudget, utf8Bytes } from '../../../src/mqtt/topic-length-limits.js';
+import { checkMqttString, TopicBudget } from '../../../src/mqtt/topic-length-limits.js';
+import { MQTT_MAX_STRING_BYTES, utf8Bytes } from '../../../src/mqtt/topics.js';
 import { isCtlError } from '../../../src/core/errors.js';
 import { DeviceTopics } from '../../../src/mqtt/topics.js';
 

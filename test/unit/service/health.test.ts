@@ -15,7 +15,7 @@ test("the document is published every interval until stopped, and the hash is th
   const configFile = join(dir, 'config.conf');
   writeFileSync(configFile, '{}');
   const time = new ManualTime();
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time });
   let published = 0;
   const publish = device.publishHealth.bind(device);
   device.publishHealth = () => {

@@ -21,8 +21,8 @@ const signal = (name: NodeJS.Signals): void => void process.emit(name, name);
 
 function lifecycle(parts: Partial<ServiceParts>, stopTimeoutMs = 1000, startupTimeoutS = 0) {
   const log = createMemoryLogger();
-  const device = new RecordingDevice({ noBroker: startupTimeoutS > 0 });
   const time = new ManualTime();
+  const device = new RecordingDevice({ noBroker: startupTimeoutS > 0, time });
   const ended: number[] = [];
   const exited = runService({
     device,
@@ -211,8 +211,8 @@ test('a start that may wait longer than systemd would asks it for more time unti
     [30, false],
   ] as const) {
     const log = createMemoryLogger();
-    const device = new RecordingDevice({ noBroker: true });
     const time = new ManualTime();
+    const device = new RecordingDevice({ noBroker: true, time });
     const told: string[] = [];
     const manager = {
       ready: () => told.push('ready'),

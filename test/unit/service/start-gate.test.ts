@@ -91,8 +91,8 @@ test('the gate holds while the original is enabled or running on its own device 
 
 function gatedService(root: string) {
   const log = createMemoryLogger();
-  const device = new RecordingDevice();
   const time = new ManualTime();
+  const device = new RecordingDevice({ time });
   const told: string[] = [];
   const manager: ServiceManager = {
     ready: () => void told.push('ready'),

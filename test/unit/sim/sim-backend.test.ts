@@ -13,13 +13,17 @@ import { tempSimBoard } from '../../helpers/sim-board.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { fileControls, gpioBackendContract, type BackendRig } from '../../scenarios/gpio-backend/backend.contract.js';
 import { requestLines } from '../../helpers/line-set.js';
+import { systemTime } from '../../../src/core/time.js';
+
+/** The simulated kernel's inotify watch is real: these tests run on the real clock. */
+const REAL_TIME = { time: systemTime };
 
 async function simRig(): Promise<BackendRig> {
   const dir = mkdtempSync(join(tmpdir(), 'ctl-mqtt-sim-contract-'));
   createSimBoard(dir, { gpiochip0: { lines: 8, label: 'contract-sim' }, gpiochip1: 4 });
   const chipDir = (chip: string) => join(dir, basename(chip));
   return {
-    backend: new SimBackend({ dir }),
+    backend: new SimBackend({ dir, ...REAL_TIME }),
     chip: '/dev/gpiochip0',
     expect: { name: 'gpiochip0', label: 'contract-sim', lineCount: 8 },
     missingChip: '/dev/gpiochip9',
@@ -66,7 +70,7 @@ async function nextEdge(edges: EdgeEvent[], count: number): Promise<EdgeEvent> {
 
 describe('sim backend: synthetic time', () => {
   test('drive() delivers the edge synchronously with the given timestamp and updates the files', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     const req = await requestLines(chip, {
@@ -75,13 +79,13 @@ describe('sim backend: synthetic time', () => {
       onEdge: (e) => edges.push(e),
     });
     board.backend.drive('gpiochip0', 3, 'pull-up', { atNs: 1_000n });
-    assert.deepEqual(edges, [{ offset: 3, rising: false, timestampNs: 1_000n, lineSeqno: 1 }]);
+    assert.deepEqual(edges, [{ offset: 3, rising: false, timestampNs: 1_000n, dropped: 0 }]);
     assert.equal(read(join(board.lineDir('gpiochip0', 3), 'pull')), 'pull-up\n');
     assert.equal(read(join(board.lineDir('gpiochip0', 3), 'value')), '1\n');
     assert.equal(board.backend.level('gpiochip0', 3), true);
     board.backend.drive('/dev/gpiochip0', 3, false, { atNs: 2_000n });
     assert.equal(edges.length, 2);
-    assert.deepEqual(edges[1], { offset: 3, rising: true, timestampNs: 2_000n, lineSeqno: 2 });
+    assert.deepEqual(edges[1], { offset: 3, rising: true, timestampNs: 2_000n, dropped: 0 });
     // The same level again is no edge, and the inotify echo of our own writes adds nothing.
     board.backend.drive('gpiochip0', 3, 'pull-down', { atNs: 3_000n });
     assert.equal(edges.length, 2);
@@ -90,11 +94,11 @@ describe('sim backend: synthetic time', () => {
     writeFileSync(join(board.lineDir('gpiochip0', 3), 'pull'), 'pull-up\n');
     await nextEdge(edges, 3);
     assert.equal(edges.length, 3);
-    assert.deepEqual([edges[2]!.rising, edges[2]!.lineSeqno], [false, 3]);
+    assert.deepEqual([edges[2]!.rising, edges[2]!.dropped], [false, 0]);
   });
 
   test('debounce on synthetic time: spikes vanish, a held level is reported at the expiry', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     const req = await requestLines(chip, {
@@ -117,18 +121,18 @@ describe('sim backend: synthetic time', () => {
     assert.equal(edges.length, 0, 'the period restarted at 304 ms');
     assert.deepEqual(await req.get(), [false], 'reads give the debounced level');
     sim.advanceTo(ms(314));
-    assert.deepEqual(edges, [{ offset: 1, rising: true, timestampNs: ms(314), lineSeqno: 1 }]);
+    assert.deepEqual(edges, [{ offset: 1, rising: true, timestampNs: ms(314), dropped: 0 }]);
     assert.deepEqual(await req.get(), [true]);
 
     // A later drive settles an expired period first, with the expiry's timestamp.
     sim.drive('gpiochip0', 1, 'pull-down', { atNs: ms(400) });
     sim.drive('gpiochip0', 1, 'pull-up', { atNs: ms(450) });
-    assert.deepEqual(edges[1], { offset: 1, rising: false, timestampNs: ms(410), lineSeqno: 2 });
+    assert.deepEqual(edges[1], { offset: 1, rising: false, timestampNs: ms(410), dropped: 0 });
     assert.equal(edges.length, 2);
   });
 
   test('advanceTo settles periods of different lines in time order', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     const onEdge = (e: EdgeEvent) => edges.push(e);
@@ -147,7 +151,7 @@ describe('sim backend: synthetic time', () => {
   });
 
   test('an edge callback that drives its line gets the new edge after it returns', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const seen: string[] = [];
     let depth = 0;
@@ -166,7 +170,7 @@ describe('sim backend: synthetic time', () => {
   });
 
   test('releasing inside an edge callback drops the edges still queued', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const seen: number[] = [];
     const req = await chip.requestLine({
@@ -185,7 +189,7 @@ describe('sim backend: synthetic time', () => {
 
 describe('sim backend: files and faults', () => {
   test('writes of another process are mirrored and reported, whatever way they are written', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     await requestLines(chip, { consumer: 't', lines: [input(2, { edges: true })], onEdge: (e) => edges.push(e) });
@@ -207,18 +211,18 @@ describe('sim backend: files and faults', () => {
     writeFileSync(join(dir, 'pull'), 'pull-down\n');
     await nextEdge(edges, 4);
     assert.deepEqual(
-      edges.map((e) => [e.rising, e.lineSeqno]),
+      edges.map((e) => [e.rising, e.dropped]),
       [
-        [true, 1],
-        [false, 2],
-        [true, 3],
-        [false, 4],
+        [true, 0],
+        [false, 0],
+        [true, 0],
+        [false, 0],
       ],
     );
   });
 
   test('edges written by other processes are seen: a paced node writer and a shell writer', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     await requestLines(chip, { consumer: 't', lines: [input(6, { edges: true })], onEdge: (e) => edges.push(e) });
@@ -253,7 +257,7 @@ describe('sim backend: files and faults', () => {
   });
 
   test('outputs write value; a released output shows its pull again; free lines follow drive()', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     board.backend.drive('gpiochip0', 4, 'pull-up');
     assert.equal(board.backend.level('gpiochip0', 4), true, 'a free line shows its pull');
@@ -266,7 +270,11 @@ describe('sim backend: files and faults', () => {
   });
 
   test('a chip without interrupts grants edge lines as polled (no_irq file or option)', async (t) => {
-    const board = tempSimBoard(t, { gpiochip0: { lines: 4, noIrq: true }, gpiochip1: 4, gpiochip2: 1 }, { noIrqChips: ['gpiochip1'] });
+    const board = tempSimBoard(
+      t,
+      { gpiochip0: { lines: 4, noIrq: true }, gpiochip1: 4, gpiochip2: 1 },
+      { noIrqChips: ['gpiochip1'], ...REAL_TIME },
+    );
     // A line with interrupts whose edges mark that the watch got past the writes before them.
     const markers: EdgeEvent[] = [];
     await requestLines(await board.backend.openChip('/dev/gpiochip2'), {
@@ -298,7 +306,7 @@ describe('sim backend: files and faults', () => {
   });
 
   test('a value that cannot be written is HW_IO, and the line stays free', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const value3 = join(board.lineDir('gpiochip0', 3), 'value');
     unlinkSync(value3);
@@ -315,7 +323,7 @@ describe('sim backend: files and faults', () => {
   });
 
   test('invalid settings are HW_IO', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const bad: LineSettings[][] = [
       [output(1, { edges: true })],
@@ -335,7 +343,7 @@ describe('sim backend: files and faults', () => {
   });
 
   test('labels and line names come from optional files', async (t) => {
-    const board = tempSimBoard(t, { gpiochip0: { lines: 3, label: 'board-io', lineNames: ['', 'RELAY1'] }, gpiochip1: 2 });
+    const board = tempSimBoard(t, { gpiochip0: { lines: 3, label: 'board-io', lineNames: ['', 'RELAY1'] }, gpiochip1: 2 }, REAL_TIME);
     const chip0 = await board.backend.openChip('/dev/gpiochip0');
     assert.equal(chip0.label, 'board-io');
     assert.equal((await chip0.lineInfo(1)).name, 'RELAY1');
@@ -346,7 +354,7 @@ describe('sim backend: files and faults', () => {
   });
 
   test('a chip directory replaced by a new one is a new chip: old handles and requests are gone', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const failures: Error[] = [];
     const req = await requestLines(chip, { consumer: 't', lines: [output(1)], onFailure: (e) => failures.push(e) });
@@ -364,7 +372,7 @@ describe('sim backend: files and faults', () => {
   });
 
   test('removing a chip directory with rm -rf fails its requests without a spurious edge', async (t) => {
-    const board = tempSimBoard(t, { gpiochip0: 8, gpiochip1: 1 });
+    const board = tempSimBoard(t, { gpiochip0: 8, gpiochip1: 1 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     let failed: (err: Error) => void = () => {};
@@ -398,7 +406,7 @@ describe('sim backend: files and faults', () => {
   });
 
   test('a line directory that disappears ends its request with HW_GONE', async (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     let failure: Error | undefined;
     const req = await requestLines(chip, { consumer: 't', lines: [input(5, { edges: true })], onFailure: (e) => (failure = e) });
@@ -409,14 +417,14 @@ describe('sim backend: files and faults', () => {
   });
 
   test('the in-process controls name missing chips and lines', (t) => {
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     assert.throws(() => board.backend.drive('gpiochip7', 0, 'pull-up'), isCode('HW_GONE'));
     assert.throws(() => board.backend.level('gpiochip0', 99), isCode('HW_IO'));
   });
 
   test('nothing is scheduled while nothing happens', async (t) => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    const board = tempSimBoard(t);
+    const board = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const chip = await board.backend.openChip('/dev/gpiochip0');
     const edges: EdgeEvent[] = [];
     const baseline = timers();
@@ -429,8 +437,8 @@ describe('sim backend: files and faults', () => {
   });
 
   test('backends are independent: state lives in the instance', async (t) => {
-    const a = tempSimBoard(t);
-    const b = tempSimBoard(t);
+    const a = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
+    const b = tempSimBoard(t, { gpiochip0: 8 }, REAL_TIME);
     const ra = await requestLines(await a.backend.openChip('/dev/gpiochip0'), { consumer: 'a', lines: [output(0)] });
     const rb = await requestLines(await b.backend.openChip('/dev/gpiochip0'), { consumer: 'b', lines: [output(0)] });
     await ra.set(new Map([[0, true]]));

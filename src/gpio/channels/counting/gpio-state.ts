@@ -10,7 +10,8 @@
  * Outputs are saved at once on every change; counters and press counts at most every save
  * interval and on stop.
  */
-import { loadStateFile, StateSaver, type SaveTimers, type StateDecoder } from '../../../core/persist/state-file.js';
+import { loadStateFile, StateSaver, type StateDecoder } from '../../../core/persist/state-file.js';
+import type { Time } from '../../../core/time.js';
 import type { Logger } from '../../../core/log.js';
 import type { CounterRecord } from './counter-record.js';
 import { EDGE_MODES, type EdgeMode } from './edge-mode.js';
@@ -33,8 +34,8 @@ export interface GpioStateOptions {
   log: Logger;
   /** Saves started failing (true) or work again (false). */
   onSaveFailing?: (failing: boolean) => void;
-  /** The clock and timers of the save interval; the real ones by default (tests pass synthetic time). */
-  time?: SaveTimers;
+  /** The clock and timers of the save interval, and the wall clock of a corrupt file's name. */
+  time: Pick<Time, 'now' | 'at' | 'wallNow'>;
 }
 
 export class GpioStateStore {
@@ -44,14 +45,14 @@ export class GpioStateStore {
   ) {}
 
   static async open(options: GpioStateOptions): Promise<GpioStateStore> {
-    const loaded = await loadStateFile(options.path, decodeState, options.log);
+    const loaded = await loadStateFile(options.path, decodeState, options.log, () => Math.floor(options.time.wallNow() / 1000));
     const doc: StateDocument = loaded ?? { version: 1, outputs: keyedByName(), counters: keyedByName() };
     const saver = new StateSaver({
       path: options.path,
       intervalMs: options.saveIntervalMs,
       log: options.log,
       ...(options.onSaveFailing ? { onFailingChange: options.onSaveFailing } : {}),
-      ...(options.time ? { time: options.time } : {}),
+      time: options.time,
       serialize: () => JSON.stringify(doc, null, 1) + '\n',
     });
     return new GpioStateStore(doc, saver);

@@ -9,6 +9,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { CtlError } from '../../../core/errors.js';
+import type { Time } from '../../../core/time.js';
 import { SILENT_LOG, type GpioBackend, type GpioChip, type HwLog } from '../backend.js';
 import { CdevChip } from './cdev-chip.js';
 import type { CdevLineRequest } from './cdev-request.js';
@@ -19,6 +20,8 @@ import type { Syscalls } from './syscalls.js';
 import { IOCTL, SIZE, decodeChipInfo } from './uapi.js';
 
 export interface CdevBackendOptions {
+  /** Clocks and timers (the event waiter's back-off, the dropped events' log line). */
+  time: Time;
   /** System calls; the real ones (koffi over libc) by default. */
   sys?: Syscalls;
   /** Where warnings go (the core Logger fits); silent by default. */
@@ -27,7 +30,7 @@ export interface CdevBackendOptions {
   watchDevices?: boolean;
 }
 
-export function createCdevBackend(options: CdevBackendOptions = {}): GpioBackend {
+export function createCdevBackend(options: CdevBackendOptions): GpioBackend {
   return new CdevBackend(options);
 }
 
@@ -41,7 +44,7 @@ export class CdevBackend implements GpioBackend {
   private readonly watchers = new Map<string, FSWatcher>();
   private closed = false;
 
-  constructor(private readonly options: CdevBackendOptions = {}) {
+  constructor(private readonly options: CdevBackendOptions) {
     this.sysImpl = options.sys;
     this.log = options.log ?? SILENT_LOG;
   }
@@ -53,7 +56,7 @@ export class CdevBackend implements GpioBackend {
 
   private get waiter(): EventWaiter {
     if (!this.waiterImpl) {
-      this.waiterImpl = new EventWaiter(this.sys, { onError: (msg) => this.log.warn(msg) });
+      this.waiterImpl = new EventWaiter(this.sys, { onError: (msg) => this.log.warn(msg), time: this.options.time });
       const poolSize = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
       if (poolSize < 2) {
         this.log.warn(
@@ -91,6 +94,7 @@ export class CdevBackend implements GpioBackend {
       sys: this.sys,
       waiter: () => this.waiter,
       log: this.log,
+      time: this.options.time,
       track: (req) => this.requests.add(req),
       untrack: (req) => this.requests.delete(req),
       // A closed handle is forgotten: a lost chip is re-opened every 2 s, for as long as it takes.

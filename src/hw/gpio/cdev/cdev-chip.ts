@@ -5,6 +5,7 @@
  * holds it.
  */
 import { CtlError } from '../../../core/errors.js';
+import type { Time } from '../../../core/time.js';
 import type { GpioChip, HwLog, LineInfo, LineRequest, RequestOptions } from '../backend.js';
 import { CdevLineRequest, type KernelPart } from './cdev-request.js';
 import { cdevError } from './errno.js';
@@ -18,6 +19,7 @@ export interface ChipContext {
   sys: Syscalls;
   waiter: () => EventWaiter;
   log: HwLog;
+  time: Time;
   /** Called for every granted request (the backend tracks them to probe and release them). */
   track(req: CdevLineRequest): void;
   untrack(req: CdevLineRequest): void;
@@ -63,8 +65,17 @@ export class CdevChip implements GpioChip {
     const s = options.line;
     const debounced = s.direction === 'input' && s.edges === true && (s.debounceUs ?? 0) > 0 && !polled;
     if (polled) this.ctx.log.warn(`${this.path}: line ${offset} has no interrupt; it is polled instead`);
-    const req = new CdevLineRequest(this.ctx.sys, this.ctx.waiter(), this.path, part, options, polled, debounced, this.ctx.log, (r) =>
-      this.ctx.untrack(r),
+    const req = new CdevLineRequest(
+      this.ctx.sys,
+      this.ctx.waiter(),
+      this.path,
+      part,
+      options,
+      polled,
+      debounced,
+      this.ctx.log,
+      this.ctx.time,
+      (r) => this.ctx.untrack(r),
     );
     this.ctx.track(req);
     return req;

@@ -3,7 +3,7 @@
  * GET/SET_VALUES (the line is index 0 of the kernel request); edge events are drained from the
  * request fd with non-blocking reads when the EventWaiter says it is ready.
  */
-import { systemTime } from '../../../core/time.js';
+import type { Time } from '../../../core/time.js';
 import { CtlError } from '../../../core/errors.js';
 import type { EdgeEvent, HwLog, LineRequest, RequestOptions } from '../backend.js';
 import { cdevError } from './errno.js';
@@ -48,6 +48,8 @@ export class CdevLineRequest implements LineRequest {
     readonly polled: boolean,
     readonly debounced: boolean,
     private readonly log: HwLog,
+    /** The clock of the dropped events' log line. */
+    private readonly time: Pick<Time, 'now'>,
     private readonly onGone: (req: CdevLineRequest) => void,
   ) {
     this.offset = options.line.offset;
@@ -144,12 +146,11 @@ export class CdevLineRequest implements LineRequest {
   private dispatch(bytes: number): void {
     for (let at = 0; at + SIZE.LINE_EVENT <= bytes && this.alive; at += SIZE.LINE_EVENT) {
       const ev = decodeLineEvent(this.readBuf, at);
-      this.noteSeqno(ev.lineSeqno);
       const event: EdgeEvent = {
         offset: ev.offset,
         rising: ev.id === EVENT_ID.RISING_EDGE,
         timestampNs: ev.timestampNs,
-        lineSeqno: ev.lineSeqno,
+        dropped: this.droppedBefore(ev.lineSeqno),
       };
       try {
         this.onEdge?.(event);
@@ -159,14 +160,17 @@ export class CdevLineRequest implements LineRequest {
     }
   }
 
-  /** Counts events the kernel dropped (its FIFO was full) from gaps in the line's sequence numbers. */
-  private noteSeqno(seqno: number): void {
+  /**
+   * The events the kernel dropped (its FIFO was full) before the one numbered `seqno`: the gap in
+   * the line's sequence numbers, which start at 1 with the request. Logged at most every 10 s.
+   */
+  private droppedBefore(seqno: number): number {
     const last = this.lastSeqno;
     this.lastSeqno = seqno;
     const lost = last === undefined ? seqno - 1 : seqno - last - 1;
-    if (lost <= 0) return;
+    if (lost <= 0) return 0;
     this.gaps.lost += lost;
-    const now = systemTime.now();
+    const now = this.time.now();
     if (now - this.gaps.loggedAt >= GAP_LOG_INTERVAL_MS) {
       this.log.warn(
         `${this.chipPath}: the kernel dropped ${this.gaps.lost} edge event(s) of line ${this.offset} ` +
@@ -174,6 +178,7 @@ export class CdevLineRequest implements LineRequest {
       );
       this.gaps = { lost: 0, loggedAt: now };
     }
+    return lost;
   }
 
   /** Ends the request after an asynchronous failure: fds closed, onFailure called once. */

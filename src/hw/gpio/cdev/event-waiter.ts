@@ -15,7 +15,7 @@
  * docs/gpio.md, "GPIO character device backend". The measurements behind this choice (against a
  * worker thread) are in BENCHMARKS.md, "GPIO event waiter".
  */
-import { after, systemTime, type Time } from '../../../core/time.js';
+import { after, type Time } from '../../../core/time.js';
 import { POLL, POLLFD_SIZE, readRevents, writePollFd, type Syscalls } from './syscalls.js';
 
 /** Called on the main thread with the poll revents of a ready fd (POLL.IN, POLL.ERR, ...). */
@@ -24,8 +24,8 @@ export type ReadyHandler = (revents: number) => void;
 /** What the waiter reports: anything unexpected is passed to `onError` (logged by the owner). */
 export interface EventWaiterOptions {
   onError?: (message: string) => void;
-  /** Timer of the back-off after repeated poll failures; default systemTime. */
-  time?: Time;
+  /** Timer of the back-off after repeated poll failures. */
+  time: Time;
 }
 
 /** The wait before re-arming a poll that failed 3 times or more in a row. */
@@ -41,7 +41,7 @@ export class EventWaiter {
 
   constructor(
     private readonly sys: Syscalls,
-    private readonly options: EventWaiterOptions = {},
+    private readonly options: EventWaiterOptions,
   ) {}
 
   /** Number of fds being watched. */
@@ -119,7 +119,7 @@ export class EventWaiter {
       this.failures++;
       if (this.failures === 3) this.options.onError?.('the GPIO event poll keeps failing; retrying slowly');
       if (this.failures >= 3) {
-        after(this.options.time ?? systemTime, POLL_RETRY_MS, () => this.arm()).unref();
+        after(this.options.time, POLL_RETRY_MS, () => this.arm()).unref();
         return;
       }
     } else {

@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { createMemoryLogger } from '../../../helpers/memory-logger.js';
 import { StateSaver } from '../../../../src/core/persist/state-file.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
+import { systemTime } from '../../../../src/core/time.js';
 
 test('failing writes are reported once, and their end once', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-save-fail-'));
@@ -23,6 +24,7 @@ test('failing writes are reported once, and their end once', async (t) => {
   const saver = new StateSaver({
     path: join(blocker, 'state.json'),
     intervalMs: 1000,
+    time: systemTime,
     log,
     serialize: () => '{}',
     onFailingChange: (f) => changes.push(f),

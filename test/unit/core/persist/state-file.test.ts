@@ -9,6 +9,10 @@ import { loadStateFile, StateSaver } from '../../../../src/core/persist/state-fi
 import { createMemoryLogger } from '../../../helpers/memory-logger.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 import { waitUntil } from '../../../helpers/wait-until.js';
+import { systemTime } from '../../../../src/core/time.js';
+
+/** The wall clock in seconds, as the service names a corrupt state file. */
+const wallSeconds = (): number => Math.floor(systemTime.wallNow() / 1000);
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-state-'));
@@ -33,7 +37,7 @@ test('atomic write replaces the file and leaves no temp file behind', async (t) 
 test('a missing state file is a fresh start, not an error', async (t) => {
   const dir = await tempDir(t);
   const log = createMemoryLogger();
-  assert.equal(await loadStateFile(join(dir, 'none.json'), decodeNumberDoc, log), null);
+  assert.equal(await loadStateFile(join(dir, 'none.json'), decodeNumberDoc, log, wallSeconds), null);
   assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 0);
 });
 
@@ -60,7 +64,7 @@ test('a valid state file loads', async (t) => {
   const dir = await tempDir(t);
   const path = join(dir, 'state.json');
   await writeFile(path, '{"n": 42}');
-  assert.deepEqual(await loadStateFile(path, decodeNumberDoc, createMemoryLogger()), { n: 42 });
+  assert.deepEqual(await loadStateFile(path, decodeNumberDoc, createMemoryLogger(), wallSeconds), { n: 42 });
 });
 
 test('saveSoon coalesces changes into one write within the interval; flush writes the latest', async (t) => {
@@ -99,7 +103,13 @@ test('concurrent saveNow calls end with the latest state on disk', async (t) => 
   const dir = await tempDir(t);
   const path = join(dir, 'state.json');
   let value = 0;
-  const saver = new StateSaver({ path, intervalMs: 1000, log: createMemoryLogger(), serialize: () => JSON.stringify({ n: value }) });
+  const saver = new StateSaver({
+    path,
+    intervalMs: 1000,
+    log: createMemoryLogger(),
+    serialize: () => JSON.stringify({ n: value }),
+    time: systemTime,
+  });
   const writes: Promise<void>[] = [];
   for (let i = 1; i <= 20; i++) {
     value = i;
@@ -118,7 +128,7 @@ test(
     await mkdir(ro);
     await chmod(ro, 0o500);
     const log = createMemoryLogger();
-    const saver = new StateSaver({ path: join(ro, 'state.json'), intervalMs: 1000, log, serialize: () => '{}' });
+    const saver = new StateSaver({ path: join(ro, 'state.json'), intervalMs: 1000, log, serialize: () => '{}', time: systemTime });
     await saver.saveNow();
     await saver.saveNow();
     assert.equal(log.lines.filter((l) => l.startsWith('ERROR')).length, 1);
@@ -134,6 +144,7 @@ test('saveNow during a write is answered by the next write, which takes the newe
     path,
     intervalMs: 1000,
     log: createMemoryLogger(),
+    time: systemTime,
     serialize: () => {
       serialized++;
       return JSON.stringify({ n: value });
@@ -162,6 +173,7 @@ test('a request is answered by its own write, not when a stream of later request
     path,
     intervalMs: 1000,
     log: createMemoryLogger(),
+    time: systemTime,
     serialize: () => {
       serialized++;
       // Another request during every write, five writes in a row.
@@ -188,7 +200,7 @@ test('temp files that saves killed midway left beside the state file are removed
   ];
   for (const name of [...leftovers, ...others]) await writeFile(join(dir, name), '{"n": 1');
   const log = createMemoryLogger();
-  assert.deepEqual(await loadStateFile(path, decodeNumberDoc, log), { n: 7 });
+  assert.deepEqual(await loadStateFile(path, decodeNumberDoc, log, wallSeconds), { n: 7 });
   assert.deepEqual((await readdir(dir)).sort(), [...others, 'state.json'].sort());
   const lines = log.lines.filter((l) => /temporary file/.test(l));
   assert.equal(lines.length, 1, log.lines.join('\n'));
@@ -222,7 +234,7 @@ test('a save killed midway (SIGKILL while writing) leaves a temp file that the n
   child.kill('SIGKILL');
   await exited;
   assert.ok(await hasTemp(), 'the killed save left its temp file');
-  await loadStateFile(path, decodeNumberDoc, createMemoryLogger());
+  await loadStateFile(path, decodeNumberDoc, createMemoryLogger(), wallSeconds);
   assert.deepEqual(
     (await readdir(dir)).filter((n) => n.endsWith('.tmp')),
     [],

@@ -154,3 +154,21 @@ test('a lost edge: the read cycle takes the level over on its second look, and a
   assert.deepEqual(rig.device.valuesOf('IN'), ['0', '1', '0', '1', '0']);
   assert.equal(lastValue(rig.device, 'M_total'), '0.02', 'counting goes on from the level taken over');
 });
+
+test('edges lost in the kernel are counted once, from the count the backend hands with the next edge', async (t) => {
+  const rig = await startGpioRig(t, { channels: [input('IN', 0), input('IN2', 1)] });
+  rig.drive(0, true);
+  await rig.advanceMs(20);
+  rig.edgesLost = true;
+  rig.drive(0, false);
+  rig.drive(1, true);
+  await rig.advanceMs(20);
+  rig.drive(0, true);
+  await rig.advanceMs(20);
+  rig.edgesLost = false;
+  assert.deepEqual(rig.service.edgeTally, { edges: 1, eventsLost: 0 }, 'nothing is counted before an edge says so');
+  rig.drive(0, false);
+  rig.drive(1, false);
+  await rig.advanceMs(20);
+  assert.deepEqual(rig.service.edgeTally, { edges: 3, eventsLost: 3 });
+});

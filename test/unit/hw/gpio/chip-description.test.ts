@@ -11,9 +11,14 @@ import { chipPathsIn } from '../../../../src/hw/gpio/chip-paths.js';
 import { tempSimBoard } from '../../../helpers/sim-board.js';
 import { FakeGpioKernel } from './cdev/fake-kernel.js';
 import { requestLines } from '../../../helpers/line-set.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
 
 test('every line of the chip with its name, and the lines a request holds as used, with consumer, direction and active-low', async (t) => {
-  const board = tempSimBoard(t, { gpiochip0: { lines: 3, label: 'pinctrl-sim', lineNames: ['IN1', '', 'RELAY'] } });
+  const board = tempSimBoard(
+    t,
+    { gpiochip0: { lines: 3, label: 'pinctrl-sim', lineNames: ['IN1', '', 'RELAY'] } },
+    { time: new ManualTime() },
+  );
   const chip = await board.backend.openChip('/dev/gpiochip0');
   const req = await requestLines(chip, {
     consumer: 'other-daemon',
@@ -48,7 +53,7 @@ test('on the character device: the kernel line info flags (used, output, active-
     consumer: 'relay-daemon',
     flags: LINE_FLAG.USED | LINE_FLAG.OUTPUT | LINE_FLAG.ACTIVE_LOW,
   });
-  const backend = new CdevBackend({ sys: kernel, watchDevices: false });
+  const backend = new CdevBackend({ sys: kernel, watchDevices: false, time: new ManualTime() });
   t.after(() => backend.close());
   const d = await describeChip(backend, '/dev/gpiochip0');
   assert.deepEqual([d.name, d.label, d.lineCount], ['gpiochip0', 'pinctrl-test', 3]);
@@ -61,12 +66,12 @@ test('on the character device: the kernel line info flags (used, output, active-
 });
 
 test('a chip that cannot be opened rejects with the backend error', async (t) => {
-  const board = tempSimBoard(t, { gpiochip0: 1 });
+  const board = tempSimBoard(t, { gpiochip0: 1 }, { time: new ManualTime() });
   await assert.rejects(describeChip(board.backend, '/dev/gpiochip7'), (e) => isCtlError(e, 'HW_GONE'));
 });
 
 test('chip paths: only gpiochipN entries, in chip number order', async (t) => {
-  const board = tempSimBoard(t, { gpiochip10: 1, gpiochip2: 1, gpiochip0: 1 });
+  const board = tempSimBoard(t, { gpiochip10: 1, gpiochip2: 1, gpiochip0: 1 }, { time: new ManualTime() });
   mkdirSync(join(board.dir, 'gpiochipX'));
   writeFileSync(join(board.dir, 'gpiochip'), '');
   mkdirSync(join(board.dir, 'other'));

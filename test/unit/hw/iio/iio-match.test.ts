@@ -10,6 +10,7 @@ import { findIioDevice, iioDevicesDir } from '../../../../src/hw/iio/iio-scan.js
 import { pickIioDevice, targetMatches } from '../../../../src/hw/iio/iio-match.js';
 import { surveyIioDevices } from '../../../../src/hw/iio/iio-survey.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../../helpers/fake-iio.js';
+import { systemTime } from '../../../../src/core/time.js';
 
 test('a pattern without a wildcard matches a part of the target, as *pattern*', () => {
   const target = `../../../devices/${WB_ADC_PARENT}/iio:device0`;
@@ -40,7 +41,7 @@ test('on one fake tree, the rule on the survey picks what the service finds', as
     { parent: 'platform/soc/2100000.bus/2198000.adc-b', index: 2 },
   ]);
   mkdirSync(join(iioDevicesDir(tree.root), 'iio:device1')); // no link: never matched
-  const surveyed = await surveyIioDevices(tree.root);
+  const surveyed = await surveyIioDevices(tree.root, systemTime);
   for (const pattern of ['', '2198000.adc', '2198000.adc/iio:device1?', 'i2c/*/ads1015', '[0-9]-00[0-9][0-9]', 'adc', '*']) {
     const found = await findIioDevice({ sysfsRoot: tree.root, matchIio: pattern });
     assert.equal(pickIioDevice(pattern, surveyed)?.entry, found.entry, JSON.stringify(pattern));

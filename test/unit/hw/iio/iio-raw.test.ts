@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { isCtlError, type ErrorCode } from '../../../../src/core/errors.js';
 import { IioRawReader, parseRaw } from '../../../../src/hw/iio/iio-raw.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../../helpers/fake-iio.js';
+import { systemTime } from '../../../../src/core/time.js';
 
 const code =
   (c: ErrorCode, pattern = /./) =>
@@ -72,7 +73,7 @@ test('read failures: gone, junk; the next read starts over', async (t) => {
 test('reads are served in order and close() leaves no descriptor open', async (t) => {
   const tree = tempFakeIio(t, [{ parent: WB_ADC_PARENT, channels: { voltage1: { raw: 42 } } }]);
   const before = openFds();
-  const reader = new IioRawReader(join(tree.device(0).dir, 'in_voltage1_raw'));
+  const reader = new IioRawReader(join(tree.device(0).dir, 'in_voltage1_raw'), { time: systemTime });
   assert.deepEqual(await Promise.all([reader.read(), reader.read(), reader.read()]), [42, 42, 42]);
   assert.equal(openFds(), before + 1, 'one kept descriptor');
   await reader.close();

@@ -7,6 +7,7 @@ import { isCtlError } from '../../../../src/core/errors.js';
 import { iioDevicesDir } from '../../../../src/hw/iio/iio-scan.js';
 import { surveyIioDevices, voltageChannelsOf } from '../../../../src/hw/iio/iio-survey.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../../helpers/fake-iio.js';
+import { systemTime } from '../../../../src/core/time.js';
 
 test('voltage channels of a device: single and differential, in channel number order, nothing else', () => {
   assert.deepEqual(
@@ -32,7 +33,7 @@ test('devices in the order match_iio tries them; an entry whose directory cannot
     { parent: WB_ADC_PARENT, index: 2, name: 'two' },
   ]);
   symlinkSync('../../../devices/gone/iio:device5', join(iioDevicesDir(tree.root), 'iio:device5'));
-  const devices = await surveyIioDevices(tree.root);
+  const devices = await surveyIioDevices(tree.root, systemTime);
   assert.deepEqual(
     devices.map((d) => [d.entry, d.name]),
     [
@@ -53,5 +54,5 @@ test('devices in the order match_iio tries them; an entry whose directory cannot
 
 test('no IIO bus: HW_GONE', async (t) => {
   const tree = tempFakeIio(t);
-  await assert.rejects(surveyIioDevices(join(tree.root, 'elsewhere')), (e) => isCtlError(e, 'HW_GONE'));
+  await assert.rejects(surveyIioDevices(join(tree.root, 'elsewhere'), systemTime), (e) => isCtlError(e, 'HW_GONE'));
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { GpioStateStore } from '../../../../../src/gpio/channels/counting/gpio-state.js';
 import { createMemoryLogger } from '../../../../helpers/memory-logger.js';
 import { ManualTime } from '../../../../helpers/manual-time.js';
+import { systemTime } from '../../../../../src/core/time.js';
 
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ctl-gpio-state-'));
@@ -16,23 +17,23 @@ async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise
 
 test('output levels are on disk when setOutput resolves, and load again', async (t) => {
   const path = join(await tempDir(t), 'state.json');
-  const store = await GpioStateStore.open({ path, saveIntervalMs: 5000, log: createMemoryLogger() });
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 5000, log: createMemoryLogger(), time: systemTime });
   assert.equal(store.outputLevel('A1_OUT'), undefined);
   await store.setOutput('A1_OUT', true);
   await store.setOutput('A2_OUT', false);
   const doc = JSON.parse(await readFile(path, 'utf8'));
   assert.deepEqual(doc, { version: 1, outputs: { A1_OUT: true, A2_OUT: false }, counters: {} });
-  const again = await GpioStateStore.open({ path, saveIntervalMs: 5000, log: createMemoryLogger() });
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 5000, log: createMemoryLogger(), time: systemTime });
   assert.equal(again.outputLevel('A1_OUT'), true);
   assert.equal(again.outputLevel('A2_OUT'), false);
 });
 
 test('counters keep exact pulse counts and are written by flush', async (t) => {
   const path = join(await tempDir(t), 'state.json');
-  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger(), time: systemTime });
   store.setCounter('meter', { pulses: 12345, base: 0.1, multiplier: 3200 });
   await store.flush();
-  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger(), time: systemTime });
   assert.deepEqual(again.counter('meter'), { pulses: 12345, base: 0.1, multiplier: 3200 });
   assert.equal(again.counter('toString'), undefined);
 });
@@ -62,7 +63,7 @@ test('a state file with a bad counter is set aside and the store starts empty', 
   const path = join(dir, 'state.json');
   await writeFile(path, JSON.stringify({ version: 1, outputs: {}, counters: { m: { pulses: -1, base: 0, multiplier: 1 } } }));
   const log = createMemoryLogger();
-  const store = await GpioStateStore.open({ path, saveIntervalMs: 5000, log });
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 5000, log, time: systemTime });
   assert.equal(store.counter('m'), undefined);
   assert.ok((await readdir(dir)).some((f) => f.startsWith('state.json.corrupt-')));
   assert.match(log.lines.join('\n'), /counters\.m\.pulses is not a count/);
@@ -71,11 +72,11 @@ test('a state file with a bad counter is set aside and the store starts empty', 
 test('any channel name is a key like another: __proto__ is saved and loads again', async (t) => {
   // Channel names are user text (one MQTT topic level); `__proto__` is one.
   const path = join(await tempDir(t), 'state.json');
-  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger(), time: systemTime });
   await store.setOutput('__proto__', true);
   store.setCounter('__proto__', { pulses: 7, base: 1, multiplier: 10 });
   await store.flush();
-  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger(), time: systemTime });
   assert.equal(again.outputLevel('__proto__'), true);
   assert.deepEqual(again.counter('__proto__'), { pulses: 7, base: 1, multiplier: 10 });
 });
@@ -83,16 +84,16 @@ test('any channel name is a key like another: __proto__ is saved and loads again
 test('a counter keeps the edge it counts; records without one (older files) load, an unknown edge sets the file aside', async (t) => {
   const dir = await tempDir(t);
   const path = join(dir, 'state.json');
-  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger(), time: systemTime });
   store.setCounter('a', { pulses: 1, base: 0, multiplier: 10, edge: 'falling' });
   store.setCounter('b', { pulses: 2, base: 0, multiplier: 10 });
   await store.flush();
-  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger() });
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 60000, log: createMemoryLogger(), time: systemTime });
   assert.deepEqual(again.counter('a'), { pulses: 1, base: 0, multiplier: 10, edge: 'falling' });
   assert.deepEqual(again.counter('b'), { pulses: 2, base: 0, multiplier: 10 });
   await writeFile(path, JSON.stringify({ version: 1, outputs: {}, counters: { m: { pulses: 1, base: 0, multiplier: 1, edge: 'up' } } }));
   const log = createMemoryLogger();
-  await GpioStateStore.open({ path, saveIntervalMs: 5000, log });
+  await GpioStateStore.open({ path, saveIntervalMs: 5000, log, time: systemTime });
   assert.match(log.lines.join('\n'), /counters\.m\.edge is not rising, falling or both/);
 });
 
@@ -102,17 +103,17 @@ test('press counts: kept by input and gesture; a file without them loads; a brok
   const path = join(dir, 'state.json');
   const log = createMemoryLogger('ctl:test', true);
   writeFileSync(path, JSON.stringify({ version: 1, outputs: {}, counters: {} }));
-  const store = await GpioStateStore.open({ path, saveIntervalMs: 10, log });
+  const store = await GpioStateStore.open({ path, saveIntervalMs: 10, log, time: systemTime });
   assert.equal(store.pressCount('B', 'single'), 0);
   store.setPressCount('B', 'single', 3);
   store.setPressCount('B', 'shortlong', 1);
   await store.close();
   assert.deepEqual((JSON.parse(readFileSync(path, 'utf8')) as { presses: unknown }).presses, { B: { single: 3, shortlong: 1 } });
-  const again = await GpioStateStore.open({ path, saveIntervalMs: 10, log });
+  const again = await GpioStateStore.open({ path, saveIntervalMs: 10, log, time: systemTime });
   assert.deepEqual([again.pressCount('B', 'single'), again.pressCount('B', 'shortlong'), again.pressCount('B', 'long')], [3, 1, 0]);
   await again.close();
   writeFileSync(path, JSON.stringify({ version: 1, outputs: {}, counters: {}, presses: { B: { triple: 1 } } }));
-  const broken = await GpioStateStore.open({ path, saveIntervalMs: 10, log });
+  const broken = await GpioStateStore.open({ path, saveIntervalMs: 10, log, time: systemTime });
   assert.equal(broken.pressCount('B', 'single'), 0);
   assert.match(log.lines.join('\n'), /presses\.B\.triple is not a gesture/);
   await broken.close();

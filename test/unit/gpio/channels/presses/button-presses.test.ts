@@ -191,7 +191,7 @@ test('a busy process: the long timer runs before the release reaches the service
   const log = createMemoryLogger('ctl:gpio', true);
   const state = await GpioStateStore.open({ path: join(tempDir(t), 'state.json'), saveIntervalMs: 50, log, time });
   t.after(() => state.close());
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time });
   const scheduler = new Scheduler(time);
   const ctx: ChannelContext = {
     addControl: (spec) => device.addControl(spec),

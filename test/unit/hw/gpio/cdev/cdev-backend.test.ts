@@ -8,6 +8,7 @@ import type { EdgeEvent } from '../../../../../src/hw/gpio/backend.js';
 import { CdevBackend } from '../../../../../src/hw/gpio/cdev/cdev-backend.js';
 import { LINE_FLAG } from '../../../../../src/hw/gpio/cdev/uapi.js';
 import { FakeGpioKernel, debounceAt, flagsAt } from './fake-kernel.js';
+import { ManualTime } from '../../../../helpers/manual-time.js';
 import { waitUntil } from '../../../../helpers/wait-until.js';
 import { input, output } from './lines.js';
 import { requestLines } from '../../../../helpers/line-set.js';
@@ -18,13 +19,15 @@ function rig(t: import('node:test').TestContext, lines = 32, noIrq: number[] = [
   const kernel = new FakeGpioKernel();
   kernel.addChip(CHIP, 'pinctrl-test', lines, { noIrq, prefix: 'GPIO' });
   const warnings: string[] = [];
+  const time = new ManualTime(1000);
   const backend = new CdevBackend({
     sys: kernel,
     watchDevices: false,
+    time,
     log: { warn: (m) => warnings.push(m), debug: () => {} },
   });
   t.after(() => backend.close());
-  return { kernel, backend, warnings };
+  return { kernel, backend, warnings, time };
 }
 
 test('opens a chip and reports its name, label, lines and line info', async (t) => {
@@ -108,9 +111,9 @@ test('inputs get both edges and the kernel debounce; edges arrive with kernel ti
   kernel.drive(CHIP, 6, true, 1_000_000_003n);
   await waitUntil(() => events.length === 3, 'three edges');
   assert.deepEqual(events, [
-    { offset: 5, rising: true, timestampNs: 1_000_000_001n, lineSeqno: 1 },
-    { offset: 5, rising: false, timestampNs: 1_000_000_002n, lineSeqno: 2 },
-    { offset: 6, rising: false, timestampNs: 1_000_000_003n, lineSeqno: 1 },
+    { offset: 5, rising: true, timestampNs: 1_000_000_001n, dropped: 0 },
+    { offset: 5, rising: false, timestampNs: 1_000_000_002n, dropped: 0 },
+    { offset: 6, rising: false, timestampNs: 1_000_000_003n, dropped: 0 },
   ]);
   assert.deepEqual(await req.get([6, 5]), [false, false]);
 });
@@ -202,7 +205,7 @@ test('more than 64 lines: one kernel request each, and they behave alike', async
   );
 });
 
-test('sequence gaps are reported as dropped events', async (t) => {
+test('a gap in the sequence numbers is handed over as the events dropped before the next one', async (t) => {
   const { kernel, backend, warnings } = rig(t);
   const chip = await backend.openChip(CHIP);
   const events: EdgeEvent[] = [];
@@ -211,10 +214,32 @@ test('sequence gaps are reported as dropped events', async (t) => {
   kernel.drive(CHIP, 4, false, 2n, 5);
   await waitUntil(() => events.length === 2, 'two edges');
   assert.deepEqual(
-    events.map((e) => e.lineSeqno),
-    [1, 7],
+    events.map((e) => e.dropped),
+    [0, 5],
   );
   assert.equal(warnings.filter((w) => /dropped 5 edge event/.test(w)).length, 1);
+});
+
+test('dropped events are logged at most every 10 s of the injected clock, summed since the last line', async (t) => {
+  const { kernel, backend, warnings, time } = rig(t);
+  const chip = await backend.openChip(CHIP);
+  const events: EdgeEvent[] = [];
+  await requestLines(chip, { consumer: 'c', lines: [input(4)], onEdge: (e) => events.push(e) });
+  const dropLines = (): string[] => warnings.filter((w) => /dropped/.test(w));
+  kernel.drive(CHIP, 4, true, 1n, 2);
+  await waitUntil(() => events.length === 1, 'first edge');
+  kernel.drive(CHIP, 4, false, 2n, 3);
+  await waitUntil(() => events.length === 2, 'second edge');
+  assert.equal(dropLines().length, 1, 'the second gap falls within 10 s of the first line');
+  time.jump(10_000);
+  kernel.drive(CHIP, 4, true, 3n, 1);
+  await waitUntil(() => events.length === 3, 'third edge');
+  assert.deepEqual(
+    events.map((e) => e.dropped),
+    [2, 3, 1],
+  );
+  assert.equal(dropLines().length, 2);
+  assert.match(dropLines()[1]!, /dropped 4 edge event\(s\) of line 4 since the last report/);
 });
 
 test('writing an input is refused', async (t) => {

@@ -5,6 +5,7 @@ import { createKoffiSyscalls } from '../../../../../src/hw/gpio/cdev/ffi.js';
 import { POLL, type Syscalls } from '../../../../../src/hw/gpio/cdev/syscalls.js';
 import { ManualTime } from '../../../../helpers/manual-time.js';
 import { waitUntil } from '../../../../helpers/wait-until.js';
+import { systemTime } from '../../../../../src/core/time.js';
 
 /*
  * The kernel's poll() on real eventfds is the subject here, so these tests run in real time; what
@@ -53,7 +54,7 @@ function source(real: Syscalls) {
 /** A waiter over counting syscalls with `n` event sources, all closed after the test. */
 function rig(t: import('node:test').TestContext, n = 1, onError?: (m: string) => void) {
   const { sys, real, stats } = countingSyscalls();
-  const waiter = new EventWaiter(sys, onError ? { onError } : {});
+  const waiter = new EventWaiter(sys, { time: systemTime, ...(onError ? { onError } : {}) });
   const sources = Array.from({ length: n }, () => source(real));
   t.after(async () => {
     await waiter.close();
@@ -123,7 +124,7 @@ test('a removed fd is not reported, the others still are, and fds added later jo
 
 test('a hung-up fd is dropped from the set after its handler hears about it', async (t) => {
   const { sys, real, stats } = countingSyscalls();
-  const waiter = new EventWaiter(sys);
+  const waiter = new EventWaiter(sys, { time: systemTime });
   const a = source(real);
   t.after(() => waiter.close());
   const seen: number[] = [];
@@ -167,7 +168,7 @@ test('a throwing handler is reported and does not stop the waiter', async (t) =>
 
 test('close is idempotent and refuses new fds', async () => {
   const { sys, real, stats } = countingSyscalls();
-  const waiter = new EventWaiter(sys);
+  const waiter = new EventWaiter(sys, { time: systemTime });
   const a = source(real);
   waiter.add(a.fd, () => a.drain());
   await waitUntil(() => stats.inFlight === 1, 'the poll in flight');

@@ -1,21 +1,50 @@
 /**
- * The state of one control and the rules that decide what gets published: the publish policy,
- * the `r` recovery order, error flags and the one-at-a-time command queue. The control decides
- * and keeps the history of what went out; the sink (the broker, or a recording for tests) only
- * sends and says whether it could, and never calls back. Both implementations of `MqttDevice`
- * share these rules.
+ * One control of a device and the rules that decide what gets published: the publish policy
+ * (`max_unchanged_interval`), the error flags and their order, the `r` recovery order and the
+ * one-at-a-time command queue. The control decides and keeps the history of what went out; the
+ * sink (the broker, or a recording for tests) only sends and says whether it could, and never
+ * calls back. Both implementations of `MqttDevice` share these rules.
  */
 import type { Time } from '../core/time.js';
 import type { Logger } from '../core/log.js';
 import { CtlError, messageOf } from '../core/errors.js';
-import type { CommandVerdict, ControlSpec, DeviceControl } from './mqtt-device.js';
-import { withErrorFlag, type ErrorFlag } from './error-flags.js';
+import type { CommandVerdict, ControlSpec, DeviceControl, ErrorFlag } from './mqtt-device.js';
 import { formatBoolean, formatFixed } from './number-format.js';
-import { shouldPublishValue, type PublishHistory } from './publish-policy.js';
 import { RejectedCommands, shownPayload } from './rejected-commands.js';
 import { topicLevelProblem } from './topics.js';
 
 export { shownPayload };
+
+/** Error flags in their canonical order (Wiren Board conventions: read, write, period missed). */
+const FLAG_ORDER: readonly ErrorFlag[] = ['r', 'w', 'p'];
+
+/**
+ * `flags` with `flag` set or cleared, in the canonical order r, w, p (so equal sets always give
+ * equal payloads and "changed" is a string comparison).
+ */
+export function withErrorFlag(flags: string, flag: ErrorFlag, active: boolean): string {
+  return FLAG_ORDER.filter((f) => (f === flag ? active : flags.includes(f))).join('');
+}
+
+/** What went out last for a control's value: the publish policy measures from it. */
+interface PublishHistory {
+  /** Text of the last publish of this control's value, undefined before the first. */
+  lastText: string | undefined;
+  /** Monotonic ms of that publish. */
+  lastAt: number;
+}
+
+/**
+ * Whether a value update must be published, by the control's `max_unchanged_interval`: below 0
+ * only when the formatted text changed; 0 on every update; N > 0 also once N s passed unchanged.
+ * @param now monotonic ms.
+ */
+function shouldPublishValue(text: string, history: PublishHistory, maxUnchangedIntervalS: number, now: number): boolean {
+  if (history.lastText === undefined || history.lastText !== text) return true;
+  if (maxUnchangedIntervalS === 0) return true;
+  if (maxUnchangedIntervalS > 0) return now - history.lastAt >= maxUnchangedIntervalS * 1000;
+  return false;
+}
 
 /**
  * Checks a control before it is added (the `addControl` contract of `MqttDevice`).
@@ -39,7 +68,7 @@ export interface ControlSink {
   sendErrors(id: string, errors: string): void;
 }
 
-export class ControlState implements DeviceControl {
+export class Control implements DeviceControl {
   private currentSpec: ControlSpec;
   private currentOrder: number;
   private text: string | undefined;

@@ -75,7 +75,7 @@ test('r: the last good value stays; recovery clears r before the value, even if 
 });
 
 test('w and p are only cleared by the caller; flags print in the order r, w, p', () => {
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time: manualClock() });
   const out = device.addControl({ id: 'O', type: 'switch', readonly: false, onCommand: () => undefined });
   out.setError('p', true);
   out.setError('w', true);
@@ -87,7 +87,7 @@ test('w and p are only cleared by the caller; flags print in the order r, w, p',
 });
 
 test('device errors', () => {
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time: manualClock() });
   device.setError('r', true);
   device.setError('r', false);
   assert.deepEqual(
@@ -97,7 +97,7 @@ test('device errors', () => {
 });
 
 test('commands: one at a time, in order; rejection is logged once and the true value republished', async () => {
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time: manualClock() });
   const seen: string[] = [];
   let busy = false;
   const out = device.addControl({
@@ -125,7 +125,7 @@ test('commands: one at a time, in order; rejection is logged once and the true v
 });
 
 test('a throwing handler is logged and the value republished', async () => {
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time: manualClock() });
   const out = device.addControl({
     id: 'O',
     type: 'switch',
@@ -141,7 +141,7 @@ test('a throwing handler is logged and the value republished', async () => {
 });
 
 test('controls are checked when added', () => {
-  const device = new RecordingDevice();
+  const device = new RecordingDevice({ time: manualClock() });
   assert.throws(() => device.addControl({ id: 'a/b', type: 'switch', readonly: true }), /single MQTT topic level/);
   assert.throws(() => device.addControl({ id: 'x', type: 'switch', readonly: false }), /no command handler/);
   device.addControl({ id: 'x', type: 'switch', readonly: true });
