@@ -109,10 +109,9 @@ export default tseslint.config(
       ],
     },
   },
-  // The composition points of the services, where the real clock is chosen; and connection.ts,
-  // whose `?? systemTime` default goes with its rewrite (issue 38, point 1).
+  // The composition points of the services, where the real clock is chosen.
   {
-    files: ['src/gpio/run.ts', 'src/adc/run.ts', 'src/mqtt/connection.ts'],
+    files: ['src/gpio/run.ts', 'src/adc/run.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: TIMER_MODULES }] },
   },
   // The console's pages: plain JavaScript, so the recommended rules catch what no compiler sees

@@ -100,6 +100,7 @@ export class DeviceFeed {
         clientId: `ctl-console-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${randomBytes(3).toString('hex')}`,
         persistentSession: false,
         log: options.log,
+        time: this.time,
       },
       {
         onConnect: () => void this.subscribe(),

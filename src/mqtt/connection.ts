@@ -15,14 +15,14 @@
 import type { IClientOptions, ISubscriptionMap, MqttClient } from 'mqtt';
 import type { Logger } from '../core/log.js';
 import { messageOf } from '../core/errors.js';
-import { after, systemTime, type Time, type Timer } from '../core/time.js';
+import { after, type Time, type Timer } from '../core/time.js';
 import type { ResolvedBroker } from './broker-options.js';
 import type { TlsMaterial } from './tls-material.js';
 import { tlsFailure } from './tls-failure.js';
 import type { MqttTraffic } from './mqtt-device.js';
 import { brokerAcceptsProbe } from './broker-probe.js';
 import { connectBrokerClient, type OnSocket } from './broker-client.js';
-import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topic-length-limits.js';
+import { MQTT_MAX_STRING_BYTES, utf8Bytes } from './topics.js';
 import {
   firstConnectOptions,
   initialState,
@@ -58,8 +58,8 @@ export interface ConnectionOptions {
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
   readonly connectTimeoutMs?: number;
   readonly keepaliveS?: number;
-  /** Clocks and timers; default systemTime. */
-  readonly time?: Time;
+  /** Clocks and timers (the composition point hands out the real clock). */
+  readonly time: Time;
   /** Told of each socket this connection opens to the broker (not for WebSocket): broker-client.ts. */
   readonly onSocket?: OnSocket;
 }
@@ -89,7 +89,7 @@ export class ManagedConnection {
     private readonly handlers: ConnectionHandlers,
   ) {
     this.broker = options.broker;
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     this.policy = this.policyConfig(options.clientId ?? options.broker.clientOptions.clientId ?? '');
     this.state = initialState(this.policy);
   }

@@ -65,7 +65,7 @@ export class StatusDevice {
         persistentSession: false,
         log: options.log,
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
-        ...(options.time !== undefined ? { time: options.time } : {}),
+        time: options.time,
       },
       { onConnect: () => this.onConnect(), onDisconnect: () => {}, onMessage: () => {} },
     );

@@ -13,7 +13,6 @@ import { withThousands } from '../core/thousands.js';
 import { CONTROL_LEGACY_METAS, DeviceTopics, MQTT_MAX_STRING_BYTES, utf8Bytes } from './topics.js';
 
 // The limit's home is topics.ts; connection.ts's publish guard still imports it from here.
-export { MQTT_MAX_STRING_BYTES, utf8Bytes };
 /** How a message about a string too long for MQTT ends. */
 const THE_LIMIT = `the limit is ${withThousands(MQTT_MAX_STRING_BYTES)}`;
 

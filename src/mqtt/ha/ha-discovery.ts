@@ -117,7 +117,7 @@ export class HaDiscovery {
         persistentSession: false,
         log: options.log,
         ...(options.backoff !== undefined ? { backoff: options.backoff } : {}),
-        ...(options.time !== undefined ? { time: options.time } : {}),
+        time: options.time,
       },
       {
         onConnect: () => this.onConnect(),
