@@ -38,7 +38,7 @@ async function main(): Promise<number> {
     try {
       const r = await s.run(ctx);
       for (const one of Array.isArray(r) ? r : [r]) {
-        results.push(one);
+        results.push({ ...one, scenario: s.name });
         console.log(
           `   ${one.subject.label}: ${fmt(one.subject.summary.median)} ${one.subject.unit} | ${one.baseline.label}: ${fmt(one.baseline.summary.median)} ${one.baseline.unit} | ratio ${fmt(one.ratio)}x | goal ${one.goal?.text ?? '-'} | ${one.met === null ? '-' : one.met ? 'met' : 'NOT met'}`,
         );

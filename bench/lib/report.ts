@@ -28,8 +28,10 @@ export async function writeReports(
     try {
       const old = JSON.parse(await readFile(jsonPath, 'utf8')) as { results: ScenarioResult[]; notMeasured?: NotMeasuredRecord[] };
       const fresh = new Set(results.map((r) => r.name));
+      // A scenario that measured now replaces all it had: a figure it no longer gives goes too.
+      const measuredNow = new Set(results.map((r) => r.scenario));
       const ranNow = new Set(ran);
-      merged = [...old.results.filter((r) => !fresh.has(r.name)), ...results];
+      merged = [...old.results.filter((r) => !fresh.has(r.name) && !measuredNow.has(r.scenario)), ...results];
       mergedNot = [...(old.notMeasured ?? []).filter((n) => !ranNow.has(n.scenario)), ...notMeasured];
     } catch {
       // no earlier results

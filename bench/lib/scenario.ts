@@ -35,6 +35,8 @@ export interface ScenarioResult {
   extra?: Record<string, number | string>;
   /** SVG files written by the scenario, relative to bench/results. */
   plots?: string[];
+  /** The scenario that measured it (set by the runner): its next run replaces all of its results. */
+  scenario?: string;
 }
 
 /**
