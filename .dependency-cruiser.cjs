@@ -2,7 +2,8 @@
 // draws the same floors). From the top down:
 //   src/cli                     the three binaries: command line, --generate-board, hardware listings;
 //                               the composition point (it chooses the GPIO backend, simulated or not)
-//   src/gpio, src/adc           the drivers          src/console  the web console
+//   src/gpio, src/adc           the drivers          src/console  the web console (rooms by concern:
+//                               shared, http, auth, config, devices; put together by its top files)
 //   src/demo                    npm start: broker, simulated board, services as child processes
 //   src/sim                     the simulator: gpio-sim shaped chips, a fake IIO sysfs tree
 //   src/service                 the process lifecycle and the options every service shares
@@ -118,6 +119,46 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(console|mqtt|core)/|^src/hw/iio/(iio-match|fnmatch)\\.ts$' },
     },
     {
+      name: 'console-shared-room',
+      severity: 'error',
+      comment:
+        'src/console/shared/: the rules the page imports as they are: they import nothing of the console. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/shared/' },
+      to: { path: '^src/console/', pathNot: '^src/console/shared/' },
+    },
+    {
+      name: 'console-http-room',
+      severity: 'error',
+      comment:
+        'src/console/http/: the HTTP plumbing (requests, answers, client addresses, connections, the page files): no other room. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/http/' },
+      to: { path: '^src/console/', pathNot: '^src/console/http/' },
+    },
+    {
+      name: 'console-auth-room',
+      severity: 'error',
+      comment:
+        'src/console/auth/: sessions, passwords and logins: on http/ only. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/auth/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(auth|http)/' },
+    },
+    {
+      name: 'console-config-room',
+      severity: 'error',
+      comment:
+        "src/console/config/: the configuration pages' server side: on http/ and shared/, never devices/ or auth/. The files at the top of console/ put the rooms together; no room imports them.",
+      from: { path: '^src/console/config/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(config|http|shared)/' },
+    },
+    {
+      name: 'console-devices-room',
+      severity: 'error',
+      comment:
+        'src/console/devices/: the devices, their live stream and history: on http/ and shared/, never config/ or auth/. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/devices/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(devices|http|shared)/' },
+    },
+    {
       name: 'only-cli-imports-cli',
       severity: 'error',
       comment: 'src/cli is the top floor: nothing imports it.',
@@ -156,7 +197,7 @@ module.exports = {
       name: 'no-unresolvable-import',
       severity: 'error',
       from: {},
-      // Except the page's import of the rules it shares with the server (src/console/control-rules.ts):
+      // Except the page's import of the rules it shares with the server (src/console/shared/control-rules.ts):
       // the build puts that module's compiled file beside the page's modules.
       to: { couldNotResolve: true, pathNot: '^\\./control-rules\\.js$' },
     },

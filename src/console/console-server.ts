@@ -8,21 +8,21 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { CtlError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { ConfigStore } from './config-store.js';
-import type { DeviceFeed } from './device-feed.js';
-import { CheckGate } from './check-gate.js';
-import { clientAddress, normalizeAddress } from './client-address.js';
-import { configRoutes } from './config-routes.js';
-import { shareConnections, type ShareLimits } from './connection-share.js';
-import { historyRoute } from './history-route.js';
-import { closeWith, decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
-import { LiveStream, type LiveStreamStats } from './live-stream.js';
-import { LoginLimiter } from './login-limiter.js';
-import { verifyPassword } from './password.js';
-import { checkHost, checkPost, fromTrustedProxy, isLoopbackHost } from './request-guard.js';
-import { cookieValue, SESSION_COOKIE, sessionCookie, SessionStore, type Session } from './sessions.js';
-import { StaticFiles } from './static-files.js';
-import { VisitorTokens } from './visitor-tokens.js';
+import type { ConfigStore } from './config/config-store.js';
+import type { DeviceFeed } from './devices/device-feed.js';
+import { CheckGate } from './auth/check-gate.js';
+import { clientAddress, normalizeAddress } from './http/client-address.js';
+import { configRoutes } from './config/config-routes.js';
+import { shareConnections, type ShareLimits } from './http/connection-share.js';
+import { historyRoute } from './devices/history-route.js';
+import { closeWith, decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http/http-io.js';
+import { LiveStream, type LiveStreamStats } from './devices/live-stream.js';
+import { LoginLimiter } from './auth/login-limiter.js';
+import { verifyPassword } from './auth/password.js';
+import { checkHost, checkPost, fromTrustedProxy, isLoopbackHost } from './auth/request-guard.js';
+import { cookieValue, SESSION_COOKIE, sessionCookie, SessionStore, type Session } from './auth/sessions.js';
+import { StaticFiles } from './http/static-files.js';
+import { VisitorTokens } from './auth/visitor-tokens.js';
 
 export interface ConsoleServerOptions {
   /** Address to listen on (default 127.0.0.1); anything but loopback needs a password. */

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { hashPassword } from '../../../src/console/password.js';
+import { hashPassword } from '../../../src/console/auth/password.js';
 import { SERVICE_FILES } from '../../../src/demo/demo-paths.js';
 import { launchBrowser, skipWithoutChromium, type TestBrowser, pageShows } from '../../helpers/browser.js';
 import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';
