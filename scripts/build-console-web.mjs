@@ -12,7 +12,8 @@ const from = join(repo, 'src/console/web');
 const to = join(repo, 'dist/src/console/web');
 
 rmSync(to, { recursive: true, force: true });
-cpSync(from, to, { recursive: true });
+// The page's tsconfig.json (its type check, part of the build) is not served.
+cpSync(from, to, { recursive: true, filter: (path) => !path.endsWith('tsconfig.json') });
 
 /** Modules of the server that the pages import as they are (each imports nothing): src/console/shared/. */
 const SHARED = ['control-rules.js'];

@@ -51,9 +51,23 @@ export function el(tag, attrs = {}, text) {
   return node;
 }
 
+/**
+ * The page's element with this id, of this kind. The page's own HTML has it: one missing is a bug
+ * in the page, said at once rather than as a null met later.
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {{ new (): T; prototype: T }} kind
+ * @returns {T}
+ */
+export function byId(id, kind) {
+  const found = document.getElementById(id);
+  if (!(found instanceof kind)) throw new Error(`the page has no ${kind.name} #${id}`);
+  return found;
+}
+
 /** Fills the menu: Devices, one entry per configuration, Log out when there is a password; and the language switch. */
 export function fillNav(current) {
-  const nav = document.getElementById('nav');
+  const nav = byId('nav', HTMLElement);
   nav.replaceChildren();
   // On a phone the menu shows the short names (one line of header), with the long one as the label.
   const link = (href, text, short, active) => {

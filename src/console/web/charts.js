@@ -27,7 +27,8 @@ function normalize(points) {
 export function niceStep(span, count) {
   const raw = span / count;
   const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw * 0.999);
+  // 10 × power is always >= raw: the last of the four is the answer when no smaller one is.
+  return [1, 2, 5].map((m) => m * power).find((step) => step >= raw * 0.999) ?? 10 * power;
 }
 
 /**

@@ -110,7 +110,8 @@ export class ChannelList {
   draw() {
     // Redrawn fields show the object's values: a half-typed number in them is gone with its note.
     for (const path of [...typingProblems.keys()]) if (path.startsWith(`${this.list.key}.`)) typingProblems.delete(path);
-    const focused = document.activeElement?.dataset?.focusKey;
+    const active = document.activeElement;
+    const focused = active instanceof HTMLElement ? active.dataset['focusKey'] : undefined;
     const ul = el('ul', { class: 'channel-list' });
     this.items.forEach((item, index) => ul.append(this.row(item, index)));
     const add = this.addRow();

@@ -55,7 +55,7 @@ const TEXTS = {
     savedWatching: (id) => `Saved; ${id} applied it. Watching the changed channels…`,
     savedOk: (id) => `Saved; ${id} applied it and the changed channels work.`,
     savedNoChange: (id) => `Saved; ${id} applied it.`,
-    savedWithErrors: (id, n) => `Saved and applied, but ${n} ${n === 1 ? 'channel reports' : 'channels report'} an error (below).`,
+    savedWithErrors: (_id, n) => `Saved and applied, but ${n} ${n === 1 ? 'channel reports' : 'channels report'} an error (below).`,
     savedNotPublished: (id, n) =>
       `Saved; ${id} applied it, but ${n} changed ${n === 1 ? 'channel is' : 'channels are'} not published yet (below).`,
     applyFailed: (why) => `Saved, but applying it failed: ${why}`,
@@ -130,7 +130,7 @@ const TEXTS = {
     savedWatching: (id) => `Сохранено; ${id} применил настройки. Проверяем изменённые каналы…`,
     savedOk: (id) => `Сохранено; ${id} применил настройки, изменённые каналы работают.`,
     savedNoChange: (id) => `Сохранено; ${id} применил настройки.`,
-    savedWithErrors: (id, n) => `Сохранено и применено, но каналов с ошибкой: ${n} (ниже).`,
+    savedWithErrors: (_id, n) => `Сохранено и применено, но каналов с ошибкой: ${n} (ниже).`,
     savedNotPublished: (id, n) => `Сохранено; ${id} применил настройки, но изменённых каналов ещё не видно: ${n} (ниже).`,
     applyFailed: (why) => `Сохранено, но применить не удалось: ${why}`,
     hardwareUnchecked: (why) => `Линии не проверены по оборудованию: ${why}.`,

@@ -8,7 +8,7 @@
 // are published and a few seconds more, and says which work and which report an error. A save names the version of the
 // file it edits (a stale one is refused, the edit stays); a save refused because the session
 // ended keeps the edit in this tab.
-import { el, fillNav, goToLogin, loadSession, post } from './api.js';
+import { byId, el, fillNav, goToLogin, loadSession, post } from './api.js';
 import { ChannelList } from './config-channels.js';
 import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
 import { language, t } from './config-texts.js';
@@ -23,9 +23,10 @@ const WATCH_MS = 4000;
 
 const serviceId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const api = `/api/config/${encodeURIComponent(serviceId)}`;
-const $ = (id) => document.getElementById(id);
-const saveButton = $('save');
-const discardButton = $('discard');
+/** @param {string} id */
+const $ = (id) => byId(id, HTMLElement);
+const saveButton = byId('save', HTMLButtonElement);
+const discardButton = byId('discard', HTMLButtonElement);
 const versionsButton = $('versions-button');
 const result = $('result');
 const draftKey = `ctl-console-draft:${serviceId}`;
@@ -37,6 +38,7 @@ let loadedVersion = null;
 let channels = null;
 let hardware = null;
 /** The latest picture of the devices (the live stream). */
+/** @type {{ devices: Array<{ id: string; controls: Array<{ name: string; value: string | null; error: string }> }> }} */
 let devices = { devices: [] };
 let leaving = false;
 
@@ -255,16 +257,18 @@ async function watchAfterApply(names) {
   };
   const started = Date.now();
   let allSeenAt = draw().includes('missing') ? null : started;
-  await new Promise((resolve) => {
-    const timer = setInterval(() => {
-      const now = Date.now();
-      if (allSeenAt === null && !draw().includes('missing')) allSeenAt = now;
-      if ((allSeenAt !== null && now - allSeenAt >= WATCH_MS) || now - started >= WAIT_MS) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 500);
-  });
+  await new Promise(
+    /** @param {(done?: undefined) => void} resolve */ (resolve) => {
+      const timer = setInterval(() => {
+        const now = Date.now();
+        if (allSeenAt === null && !draw().includes('missing')) allSeenAt = now;
+        if ((allSeenAt !== null && now - allSeenAt >= WATCH_MS) || now - started >= WAIT_MS) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 500);
+    },
+  );
   return draw();
 }
 

@@ -11,7 +11,7 @@
 // in its group (inputs, outputs, meters, analog: control-rules.js, the server's module); values
 // of a device whose driver stopped (its `meta/error` holds `r`), or while the console has no
 // broker, are marked stale. From FILTER_FROM controls on, a filter box finds one by name.
-import { el, fillNav, loadSession, post } from './api.js';
+import { byId, el, fillNav, loadSession, post } from './api.js';
 import { CONTROL_GROUPS, controlGroups, controlKind, numberProblem as numberRule, titleIn, typedNumber } from './control-rules.js';
 import { openChart, refreshSpark, sparkButton } from './device-charts.js';
 import { fieldNumber, language, shownNumber, translateMarkup, unitText } from './i18n.js';
@@ -20,11 +20,11 @@ import { t } from './page-texts.js';
 /** With this many controls on the page, the filter box is shown. */
 const FILTER_FROM = 30;
 
-const container = document.getElementById('devices');
-const statusLine = document.getElementById('status');
-const message = document.getElementById('message');
-const filterBox = document.getElementById('filter');
-const filterInput = document.getElementById('filter-input');
+const container = byId('devices', HTMLElement);
+const statusLine = byId('status', HTMLElement);
+const message = byId('message', HTMLElement);
+const filterBox = byId('filter', HTMLElement);
+const filterInput = byId('filter-input', HTMLInputElement);
 /** device id → { section, title, error, tbody, rows: Map(control name → row parts), heads: Map(group → tr) } */
 const shown = new Map();
 let filterText = '';
@@ -285,7 +285,7 @@ function render(snapshot) {
     renderRows(device, view, stale);
   }
   arrange(container, sections); // keeps the server's order
-  document.getElementById('empty').hidden = snapshot.devices.length > 0;
+  byId('empty', HTMLElement).hidden = snapshot.devices.length > 0;
   const controls = snapshot.devices.reduce((n, d) => n + d.controls.length, 0);
   filterBox.hidden = controls < FILTER_FROM && filterText === '';
   applyFilter();
@@ -355,7 +355,7 @@ function applyFilter() {
     view.section.classList.toggle('filtered', visibleGroups.size === 0);
     any ||= visibleGroups.size > 0;
   }
-  document.getElementById('no-match').hidden = any || query === '';
+  byId('no-match', HTMLElement).hidden = any || query === '';
 }
 
 filterInput.addEventListener('input', () => {

@@ -5,23 +5,33 @@
 // the charts then come in the new language at once.
 
 const KEY = 'ctl-console-language';
+/** @typedef {'en' | 'ru'} Language */
+/** @type {readonly Language[]} */
 export const LANGUAGES = ['en', 'ru'];
 
+/** @returns {Language} */
 function chosenLanguage() {
+  /** @type {string | null} */
   let stored = null;
   try {
     stored = localStorage.getItem(KEY);
   } catch {
     // Storage refused (a private window's settings): the browser's language.
   }
-  if (LANGUAGES.includes(stored)) return stored;
+  const known = LANGUAGES.find((lang) => lang === stored);
+  if (known !== undefined) return known;
   return /^ru\b/i.test(navigator.language ?? '') ? 'ru' : 'en';
 }
 
 export const language = chosenLanguage();
 document.documentElement.lang = language;
 
-/** The texts of `dict` ({ en: {...}, ru: {...} }) in the page's language. */
+/**
+ * The texts of `dict` ({ en: {...}, ru: {...} }) in the page's language.
+ * @template T
+ * @param {{ en: T; ru: T }} dict
+ * @returns {T}
+ */
 export const textsOf = (dict) => dict[language];
 
 const SWITCH = {
@@ -67,9 +77,15 @@ export function mountLanguageSwitch() {
  * `data-t-placeholder` and `data-t-label` its placeholder and aria-label.
  */
 export function translateMarkup(texts) {
-  for (const node of document.querySelectorAll('[data-t]')) node.textContent = texts[node.dataset.t];
-  for (const node of document.querySelectorAll('[data-t-placeholder]')) node.placeholder = texts[node.dataset.tPlaceholder];
-  for (const node of document.querySelectorAll('[data-t-label]')) node.setAttribute('aria-label', texts[node.dataset.tLabel]);
+  for (const node of document.querySelectorAll('[data-t]')) {
+    if (node instanceof HTMLElement) node.textContent = texts[node.dataset['t'] ?? ''];
+  }
+  for (const node of document.querySelectorAll('[data-t-placeholder]')) {
+    if (node instanceof HTMLInputElement) node.placeholder = texts[node.dataset['tPlaceholder'] ?? ''];
+  }
+  for (const node of document.querySelectorAll('[data-t-label]')) {
+    if (node instanceof HTMLElement) node.setAttribute('aria-label', texts[node.dataset['tLabel'] ?? '']);
+  }
   if (texts.documentTitle) document.title = texts.documentTitle;
 }
 

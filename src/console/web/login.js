@@ -1,11 +1,11 @@
 // The login form: the password goes to the console with the session's CSRF token; a good one
 // gives a new session cookie and the page it was asked for.
-import { loadSession, post } from './api.js';
+import { byId, loadSession, post } from './api.js';
 import { mountLanguageSwitch, translateMarkup } from './i18n.js';
 import { t } from './page-texts.js';
 
-const form = document.getElementById('login');
-const error = document.getElementById('error');
+const form = byId('login', HTMLFormElement);
+const error = byId('error', HTMLElement);
 
 /**
  * Only a page of this console, never another site. Judged the way the browser will read it: a
@@ -26,7 +26,7 @@ function nextPage() {
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   error.textContent = '';
-  const { status, body } = await post('/api/login', { password: document.getElementById('password').value });
+  const { status, body } = await post('/api/login', { password: byId('password', HTMLInputElement).value });
   if (status === 200) location.assign(nextPage());
   else error.textContent = refusal(status, body.error ?? `error ${status}`);
 });
