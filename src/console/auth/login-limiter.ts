@@ -14,6 +14,7 @@
  */
 import { systemTime, type Time } from '../../core/time.js';
 import { addressGroup } from '../http/client-address.js';
+import { answer } from '../http/answers.js';
 
 export interface LoginLimits {
   /** Checks one client address may ask for within `windowMs`. */
@@ -65,14 +66,14 @@ export class LoginLimiter {
     const mine = (this.checks.get(group) ?? []).filter((t) => t > cutoff);
     if (mine.length >= this.limits.perClient) {
       const waitS = this.waitS(mine[0]!, now);
-      return { waitS, message: `too many wrong passwords: try again in ${waitS} s` };
+      return { waitS, message: answer('login.too-many-guesses', { s: waitS }) };
     }
     this.all = this.all.filter((t) => t > cutoff);
     if (this.all.length >= this.limits.global && !this.isKnown(group, now)) {
       const waitS = this.waitS(this.all[0]!, now);
       return {
         waitS,
-        message: `too many wrong passwords from all addresses together (someone may be guessing): try again in ${waitS} s`,
+        message: answer('login.too-many-guesses-everywhere', { s: waitS }),
       };
     }
     mine.push(now);

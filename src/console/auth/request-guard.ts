@@ -15,6 +15,7 @@ import { normalizeAddress } from '../http/client-address.js';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../http/http-io.js';
 import { SessionStore, type Session } from './sessions.js';
+import { answer } from '../http/answers.js';
 
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -54,15 +55,15 @@ export function checkPost(req: IncomingMessage, session: Session | undefined, vi
     try {
       originUrl = new URL(origin);
     } catch {
-      throw new HttpError(403, 'the request comes from an unknown origin');
+      throw new HttpError(403, answer('request.unknown-origin'));
     }
     const host = req.headers.host ?? '';
     const same = viaProxy ? originUrl.hostname === hostName(host).toLowerCase() : originUrl.host === host;
-    if (!same) throw new HttpError(403, 'the request comes from another site');
+    if (!same) throw new HttpError(403, answer('request.other-site'));
   }
-  if (session === undefined) throw new HttpError(403, 'no session: reload the page (cookies must be allowed)');
+  if (session === undefined) throw new HttpError(403, answer('session.none'));
   const sent = req.headers[CSRF_HEADER];
   if (!SessionStore.csrfMatches(session, typeof sent === 'string' ? sent : undefined)) {
-    throw new HttpError(403, 'missing or wrong CSRF token: reload the page');
+    throw new HttpError(403, answer('session.csrf'));
   }
 }

@@ -11,7 +11,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConfigStore, SaveResult } from './config-store.js';
-import { languageOf, type Language } from './editor-schema.js';
+import { answer } from '../http/answers.js';
+import { answerIn } from '../http/answer-language.js';
+import { languageAsked } from '../http/page-language.js';
 import { decodePathPart, HttpError, readJsonObject, sendJson } from '../http/http-io.js';
 import { problemsIn } from './problem-language.js';
 
@@ -25,21 +27,17 @@ export interface ConfigRoute {
 const CONFIG_BODY = 1024 * 1024;
 const SMALL_BODY = 4 * 1024;
 
-/** The page's language: `?lang=ru`, else the browser's Accept-Language. */
-function languageAsked(req: IncomingMessage): Language {
-  return languageOf(new URL(req.url ?? '/', 'http://console').searchParams.get('lang') ?? req.headers['accept-language']);
-}
-
-/** A save's answer, its problems in the page's language. */
+/** A save's answer, its problems (and why the hardware went unchecked) in the page's language. */
 function sendSave(req: IncomingMessage, res: ServerResponse, result: SaveResult): void {
-  if (result.saved) sendJson(res, 200, result);
-  else sendJson(res, 422, { ...result, problems: problemsIn(languageAsked(req), result.problems) });
+  const language = languageAsked(req);
+  const unchecked = result.hardwareUnchecked === undefined ? {} : { hardwareUnchecked: answerIn(language, result.hardwareUnchecked) };
+  if (result.saved) sendJson(res, 200, { ...result, ...unchecked });
+  else sendJson(res, 422, { ...result, ...unchecked, problems: problemsIn(language, result.problems) });
 }
 
 /** Which file the edit was made on: without it a save could overwrite another's. */
 function versionOf(body: Record<string, unknown>): string {
-  if (typeof body['version'] !== 'string')
-    throw new HttpError(400, 'version: expected the version of the file the form was loaded from (reload the page)');
+  if (typeof body['version'] !== 'string') throw new HttpError(400, answer('config.no-version'));
   return body['version'];
 }
 

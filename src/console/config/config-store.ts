@@ -23,11 +23,13 @@ import { ConfigVersions, type StoredVersion } from './config-versions.js';
 import { diffCounts, lineDiff, type DiffLine } from './line-diff.js';
 import { writeConfigFile } from './config-writer.js';
 import { editedText } from './comment-keeping-edit.js';
-import { formModel, type FormModel, type Language } from './editor-schema.js';
+import { formModel, type FormModel } from './editor-schema.js';
+import type { Language } from '../http/page-language.js';
 import { fileVersion } from './file-version.js';
 import { hardwareProblems, listHardware, type HardwareAnswer } from './hardware-check.js';
 import { HttpError } from '../http/http-io.js';
 import { runCommand } from './run-command.js';
+import { answer } from '../http/answers.js';
 
 export { fileVersion } from './file-version.js';
 
@@ -80,7 +82,7 @@ async function readIfExists(file: string): Promise<Buffer | null> {
     return await readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new HttpError(500, `cannot read ${file}: ${messageOf(err)}`);
+    throw new HttpError(500, answer('config.cannot-read', { file, why: messageOf(err) }));
   }
 }
 
@@ -118,7 +120,7 @@ export class ConfigStore {
   /** @throws HttpError 404 for a service the console does not manage. */
   service(id: string): ConfigService {
     const service = this.services.get(id);
-    if (service === undefined) throw new HttpError(404, `no configuration named ${JSON.stringify(id)}`);
+    if (service === undefined) throw new HttpError(404, answer('config.unknown', { id: JSON.stringify(id) }));
     return service;
   }
 
@@ -129,7 +131,7 @@ export class ConfigStore {
   async load(id: string, language: Language = 'en'): Promise<{ form: FormModel; config: unknown; version: string }> {
     const service = this.service(id);
     const bytes = await readFile(service.configFile).catch((err: unknown) => {
-      throw new HttpError(500, `cannot read ${service.configFile}: ${messageOf(err)}`);
+      throw new HttpError(500, answer('config.cannot-read', { file: service.configFile, why: messageOf(err) }));
     });
     const config = await this.toEditorJson(service, bytes, service.configFile);
     return { form: formModel(service.schema, language), config, version: fileVersion(bytes) };
@@ -140,12 +142,12 @@ export class ConfigStore {
     const result = await runCommand(service.toJSON, bytes.toString('utf8'));
     if (result.code !== 0) {
       const why = result.failure ?? (problemLines(result.stderr).join('; ') || `exit code ${result.code}`);
-      throw new HttpError(500, `${what} cannot be opened in the form: ${why}`);
+      throw new HttpError(500, answer('config.not-in-form', { what, why }));
     }
     try {
       return JSON.parse(result.stdout) as unknown;
     } catch {
-      throw new HttpError(500, `${service.toJSON.join(' ')} printed something that is not JSON`);
+      throw new HttpError(500, answer('config.not-json', { command: service.toJSON.join(' ') }));
     }
   }
 
@@ -210,10 +212,7 @@ export class ConfigStore {
   /** `exactText`: once checked, write this text (a kept version, comments and all) instead of `-J`'s. */
   private async saveNow(service: ConfigService, config: unknown, version: string | undefined, exactText?: string): Promise<SaveResult> {
     if (version !== undefined && fileVersion(await readIfExists(service.configFile)) !== version) {
-      throw new HttpError(
-        409,
-        `${service.configFile} was changed (by another page, or by hand) since this page loaded it: to keep that change, nothing was saved. Your edit is still in the form: note it, click Discard changes to load the file as it is now, and make your edit again`,
-      );
+      throw new HttpError(409, answer('config.changed-meanwhile', { file: service.configFile }));
     }
     // Both checks run (the listing beside -J): a refused save names all it can at once.
     const [converted, hardware] = await Promise.all([
@@ -223,7 +222,7 @@ export class ConfigStore {
     const unchecked = hardware.available ? {} : { hardwareUnchecked: hardware.why };
     const onHardware = hardware.available ? hardwareProblems(config, hardware.list) : [];
     if (converted.code !== 0) {
-      if (converted.failure !== undefined) throw new HttpError(500, `cannot check the configuration: ${converted.failure}`);
+      if (converted.failure !== undefined) throw new HttpError(500, answer('config.cannot-check', { why: converted.failure }));
       const problems = problemLines(converted.stderr);
       const byService =
         problems.length > 0
@@ -235,7 +234,7 @@ export class ConfigStore {
         refusedBy: onHardware.length > 0 ? 'both' : 'service',
       };
     }
-    if (converted.stdout.trim() === '') throw new HttpError(500, `${service.fromJSON.join(' ')} printed nothing`);
+    if (converted.stdout.trim() === '') throw new HttpError(500, answer('config.printed-nothing', { command: service.fromJSON.join(' ') }));
     if (onHardware.length > 0) return { saved: false, problems: onHardware, refusedBy: 'hardware' };
     const file = service.configFile;
     const before = await readIfExists(file);
@@ -251,7 +250,7 @@ export class ConfigStore {
         await this.versions.add(service.id, text);
       } catch (err) {
         if (err instanceof HttpError) throw err;
-        throw new HttpError(500, `cannot write ${file}: ${messageOf(err)}`);
+        throw new HttpError(500, answer('config.cannot-write', { file, why: messageOf(err) }));
       }
       this.log.info(`${file} saved (the last versions are kept in ${join(this.stateDir, 'versions', service.id)})`);
     }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../core/persist/atomic-write.js';
 import { fileVersion } from './file-version.js';
 import { HttpError } from '../http/http-io.js';
+import { answer } from '../http/answers.js';
 
 export interface StoredVersion {
   /** `<ms since epoch>-<version>`: sorts by time, names the content. */
@@ -93,7 +94,7 @@ export class ConfigVersions {
     try {
       return await readFile(join(this.folder(service), `${id}.conf`));
     } catch {
-      throw new HttpError(404, `version ${id} is no longer kept (only the last ${this.keep} are)`);
+      throw new HttpError(404, answer('version.gone', { id, keep: this.keep }));
     }
   }
 }

@@ -23,8 +23,7 @@
  */
 
 import { withButtonKeys } from '../../core/config/button-keys-schema.js';
-
-export type Language = 'en' | 'ru';
+import type { Language } from '../http/page-language.js';
 
 export type FieldKind = 'boolean' | 'enum' | 'string' | 'integer' | 'number' | 'gpio' | 'adc-channel' | 'bindings';
 
@@ -87,11 +86,6 @@ export interface FormModel {
 type Schema = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Picks `ru` for a Russian `Accept-Language` or `?lang=ru`, `en` for anything else. */
-export function languageOf(requested: string | null | undefined): Language {
-  return /^\s*ru\b/i.test(requested ?? '') ? 'ru' : 'en';
-}
 
 class SchemaReader {
   private readonly dictionary: Readonly<Record<string, string>>;

@@ -14,6 +14,7 @@ import { pickIioDevice } from '../../hw/iio/iio-match.js';
 import { consoleRule } from './console-rules.js';
 import { runCommand } from './run-command.js';
 import { serviceOptions } from './unit-options.js';
+import { answer } from '../http/answers.js';
 
 export interface GpioLineInfo {
   readonly offset: number;
@@ -54,7 +55,7 @@ export const OWN_CONSUMER = 'ctl-mqtt-gpio';
  * (the options the service's unit starts it with); never throws.
  */
 export async function listHardware(argv: readonly string[] | undefined, optionsFile?: string): Promise<HardwareAnswer> {
-  if (argv === undefined || argv.length === 0) return { available: false, why: 'no listing command for this service' };
+  if (argv === undefined || argv.length === 0) return { available: false, why: answer('hardware.no-listing') };
   let options: string[] = [];
   try {
     if (optionsFile !== undefined) options = await serviceOptions(optionsFile);
@@ -62,7 +63,7 @@ export async function listHardware(argv: readonly string[] | undefined, optionsF
     return { available: false, why: messageOf(err) };
   }
   const result = await runCommand([...argv, ...options], '', 15_000);
-  if (result.code === 2) return { available: false, why: 'this version of the service cannot list its hardware' };
+  if (result.code === 2) return { available: false, why: answer('hardware.old-service') };
   if (result.code !== 0)
     return { available: false, why: result.failure ?? (result.stderr.trim().split('\n')[0] || `exit code ${String(result.code)}`) };
   try {
@@ -77,7 +78,7 @@ export async function listHardware(argv: readonly string[] | undefined, optionsF
   } catch {
     // falls through to the answer below
   }
-  return { available: false, why: `${argv[0]} printed a hardware list this console does not read` };
+  return { available: false, why: answer('hardware.unreadable-list', { command: argv[0] }) };
 }
 
 type Item = Record<string, unknown>;

@@ -11,7 +11,7 @@
 import { configRules, TYPE_WORDS } from '../../core/config/config-rules.js';
 import { fillTemplate, type ReadRule } from '../../core/config/rule-book.js';
 import { consoleRules } from './console-rules.js';
-import type { Language } from './editor-schema.js';
+import type { Language } from '../http/page-language.js';
 import { RUSSIAN_RULES, RUSSIAN_TYPES } from './problem-texts-ru.js';
 
 const SEGMENT = String.raw`(?:[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])`;

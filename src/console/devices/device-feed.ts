@@ -15,6 +15,7 @@ import { commandProblem } from './control-commands.js';
 import { ControlHistory, type HistoryDocument } from './control-history.js';
 import { METER_TYPES } from '../shared/control-rules.js';
 import { HttpError } from '../http/http-io.js';
+import { answer } from '../http/answers.js';
 
 /** What the page shows of one device. */
 export interface DeviceSnapshot {
@@ -145,7 +146,7 @@ export class DeviceFeed {
   historyOf(deviceId: string, controlName: string, last: 'all' | 'hour'): ControlHistoryView {
     const control = this.model.devices.get(deviceId)?.controls.get(controlName);
     if (control === undefined || !this.model.has(deviceId, controlName))
-      throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
+      throw new HttpError(404, answer('control.unknown', { control: controlName, device: deviceId }));
     const doc = this.history.document(deviceId, controlName, control.type, last) ?? {
       meter: METER_TYPES.has(control.type),
       recent: [],
@@ -163,14 +164,13 @@ export class DeviceFeed {
   async command(deviceId: string, controlName: string, value: string): Promise<void> {
     const control = this.model.devices.get(deviceId)?.controls.get(controlName);
     if (control === undefined || (control.value === null && control.type === ''))
-      throw new HttpError(404, `no control ${controlName} on device ${deviceId}`);
+      throw new HttpError(404, answer('control.unknown', { control: controlName, device: deviceId }));
     const problem = commandProblem(control, value);
     if (problem !== undefined) throw new HttpError(400, `${controlName}: ${problem}`);
     const topic = `${this.options.topicPrefix}/devices/${deviceId}/controls/${controlName}/on`;
     // A meter total set by hand is not consumption: its chart must not count the jump.
     if (METER_TYPES.has(control.type)) this.history.expectSet(deviceId, controlName, value);
-    if (!(await this.connection.publish(topic, value, false)))
-      throw new HttpError(503, 'the broker did not take the command (no connection)');
+    if (!(await this.connection.publish(topic, value, false))) throw new HttpError(503, answer('control.no-broker'));
     this.options.log.info(`command ${topic} = ${JSON.stringify(value)}`);
   }
 

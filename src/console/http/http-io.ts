@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { answer } from './answers.js';
 
 export class HttpError extends Error {
   constructor(
@@ -33,7 +34,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return Promise.reject(new HttpError(413, `request body too large (at most ${limit} bytes)`));
+    return Promise.reject(new HttpError(413, answer('request.too-large', { limit })));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -44,7 +45,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       size += chunk.length;
       if (size > limit) {
         failed = true;
-        reject(new HttpError(413, `request body too large (at most ${limit} bytes)`));
+        reject(new HttpError(413, answer('request.too-large', { limit })));
         return;
       }
       chunks.push(chunk);

@@ -2,16 +2,25 @@
 // requests that carry the token, and the menu. Everything from the server or the broker is put
 // into the page as text (textContent), never as markup.
 
-import { mountLanguageSwitch } from './i18n.js';
+import { language, mountLanguageSwitch } from './i18n.js';
 import { t } from './page-texts.js';
 
 let session = null;
 
 /** The session: { authenticated, passwordSet, csrfToken, services }. */
 export async function loadSession() {
-  const res = await fetch('/api/session', { credentials: 'same-origin' });
+  const res = await get('/api/session');
   session = await res.json();
   return session;
+}
+
+/**
+ * A GET of the console's API. The page's language goes with it (the switch's choice, not only
+ * the browser's): the console says its own answers, a refusal or an error, in that language.
+ * @param {string} url
+ */
+export function get(url) {
+  return fetch(url, { credentials: 'same-origin', headers: { 'Accept-Language': language } });
 }
 
 /**
@@ -22,7 +31,7 @@ export async function post(url, value, { stayOnPage = false } = {}) {
   const res = await fetch(url, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session?.csrfToken ?? '' },
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session?.csrfToken ?? '', 'Accept-Language': language },
     body: JSON.stringify(value),
   });
   let body;

@@ -8,7 +8,7 @@
 // are published and a few seconds more, and says which work and which report an error. A save names the version of the
 // file it edits (a stale one is refused, the edit stays); a save refused because the session
 // ended keeps the edit in this tab.
-import { byId, el, fillNav, goToLogin, loadSession, post } from './api.js';
+import { byId, el, fillNav, get, goToLogin, loadSession, post } from './api.js';
 import { ChannelList } from './config-channels.js';
 import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
 import { language, t } from './config-texts.js';
@@ -142,7 +142,7 @@ async function load({ keepResult = false, hardwareLoaded = Promise.resolve() } =
   clearProblems();
   if (!keepResult) setResult('');
   saveButton.disabled = discardButton.disabled = true;
-  const res = await fetch(`${api}?lang=${language}`, { credentials: 'same-origin' });
+  const res = await get(`${api}?lang=${language}`);
   const body = await res.json();
   // The form is drawn once, with the line pickers: a listing that came after it would redraw the
   // channels under a person already typing in them.
@@ -168,7 +168,7 @@ async function load({ keepResult = false, hardwareLoaded = Promise.resolve() } =
 /** The hardware listing for the line pickers; without one the page works without pickers. */
 async function loadHardware() {
   try {
-    const res = await fetch(`${api}/hardware`, { credentials: 'same-origin' });
+    const res = await get(`${api}/hardware`);
     if (res.status !== 200) return;
     hardware = await res.json();
   } catch {
@@ -366,7 +366,7 @@ const when = (iso) => momentText(new Date(iso));
 
 async function showVersions() {
   const box = $('versions');
-  const res = await fetch(`${api}/versions`, { credentials: 'same-origin' });
+  const res = await get(`${api}/versions`);
   const body = await res.json();
   const versions = body.versions ?? [];
   const list = el('ul', { class: 'version-list' });
@@ -410,7 +410,7 @@ function changesOf(version) {
   details.append(el('summary', {}, t.showChanges));
   details.addEventListener('toggle', async () => {
     if (!details.open || details.querySelector('pre') !== null) return;
-    const res = await fetch(`${api}/versions/${encodeURIComponent(version.id)}/diff`, { credentials: 'same-origin' });
+    const res = await get(`${api}/versions/${encodeURIComponent(version.id)}/diff`);
     if (!res.ok) return;
     const { lines } = await res.json();
     const pre = el('pre', { class: 'diff' });

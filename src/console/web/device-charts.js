@@ -2,7 +2,7 @@
 // button: it opens the larger chart below the row), and the larger chart with its views: the
 // last hour as the values came, the last 24 h per minute, and for a meter its consumption per
 // hour and per day. The history comes from the console (GET /api/history/...), which keeps it.
-import { el } from './api.js';
+import { el, get } from './api.js';
 import { barChart, lineChart, shortNumber, sparkline } from './charts.js';
 import { clockTime, dayLabel, unitText } from './i18n.js';
 import { t } from './page-texts.js';
@@ -18,7 +18,7 @@ let refreshing = false;
 async function history(row, last) {
   const url = `/api/history/${encodeURIComponent(row.deviceId)}/${encodeURIComponent(row.control.name)}${last === 'hour' ? '?last=hour' : ''}`;
   try {
-    const res = await fetch(url, { credentials: 'same-origin' });
+    const res = await get(url);
     return res.ok ? await res.json() : null;
   } catch {
     return null;

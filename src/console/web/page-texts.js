@@ -60,9 +60,6 @@ export const t = textsOf({
     loginTitle: 'Log in',
     loginDocumentTitle: 'Log in · ctl-mqtt console',
     password: 'Password',
-    wrongPassword: 'wrong password',
-    tooManyGuesses: (s) => `too many wrong passwords: try again in ${s} s`,
-    busy: 'too many logins at once: try again in a moment',
   },
   ru: {
     devices: 'Устройства',
@@ -111,8 +108,5 @@ export const t = textsOf({
     loginTitle: 'Вход',
     loginDocumentTitle: 'Вход · консоль ctl-mqtt',
     password: 'Пароль',
-    wrongPassword: 'неверный пароль',
-    tooManyGuesses: (s) => `слишком много неверных паролей: повторите через ${s} с`,
-    busy: 'слишком много входов одновременно: повторите чуть позже',
   },
 });

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { formModel, languageOf, type FieldModel } from '../../../../src/console/config/editor-schema.js';
+import { formModel, type FieldModel } from '../../../../src/console/config/editor-schema.js';
+import { languageOf } from '../../../../src/console/http/page-language.js';
 
 const schemaOf = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../../../../../schemas/${name}.schema.json`, import.meta.url)), 'utf8')) as Record<
