@@ -73,10 +73,11 @@ export interface FormModel {
   readonly title: string;
   readonly description: string;
   readonly settings: readonly FieldModel[];
+  // The list has no description: the schema's (`Items are channel objects.`) tells a schema's
+  // reader what its items are; in the form its heading and its rows say it.
   readonly list: {
     readonly key: string;
     readonly title: string;
-    readonly description: string;
     /** `name` (GPIO) or `id` (ADC). */
     readonly idKey: string;
     readonly variants: readonly VariantModel[];
@@ -267,7 +268,6 @@ export function formModel(schema: Record<string, unknown>, language: Language): 
     list: {
       key: listKey,
       title: reader.text(list['title']),
-      description: reader.text(list['description']),
       idKey,
       variants: variantsRaw.map((v) => reader.variant(v, idKey)),
     },

@@ -117,7 +117,6 @@ export class ChannelList {
     const add = this.addRow();
     this.container.replaceChildren(
       el('h2', {}, this.list.title),
-      ...(this.list.description ? [el('p', { class: 'help' }, this.list.description)] : []),
       this.items.length === 0 ? el('p', { class: 'empty' }, t.channelsNone) : ul,
       add,
     );

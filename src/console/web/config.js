@@ -12,7 +12,8 @@ import { byId, el, fillNav, get, goToLogin, loadSession, post } from './api.js';
 import { ChannelList } from './config-channels.js';
 import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
 import { language, t } from './config-texts.js';
-import { momentText } from './i18n.js';
+import { controlKind } from './control-rules.js';
+import { momentText, shownNumber, unitText } from './i18n.js';
 
 /**
  * After an apply the page waits for the changed channels to be published (a busy controller may
@@ -38,7 +39,7 @@ let loadedVersion = null;
 let channels = null;
 let hardware = null;
 /** The latest picture of the devices (the live stream). */
-/** @type {{ devices: Array<{ id: string; controls: Array<{ name: string; value: string | null; error: string }> }> }} */
+/** @type {{ devices: Array<{ id: string; controls: Array<{ name: string; value: string | null; type: string; units: string; error: string }> }> }} */
 let devices = { devices: [] };
 let leaving = false;
 
@@ -205,7 +206,16 @@ function stateOf(device, name) {
   if (controls.length === 0) return null;
   const error = controls.map((c) => c.error).join('');
   const main = controls.find((c) => c.name === name) ?? controls.find((c) => c.name.endsWith('_total')) ?? controls[0];
-  return { text: error ? flagWords(error) : `${main.value ?? ''}${main.units ? ` ${main.units}` : ''}`, error };
+  return { text: error ? flagWords(error) : valueWords(main), error };
+}
+
+/** A control's value as the devices page writes it: a switch `on` / `off`, a number in the page's language, its units too. */
+function valueWords(control) {
+  const { value, type, units } = control;
+  if (value === null || value === '') return '';
+  const kind = controlKind(type);
+  if (kind === 'switch') return value === '1' ? t.on : t.off;
+  return `${kind === 'number' ? shownNumber(value) : value}${units ? ` ${unitText(units)}` : ''}`;
 }
 
 function showStates() {
