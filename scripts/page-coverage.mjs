@@ -27,8 +27,9 @@ const SERVED = 'dist/src/console/web';
 
 /** name.js → { source, lineCounts: number[], branches: Map<"start:end", hit> } */
 const files = new Map();
+// The served copies (what the browser ran), of the page's own files (not the shared rules).
 for (const name of readdirSync(WEB).filter((n) => n.endsWith('.js'))) {
-  const source = readFileSync(join(WEB, name), 'utf8');
+  const source = readFileSync(join(SERVED, name), 'utf8');
   files.set(name, { source, lines: codeLines(source), counts: null, branches: new Map() });
 }
 
