@@ -24,65 +24,7 @@
 
 import { withButtonKeys } from '../../core/config/button-keys-schema.js';
 import type { Language } from '../http/page-language.js';
-
-export type FieldKind = 'boolean' | 'enum' | 'string' | 'integer' | 'number' | 'gpio' | 'adc-channel' | 'bindings';
-
-/** The parts of one binding (a GPIO input's `bindings`): its titles, and the choices of two. */
-export interface BindingModel {
-  readonly title: string;
-  readonly gesture: { readonly title: string; readonly choices: ReadonlyArray<{ value: string; title: string }> };
-  readonly output: { readonly title: string };
-  readonly action: { readonly title: string; readonly choices: ReadonlyArray<{ value: string; title: string }> };
-}
-
-export interface FieldModel {
-  readonly key: string;
-  readonly kind: FieldKind;
-  readonly title: string;
-  readonly description: string;
-  readonly required: boolean;
-  readonly default?: unknown;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  /** enum: the values and their titles. */
-  readonly choices?: ReadonlyArray<{ value: string; title: string }>;
-  /** An optional setting's "not in the file" choice (enum) or placeholder (input). */
-  readonly unsetText?: string;
-  /** Shown only when each named sibling has one of these values. */
-  readonly showWhen?: Readonly<Record<string, readonly unknown[]>>;
-  /** gpio: the titles of the chip, the offset and the deprecated number. */
-  readonly parts?: Readonly<Record<string, { title: string; description: string }>>;
-  /** bindings: what one row has. */
-  readonly binding?: BindingModel;
-}
-
-export interface VariantModel {
-  /** `custom`, `system_input`, ... (the definition's name). */
-  readonly id: string;
-  readonly title: string;
-  readonly description: string;
-  /** The reserved names a system variant takes (its name field's `enum`); empty for the others. */
-  readonly names: readonly string[];
-  readonly fields: readonly FieldModel[];
-  /** What a new channel of this variant starts with. */
-  readonly start: Readonly<Record<string, unknown>>;
-}
-
-export interface FormModel {
-  readonly language: Language;
-  readonly title: string;
-  readonly description: string;
-  readonly settings: readonly FieldModel[];
-  // The list has no description: the schema's (`Items are channel objects.`) tells a schema's
-  // reader what its items are; in the form its heading and its rows say it.
-  readonly list: {
-    readonly key: string;
-    readonly title: string;
-    /** `name` (GPIO) or `id` (ADC). */
-    readonly idKey: string;
-    readonly variants: readonly VariantModel[];
-  };
-}
+import type { FieldKind, FieldModel, FormModel, VariantModel } from '../shared/config-page-model.js';
 
 type Schema = Record<string, unknown>;
 

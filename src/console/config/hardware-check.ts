@@ -15,37 +15,7 @@ import { consoleRule } from './console-rules.js';
 import { runCommand } from './run-command.js';
 import { serviceOptions } from './unit-options.js';
 import { answer } from '../http/answers.js';
-
-export interface GpioLineInfo {
-  readonly offset: number;
-  readonly name: string;
-  readonly consumer: string;
-  readonly direction: string;
-  readonly used: boolean;
-  readonly active_low: boolean;
-}
-
-export interface GpioChipInfo {
-  readonly path: string;
-  readonly name: string;
-  readonly label: string;
-  readonly lines: number;
-  readonly line_info?: readonly GpioLineInfo[];
-  readonly error?: string;
-}
-
-export interface IioDeviceInfo {
-  readonly device: string;
-  readonly target: string;
-  readonly name: string;
-  readonly channels?: ReadonlyArray<{ channel: string; raw?: number; scale?: number; volts?: number }>;
-  readonly error?: string;
-}
-
-export type HardwareList = { readonly chips: readonly GpioChipInfo[] } | { readonly devices: readonly IioDeviceInfo[] };
-
-export type HardwareAnswer =
-  { readonly available: true; readonly list: HardwareList } | { readonly available: false; readonly why: string };
+import type { GpioChipInfo, HardwareAnswer, HardwareList, IioDeviceInfo } from '../shared/config-page-model.js';
 
 /** The consumer name the GPIO service requests its lines under: its own lines are not "held". */
 export const OWN_CONSUMER = 'ctl-mqtt-gpio';

@@ -5,13 +5,25 @@
 import { language, mountLanguageSwitch } from './i18n.js';
 import { t } from './page-texts.js';
 
+/**
+ * @typedef {object} Session
+ * @property {boolean} authenticated
+ * @property {boolean} passwordSet
+ * @property {string} csrfToken
+ * @property {Array<{ id: string; title: string }>} services
+ */
+/** @type {Session | null} */
 let session = null;
 
-/** The session: { authenticated, passwordSet, csrfToken, services }. */
+/**
+ * The session: { authenticated, passwordSet, csrfToken, services }.
+ * @returns {Promise<Session>}
+ */
 export async function loadSession() {
   const res = await get('/api/session');
-  session = await res.json();
-  return session;
+  const loaded = /** @type {Session} */ (await res.json());
+  session = loaded;
+  return loaded;
 }
 
 /**
@@ -26,6 +38,10 @@ export function get(url) {
 /**
  * Sends a JSON POST with the CSRF token; resolves to { status, body }. On 401 it goes to the
  * login page, unless `stayOnPage` (the caller has something to keep first).
+ * @param {string} url
+ * @param {unknown} value
+ * @param {{ stayOnPage?: boolean }} [options]
+ * @returns {Promise<{ status: number; body: any }>} the body as the server sent it (each route has its own)
  */
 export async function post(url, value, { stayOnPage = false } = {}) {
   const res = await fetch(url, {
@@ -49,7 +65,14 @@ export function goToLogin() {
   location.assign(`/login?next=${encodeURIComponent(location.pathname)}`);
 }
 
-/** Makes an element with text content and attributes. */
+/**
+ * Makes an element with text content and attributes.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string>} [attrs]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, text) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -74,11 +97,20 @@ export function byId(id, kind) {
   return found;
 }
 
-/** Fills the menu: Devices, one entry per configuration, Log out when there is a password; and the language switch. */
+/**
+ * Fills the menu: Devices, one entry per configuration, Log out when there is a password; and the language switch.
+ * @param {string} current `devices` or the id of the configuration shown
+ */
 export function fillNav(current) {
   const nav = byId('nav', HTMLElement);
   nav.replaceChildren();
   // On a phone the menu shows the short names (one line of header), with the long one as the label.
+  /**
+   * @param {string} href
+   * @param {string} text
+   * @param {string} short
+   * @param {boolean} active
+   */
   const link = (href, text, short, active) => {
     const a = el('a', { href, 'aria-label': text });
     a.append(el('span', { class: 'nav-long' }, text), el('span', { class: 'nav-short' }, short));
