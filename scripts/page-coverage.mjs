@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The console page's coverage, from what the browser tests recorded (test/helpers/page-coverage.ts:
-// V8's block coverage of each page's /assets/*.js, one JSON file per page), as lcov records
+// V8's block coverage of each page's /assets/*.js, one JSON file per page: the counts of each take
+// since the one before, summed here), as lcov records
 // appended to the full run's report, so scripts/coverage-gate.mjs counts the page as a floor
 // (console/web) beside the server's code.
 // Usage: node scripts/page-coverage.mjs DIR LCOV
@@ -37,9 +38,9 @@ for (const record of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith
   for (const entry of JSON.parse(readFileSync(join(dir, record), 'utf8'))) {
     const name = new URL(entry.url).pathname.replace(/^\/assets\//, '');
     const file = files.get(name);
-    // A file of another build (or the shared rules) is not the page's source: not counted.
-    if (file === undefined || entry.source !== file.source) continue;
     const ranges = entry.functions.flatMap((f) => f.ranges);
+    // Not the page's own (the shared rules), or not this build's file (a range past its end).
+    if (file === undefined || ranges.some((r) => r.endOffset > file.source.length + 1)) continue;
     file.counts ??= file.lines.map(() => 0);
     file.lines.forEach((line, i) => {
       file.counts[i] += innermost(ranges, line.offset)?.count ?? 0;
