@@ -4,7 +4,8 @@
 //   src/cli, src/demo           the three binaries, where a program is put together; npm start
 //   src/gpio, src/adc           the drivers
 //   src/service, src/sim,       the process lifecycle and shared options; the simulator;
-//   src/console                 the web console
+//   src/console                 the web console (rooms by concern: shared, http, auth, config,
+//                               devices; put together by its top files)
 //   src/mqtt, src/hw            the MQTT layer and Home Assistant; the kernel interfaces
 //   src/core                    the ground: errors, log, time, persistence, the config pipeline
 // A folder imports only from the floors below it (and not every one of them: the rules say which);
@@ -117,6 +118,46 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(console|mqtt|core)/|^src/hw/iio/(iio-match|fnmatch)\\.ts$' },
     },
     {
+      name: 'console-shared-room',
+      severity: 'error',
+      comment:
+        'src/console/shared/: the rules the page imports as they are: they import nothing of the console. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/shared/' },
+      to: { path: '^src/console/', pathNot: '^src/console/shared/' },
+    },
+    {
+      name: 'console-http-room',
+      severity: 'error',
+      comment:
+        'src/console/http/: the HTTP plumbing (requests, answers, client addresses, connections, the page files): no other room. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/http/' },
+      to: { path: '^src/console/', pathNot: '^src/console/http/' },
+    },
+    {
+      name: 'console-auth-room',
+      severity: 'error',
+      comment:
+        'src/console/auth/: sessions, passwords and logins: on http/ only. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/auth/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(auth|http)/' },
+    },
+    {
+      name: 'console-config-room',
+      severity: 'error',
+      comment:
+        "src/console/config/: the configuration pages' server side: on http/ and shared/, never devices/ or auth/. The files at the top of console/ put the rooms together; no room imports them.",
+      from: { path: '^src/console/config/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(config|http|shared)/' },
+    },
+    {
+      name: 'console-devices-room',
+      severity: 'error',
+      comment:
+        'src/console/devices/: the devices, their live stream and history: on http/ and shared/, never config/ or auth/. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/devices/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(devices|http|shared)/' },
+    },
+    {
       name: 'only-cli-imports-cli',
       severity: 'error',
       comment: 'src/cli is the top floor: nothing imports it.',
@@ -155,7 +196,7 @@ module.exports = {
       name: 'no-unresolvable-import',
       severity: 'error',
       from: {},
-      // Except the page's import of the rules it shares with the server (src/console/control-rules.ts):
+      // Except the page's import of the rules it shares with the server (src/console/shared/control-rules.ts):
       // the build puts that module's compiled file beside the page's modules.
       to: { couldNotResolve: true, pathNot: '^\\./control-rules\\.js$' },
     },

@@ -4,7 +4,7 @@
  * value every `STEP_MS` each (a tenth of them meters), then prints the heap and RSS before and
  * after as JSON. Run with --expose-gc so both figures are taken after a full collection.
  */
-import { ControlHistory } from '../src/console/control-history.js';
+import { ControlHistory } from '../src/console/devices/control-history.js';
 
 const CONTROLS = Number(process.argv[2] ?? 200);
 const STEP_MS = Number(process.argv[3] ?? 2000);

@@ -59,10 +59,12 @@ const ungated =
 if (ungated) console.error(ungated);
 if (wanted === '1' && !lcovReporter) console.error(`note: no coverage on node ${process.version} (its test runner writes no lcov report)`);
 const lcov = 'dist/coverage/lcov.info';
+// What the browser tests record of the console page's scripts (test/helpers/page-coverage.ts).
+const pageCoverage = 'dist/coverage/page';
 const coverageFlags = [];
 if (coverage) {
   rmSync(dirname(lcov), { recursive: true, force: true });
-  mkdirSync(dirname(lcov), { recursive: true });
+  mkdirSync(pageCoverage, { recursive: true });
   // The runner's own report (spec on a terminal, TAP otherwise, as without coverage) and the lcov file.
   const report = process.stdout.isTTY ? 'spec' : 'tap';
   coverageFlags.push(
@@ -75,12 +77,18 @@ if (coverage) {
 }
 const r = spawnSync(process.execPath, ['--test', ...runnerFlags, ...coverageFlags, ...selected], {
   stdio: 'inherit',
+  env: coverage ? { ...process.env, CTL_PAGE_COVERAGE_DIR: pageCoverage } : process.env,
 });
 if (noBroker) console.error(noBroker);
 let status = r.status ?? 1;
 if (coverage) {
   // Failed tests leave code unrun: the figures are shown, the gate waits for a passing run.
   const gated = gate && status === 0;
+  // The page's lines join the report before it is summed.
+  const page = spawnSync(process.execPath, [new URL('page-coverage.mjs', import.meta.url).pathname, pageCoverage, lcov], {
+    stdio: 'inherit',
+  });
+  if (status === 0) status = page.status ?? 1;
   const g = spawnSync(process.execPath, [new URL('coverage-gate.mjs', import.meta.url).pathname, ...(gated ? [] : ['--no-gate']), lcov], {
     stdio: 'inherit',
   });

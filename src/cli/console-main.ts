@@ -8,9 +8,9 @@ import { holdEarlyStops, releaseEarlyStops, takeEarlyReloads } from '../service/
 import { existsSync } from 'node:fs';
 import { CONSOLE_BINARY, CONSOLE_USAGE, DEFAULT_SCHEMAS, parseConsoleArgs, type ConsoleArgs } from '../console/console-args.js';
 import { startConsole } from '../console/console-app.js';
-import { readPasswordHash, writePasswordHash } from '../console/password.js';
-import { promptNewPassword } from '../console/password-prompt.js';
-import { serviceFromSchema } from '../console/service-definitions.js';
+import { readPasswordHash, writePasswordHash } from '../console/auth/password.js';
+import { promptNewPassword } from '../console/auth/password-prompt.js';
+import { serviceFromSchema } from '../console/config/service-definitions.js';
 import { CtlError, messageOf } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { topicPrefixProblem } from '../mqtt/topics.js';

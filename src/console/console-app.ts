@@ -4,10 +4,10 @@
  */
 import type { BrokerOptions } from '../mqtt/broker-options.js';
 import type { Logger } from '../core/log.js';
-import { ConfigStore, type ConfigService } from './config-store.js';
-import { finishPendingWrites } from './config-writer.js';
+import { ConfigStore, type ConfigService } from './config/config-store.js';
+import { finishPendingWrites } from './config/config-writer.js';
 import { startConsoleServer, checkListenAddress, type ConnectionLimits, type ConsoleStats } from './console-server.js';
-import { DeviceFeed } from './device-feed.js';
+import { DeviceFeed } from './devices/device-feed.js';
 
 export interface ConsoleOptions {
   readonly host: string;

@@ -4,7 +4,7 @@
  * USAGE with one line saying what is wrong.
  */
 import { portNumber, usageError } from '../core/arguments.js';
-import { trustedProxyProblem } from './client-address.js';
+import { trustedProxyProblem } from './http/client-address.js';
 
 export const CONSOLE_BINARY = 'ctl-mqtt-console';
 export const DEFAULT_CONSOLE_PORT = 8080;

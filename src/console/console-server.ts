@@ -8,21 +8,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { CtlError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { ConfigStore } from './config-store.js';
-import type { DeviceFeed } from './device-feed.js';
-import { CheckGate } from './check-gate.js';
-import { clientAddress, normalizeAddress } from './client-address.js';
-import { configRoutes } from './config-routes.js';
-import { shareConnections, type ShareLimits } from './connection-share.js';
-import { historyRoute } from './history-route.js';
-import { closeWith, decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http-io.js';
-import { LiveStream, type LiveStreamStats } from './live-stream.js';
-import { LoginLimiter } from './login-limiter.js';
-import { verifyPassword } from './password.js';
-import { checkHost, checkPost, fromTrustedProxy, isLoopbackHost } from './request-guard.js';
-import { cookieValue, SESSION_COOKIE, sessionCookie, SessionStore, type Session } from './sessions.js';
-import { StaticFiles } from './static-files.js';
-import { VisitorTokens } from './visitor-tokens.js';
+import type { ConfigStore } from './config/config-store.js';
+import type { DeviceFeed } from './devices/device-feed.js';
+import { CheckGate } from './auth/check-gate.js';
+import { clientAddress, normalizeAddress } from './http/client-address.js';
+import { configRoutes } from './config/config-routes.js';
+import { shareConnections, type ShareLimits } from './http/connection-share.js';
+import { historyRoute } from './devices/history-route.js';
+import { closeWith, decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http/http-io.js';
+import { LiveStream, type LiveStreamStats } from './devices/live-stream.js';
+import { LoginLimiter } from './auth/login-limiter.js';
+import { verifyPassword } from './auth/password.js';
+import { checkHost, checkPost, fromTrustedProxy, isLoopbackHost } from './auth/request-guard.js';
+import { cookieValue, SESSION_COOKIE, sessionCookie, SessionStore, type Session } from './auth/sessions.js';
+import { StaticFiles } from './http/static-files.js';
+import { VisitorTokens } from './auth/visitor-tokens.js';
+import { answer } from './http/answers.js';
+import { answerIn } from './http/answer-language.js';
+import { languageAsked } from './http/page-language.js';
 
 export interface ConsoleServerOptions {
   /** Address to listen on (default 127.0.0.1); anything but loopback needs a password. */
@@ -123,7 +126,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   };
 
   const requireAuth = (ctx: Context): Session => {
-    if (!ctx.session?.authenticated) throw new HttpError(401, 'not logged in');
+    if (!ctx.session?.authenticated) throw new HttpError(401, answer('login.needed'));
     return ctx.session;
   };
 
@@ -173,13 +176,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         // The slot is taken before the check, in one step: parallel guesses cannot all pass.
         const refused = limiter.take(client);
         if (refused !== undefined) {
-          sendJson(ctx.res, 429, { error: refused.message }, { 'Retry-After': String(refused.waitS) });
+          sendJson(ctx.res, 429, { error: answerIn(languageAsked(ctx.req), refused.message) }, { 'Retry-After': String(refused.waitS) });
           return;
         }
         const entered = passwordChecks.enter();
         if (entered === undefined) {
           limiter.giveBack(client);
-          sendJson(ctx.res, 503, { error: 'too many logins at once: try again in a moment' }, { 'Retry-After': '1' });
+          sendJson(ctx.res, 503, { error: answerIn(languageAsked(ctx.req), answer('login.busy')) }, { 'Retry-After': '1' });
           return;
         }
         const release = await entered;
@@ -191,7 +194,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         }
         if (!good) {
           log.warn(`wrong password from ${client}`);
-          throw new HttpError(401, 'wrong password');
+          throw new HttpError(401, answer('login.wrong-password'));
         }
         limiter.succeeded(client);
         const session = sessions.login(ctx.session);
@@ -219,7 +222,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       pattern: /^\/api\/devices\/live$/,
       handle: (ctx) => {
         requireAuth(ctx);
-        if (!live.open(ctx.res)) throw new HttpError(503, 'too many open pages');
+        if (!live.open(ctx.res)) throw new HttpError(503, answer('request.too-many-pages'));
       },
     },
     historyRoute(feed, requireAuth),
@@ -282,7 +285,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const server = createServer(serverOptions, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (err instanceof HttpError) {
-        sendError(res, err.status, err.message);
+        // The page's language: a Russian page reads the console's own answers in Russian.
+        sendError(res, err.status, answerIn(languageAsked(req), err.message));
       } else {
         log.error(`${req.method} ${req.url}: ${messageOf(err)}`);
         sendError(res, 500, `internal error: ${messageOf(err).split('\n')[0]}`);

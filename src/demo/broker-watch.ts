@@ -5,7 +5,7 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { randomBytes } from 'node:crypto';
-import type { DeviceViewModel } from '../console/device-view-model.js';
+import type { DeviceViewModel } from '../console/devices/device-view-model.js';
 
 const CLIENT_OPTIONS = { protocolVersion: 4, reconnectPeriod: 500, connectTimeout: 5000 } as const;
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startConsole, type RunningConsole } from '../console/console-app.js';
-import { serviceFromSchema } from '../console/service-definitions.js';
+import { serviceFromSchema } from '../console/config/service-definitions.js';
 import { CtlError } from '../core/errors.js';
 import { createLogger } from '../core/log.js';
 import { SERVICE_FILES, type ServiceKind } from './demo-paths.js';

@@ -23,7 +23,7 @@ import { createDemoBoard } from './demo-board.js';
 import { startDemoConsole } from './demo-console.js';
 import { SERVICE_FILES } from './demo-paths.js';
 import { DemoServices } from './demo-services.js';
-import { DeviceViewModel } from '../console/device-view-model.js';
+import { DeviceViewModel } from '../console/devices/device-view-model.js';
 import { startEmbeddedBroker } from './embedded-broker.js';
 import { setIdleLevels, startGpioActivity, type Activity } from './gpio-activity.js';
 import { LiveView, type ViewOutput } from './live-view.js';

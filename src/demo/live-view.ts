@@ -5,7 +5,7 @@
  * terminal width so a frame never wraps. Elsewhere (a pipe, a CI log): log lines as they come and
  * one compact line per device every 5 s, no escape codes.
  */
-import type { DeviceViewModel } from '../console/device-view-model.js';
+import type { DeviceViewModel } from '../console/devices/device-view-model.js';
 import { systemTime, type Time, type Timer } from '../core/time.js';
 import { clockText, compactLines, deviceLines, fit } from './view-format.js';
 

@@ -3,7 +3,7 @@
  * columns as the terminal is wide), or as one compact line for logs. Pure functions of the view
  * model, so what a user sees is tested without a terminal.
  */
-import { DeviceViewModel, type ControlView, type DeviceView } from '../console/device-view-model.js';
+import { DeviceViewModel, type ControlView, type DeviceView } from '../console/devices/device-view-model.js';
 
 /** Units the Wiren Board conventions imply by control type when a meta gives none. */
 const IMPLIED_UNITS: Readonly<Record<string, string>> = {

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { recordPageCoverage } from './page-coverage.js';
 import { eventually } from './wait-until.js';
 
 export const CHROMIUM_PATH = process.env['CTL_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -40,6 +41,7 @@ export async function launchBrowser(options: { hostRules?: string } = {}): Promi
     args: options.hostRules === undefined ? ARGS : [...ARGS, `--host-resolver-rules=${options.hostRules}`],
     viewport: { width: 1200, height: 860 },
   });
+  recordPageCoverage(context);
   return {
     context,
     async close() {

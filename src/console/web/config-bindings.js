@@ -9,7 +9,21 @@ import { el } from './api.js';
 import { fieldBox, newId, setFieldProblem } from './config-field-box.js';
 import { t } from './config-texts.js';
 
-/** Fills a select with `choices` ({value, title}) and shows `current` (kept when not a choice). */
+/** @typedef {import('./config-page-model.js').FieldModel} FieldModel */
+/** @typedef {import('./config-page-model.js').BindingModel} BindingModel */
+/** @typedef {{ value: string; title: string }} Choice */
+/**
+ * A part of the configuration as the form edits it: JSON, whatever the file holds.
+ * @typedef {Record<string, any>} Json
+ */
+
+/**
+ * Fills a select with `choices` ({value, title}) and shows `current` (kept when not a choice).
+ * @param {HTMLSelectElement} select
+ * @param {readonly Choice[]} choices
+ * @param {string} current
+ * @param {{ blank?: string }} [options]
+ */
 function fill(select, choices, current, { blank = '' } = {}) {
   select.replaceChildren();
   const listed = choices.some((c) => c.value === current);
@@ -19,12 +33,27 @@ function fill(select, choices, current, { blank = '' } = {}) {
   select.value = current;
 }
 
+/**
+ * @param {Json[]} list the channel's bindings
+ * @param {number} index
+ * @param {BindingModel} model
+ * @param {string} path
+ * @param {() => string[]} outputs the output channels' names now
+ * @param {() => void} onEdit
+ * @param {() => void} redraw
+ */
 function bindingRow(list, index, model, path, outputs, onEdit, redraw) {
   const binding = list[index];
   const row = el('div', { class: 'binding', role: 'group', 'data-index': String(index) });
   const heading = el('p', { class: 'binding-title', id: newId() }, `${model.title} ${index + 1}`);
   row.setAttribute('aria-labelledby', heading.id);
   row.append(heading);
+  /**
+   * @param {string} key
+   * @param {string} title
+   * @param {() => readonly Choice[]} choices
+   * @param {string} [blank]
+   */
   const part = (key, title, choices, blank) => {
     const select = el('select');
     const current = typeof binding[key] === 'string' ? binding[key] : String(binding[key] ?? '');
@@ -57,14 +86,22 @@ function bindingRow(list, index, model, path, outputs, onEdit, redraw) {
 /**
  * The `bindings` field of one channel: edits `obj.bindings` in place. A list the file did not have
  * is taken out again once its last binding is removed (the form then equals the file).
+ * @param {Json} obj the channel
+ * @param {FieldModel} field
+ * @param {string} path
+ * @param {() => void} onEdit
+ * @param {() => string[]} outputs
  */
 export function renderBindings(obj, field, path, onEdit, outputs) {
   const wasSet = field.key in obj;
   const model = field.binding;
+  // The console describes every `bindings` field with its rows' model (editor-schema.ts).
+  if (model === undefined) throw new Error(`${path}: a bindings field without its model`);
   const box = el('div', { class: 'field-group field-bindings', 'data-path': path, role: 'group' });
   const headingId = newId();
   box.setAttribute('aria-labelledby', headingId);
   const draw = () => {
+    /** @type {Json[]} */
     const list = Array.isArray(obj[field.key]) ? obj[field.key] : [];
     const rows = el('div', { class: 'binding-list' });
     list.forEach((_, i) => rows.append(bindingRow(list, i, model, path, outputs, onEdit, draw)));
@@ -79,7 +116,8 @@ export function renderBindings(obj, field, path, onEdit, outputs) {
       });
       draw();
       onEdit();
-      box.querySelector('.binding:last-of-type select')?.focus();
+      const added = box.querySelector('.binding:last-of-type select');
+      if (added instanceof HTMLElement) added.focus();
     });
     if (!wasSet && Array.isArray(obj[field.key]) && obj[field.key].length === 0) delete obj[field.key];
     box.replaceChildren(

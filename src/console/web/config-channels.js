@@ -6,7 +6,28 @@ import { el } from './api.js';
 import { renderFields, typingProblems } from './config-fields.js';
 import { t } from './config-texts.js';
 
-/** The variant of the form a channel is: a system one by its reserved name, else by its keys. */
+/** @typedef {import('./config-page-model.js').FormModel} FormModel */
+/** @typedef {import('./config-page-model.js').VariantModel} VariantModel */
+/** @typedef {import('./config-page-model.js').HardwareAnswer} HardwareAnswer */
+/** @typedef {FormModel['list']} ListModel */
+/**
+ * A channel, or the configuration, as the form edits it: JSON, whatever the file holds.
+ * @typedef {Record<string, any>} Json
+ */
+/** @typedef {{ text: string; error: string }} ChannelState */
+
+/** Focuses the element matching `selector` in `root`, if there is one. */
+function focusIn(/** @type {ParentNode} */ root, /** @type {string} */ selector) {
+  const found = root.querySelector(selector);
+  if (found instanceof HTMLElement) found.focus();
+}
+
+/**
+ * The variant of the form a channel is: a system one by its reserved name, else by its keys.
+ * @param {ListModel} list
+ * @param {Json | null | undefined} item
+ * @returns {VariantModel}
+ */
 export function variantOf(list, item) {
   const name = item?.[list.idKey];
   const system = list.variants.find((v) => v.names.length > 0 && v.names.includes(name));
@@ -16,29 +37,42 @@ export function variantOf(list, item) {
     const hasLine = item !== null && typeof item === 'object' && ('gpio' in item || 'direction' in item);
     return others.find((v) => hasLine === v.fields.some((f) => f.kind === 'gpio')) ?? others[0];
   }
-  return others[0] ?? list.variants[0];
+  // The schemas have at least one variant: the form describes none without (editor-schema.ts).
+  return /** @type {VariantModel} */ (others[0] ?? list.variants[0]);
 }
 
 /**
  * Whether a channel is an output (a binding may drive it): a custom one whose direction says so,
  * or one of the board's outputs (the GPIO schema's `system_output`, whose direction the board
  * fixes and the file does not say).
+ * @param {ListModel} list
+ * @param {Json} item
  */
 function isOutput(list, item) {
   return item?.direction === 'output' || variantOf(list, item).id === 'system_output';
 }
 
+/**
+ * @param {VariantModel} variant
+ * @param {string} key
+ * @param {unknown} value
+ */
 function choiceTitle(variant, key, value) {
   return variant.fields.find((f) => f.key === key)?.choices?.find((c) => c.value === String(value))?.title;
 }
 
-/** What the row says of a channel's kind: Input / Output / Watt meter / the variant's title. */
+/**
+ * What the row says of a channel's kind: Input / Output / Watt meter / the variant's title.
+ * @param {VariantModel} variant
+ * @param {Json} item
+ */
 function kindText(variant, item) {
   const counter = item.type !== undefined && item.type !== '' ? choiceTitle(variant, 'type', item.type) : undefined;
   const direction = item.direction !== undefined ? choiceTitle(variant, 'direction', item.direction) : undefined;
   return counter ?? direction ?? variant.title;
 }
 
+/** @param {Json} item */
 function lineText(item) {
   const gpio = item.gpio;
   if (gpio !== null && typeof gpio === 'object') return `${String(gpio.chip ?? '').replace(/^\/dev\//, '')} · ${gpio.offset ?? '?'}`;
@@ -49,29 +83,35 @@ function lineText(item) {
 
 export class ChannelList {
   /**
-   * @param container where the list goes
-   * @param form the form description (form.list: key, idKey, variants)
-   * @param config the config object (its list is edited in place)
-   * @param onChange called after every edit
+   * @param {HTMLElement} container where the list goes
+   * @param {FormModel} form the form description (form.list: key, idKey, variants)
+   * @param {Json} config the config object (its list is edited in place)
+   * @param {() => void} onChange called after every edit
    */
   constructor(container, form, config, onChange) {
     this.container = container;
     this.list = form.list;
     this.config = config;
     this.onChange = onChange;
-    /** Channel objects whose settings are open. */
+    /** @type {Set<Json>} Channel objects whose settings are open. */
     this.open = new Set();
+    /** @type {HardwareAnswer | null} */
     this.hardware = null;
+    /** @type {Map<string, ChannelState>} */
     this.states = new Map();
     if (!Array.isArray(config[this.list.key])) config[this.list.key] = [];
     this.draw();
   }
 
+  /** @returns {Json[]} */
   get items() {
     return this.config[this.list.key];
   }
 
-  /** The names of the output channels as the form has them now (what a binding may drive). */
+  /**
+   * The names of the output channels as the form has them now (what a binding may drive).
+   * @returns {string[]}
+   */
   outputNames() {
     return this.items
       .filter((item) => isOutput(this.list, item))
@@ -79,7 +119,11 @@ export class ChannelList {
       .filter((name) => typeof name === 'string' && name !== '');
   }
 
-  /** The lines the channels other than `item` have, as the form has them now: [{ chip, offset, name, row }]. */
+  /**
+   * The lines the channels other than `item` have, as the form has them now: [{ chip, offset, name, row }].
+   * @param {Json} item
+   * @returns {import('./config-fields.js').TakenLine[]}
+   */
   linesTakenBesides(item) {
     return this.items.flatMap((other, index) => {
       const gpio = other?.gpio;
@@ -88,16 +132,23 @@ export class ChannelList {
     });
   }
 
-  /** The listing for the pickers, when it arrives (open channels are drawn again). */
+  /**
+   * The listing for the pickers, when it arrives (open channels are drawn again).
+   * @param {HardwareAnswer} hardware
+   */
   setHardware(hardware) {
     this.hardware = hardware;
     this.draw();
   }
 
-  /** name → { text, error } from the devices feed, shown in the rows. */
+  /**
+   * name → { text, error } from the devices feed, shown in the rows.
+   * @param {Map<string, ChannelState>} states
+   */
   setStates(states) {
     this.states = states;
     for (const li of this.container.querySelectorAll('li.channel')) {
+      if (!(li instanceof HTMLElement)) continue;
       const item = this.items[Number(li.dataset.index)];
       const cell = li.querySelector('.ch-state');
       if (item === undefined || cell === null) continue;
@@ -110,20 +161,24 @@ export class ChannelList {
   draw() {
     // Redrawn fields show the object's values: a half-typed number in them is gone with its note.
     for (const path of [...typingProblems.keys()]) if (path.startsWith(`${this.list.key}.`)) typingProblems.delete(path);
-    const focused = document.activeElement?.dataset?.focusKey;
+    const active = document.activeElement;
+    const focused = active instanceof HTMLElement ? active.dataset['focusKey'] : undefined;
     const ul = el('ul', { class: 'channel-list' });
     this.items.forEach((item, index) => ul.append(this.row(item, index)));
     const add = this.addRow();
     this.container.replaceChildren(
       el('h2', {}, this.list.title),
-      ...(this.list.description ? [el('p', { class: 'help' }, this.list.description)] : []),
       this.items.length === 0 ? el('p', { class: 'empty' }, t.channelsNone) : ul,
       add,
     );
-    if (focused) this.container.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`)?.focus();
+    if (focused) focusIn(this.container, `[data-focus-key="${CSS.escape(focused)}"]`);
     this.setStates(this.states);
   }
 
+  /**
+   * @param {Json} item
+   * @param {number} index
+   */
   row(item, index) {
     const variant = variantOf(this.list, item);
     const name = item[this.list.idKey] || t.unnamed;
@@ -161,6 +216,13 @@ export class ChannelList {
     return li;
   }
 
+  /**
+   * @param {Json} item
+   * @param {number} index
+   * @param {VariantModel} variant
+   * @param {string} id
+   * @param {HTMLButtonElement} toggle
+   */
   detail(item, index, variant, id, toggle) {
     const box = el('div', { class: 'ch-detail', id, role: 'region', 'aria-label': t.openChannel(item[this.list.idKey] || t.unnamed) });
     if (variant.description) box.append(el('p', { class: 'help' }, variant.description));
@@ -172,9 +234,10 @@ export class ChannelList {
       () => {
         // The row follows the edit as it is typed (its name, its kind, its line).
         const name = item[this.list.idKey] || t.unnamed;
-        toggle.querySelector('.ch-name').textContent = name;
-        toggle.querySelector('.ch-kind').textContent = kindText(variant, item);
-        toggle.querySelector('.ch-line').textContent = lineText(item);
+        const [nameSpan, kindSpan, lineSpan] = toggle.children;
+        if (nameSpan) nameSpan.textContent = name;
+        if (kindSpan) kindSpan.textContent = kindText(variant, item);
+        if (lineSpan) lineSpan.textContent = lineText(item);
         this.onChange();
       },
       this.hardware,
@@ -192,13 +255,17 @@ export class ChannelList {
     return box;
   }
 
+  /**
+   * @param {number} index
+   * @param {number} by -1: up, 1: down
+   */
   move(index, by) {
     const to = index + by;
     if (to < 0 || to >= this.items.length) return;
     const [item] = this.items.splice(index, 1);
     this.items.splice(to, 0, item);
     this.draw();
-    this.container.querySelector(`[data-focus-key="${by < 0 ? 'up' : 'down'}-${to}"]`)?.focus();
+    focusIn(this.container, `[data-focus-key="${by < 0 ? 'up' : 'down'}-${to}"]`);
     this.onChange();
   }
 
@@ -221,20 +288,23 @@ export class ChannelList {
       const [v, name] = choice.value.split(':');
       const variant = this.list.variants[Number(v)];
       if (variant === undefined) return;
+      /** @type {Json} */
       const item = structuredClone(variant.start);
       if (name) item[this.list.idKey] = name;
       this.items.push(item);
       this.open.add(item);
       this.draw();
       this.onChange();
-      const rows = this.container.querySelectorAll('li.channel');
-      rows[rows.length - 1]?.querySelector('.ch-detail input, .ch-detail select')?.focus();
+      focusIn(this.container, 'li.channel:last-of-type .ch-detail input, li.channel:last-of-type .ch-detail select');
     });
     box.append(choice, add);
     return box;
   }
 
-  /** Opens the channels that have problems, so their fields can show them. */
+  /**
+   * Opens the channels that have problems, so their fields can show them.
+   * @param {Iterable<number>} indexes
+   */
   openAt(indexes) {
     for (const i of indexes) if (this.items[i] !== undefined) this.open.add(this.items[i]);
     this.draw();

@@ -3,11 +3,20 @@
 // control for screen readers. Every control of config-fields.js and config-bindings.js sits in one.
 import { el } from './api.js';
 
+/** @typedef {import('./config-page-model.js').FieldModel} FieldModel */
+
 let nextId = 0;
 
 /** A fresh id for an element of the form. */
 export const newId = () => `f${++nextId}`;
 
+/**
+ * A control in its box: label above it (or after it: a checkbox), help and problem lines below.
+ * @param {string} path the setting's path (`channels.3.gpio.offset`)
+ * @param {{ kind: string; title: string; description?: string }} field
+ * @param {HTMLElement} control
+ * @param {{ after?: boolean }} [options]
+ */
 export function fieldBox(path, field, control, { after = false } = {}) {
   const id = newId();
   control.id = id;
@@ -25,11 +34,15 @@ export function fieldBox(path, field, control, { after = false } = {}) {
   return box;
 }
 
-/** Shows `text` as the field's problem (or clears it with ''). */
+/**
+ * Shows `text` as the field's problem (or clears it with '').
+ * @param {Element} box
+ * @param {string} text
+ */
 export function setFieldProblem(box, text) {
   const problem = box.querySelector(':scope > .field-problem');
+  if (!(problem instanceof HTMLElement)) return;
   const control = box.querySelector('input, select');
-  if (problem === null) return;
   problem.textContent = text;
   problem.hidden = text === '';
   control?.setAttribute('aria-invalid', text === '' ? 'false' : 'true');

@@ -8,11 +8,12 @@
 // are published and a few seconds more, and says which work and which report an error. A save names the version of the
 // file it edits (a stale one is refused, the edit stays); a save refused because the session
 // ended keeps the edit in this tab.
-import { el, fillNav, goToLogin, loadSession, post } from './api.js';
+import { byId, el, fillNav, get, goToLogin, loadSession, post } from './api.js';
 import { ChannelList } from './config-channels.js';
 import { renderFields, setFieldProblem, typingProblems } from './config-fields.js';
 import { language, t } from './config-texts.js';
-import { momentText } from './i18n.js';
+import { controlKind } from './control-rules.js';
+import { momentText, shownNumber, unitText } from './i18n.js';
 
 /**
  * After an apply the page waits for the changed channels to be published (a busy controller may
@@ -23,20 +24,42 @@ const WATCH_MS = 4000;
 
 const serviceId = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const api = `/api/config/${encodeURIComponent(serviceId)}`;
-const $ = (id) => document.getElementById(id);
-const saveButton = $('save');
-const discardButton = $('discard');
+/** @param {string} id */
+const $ = (id) => byId(id, HTMLElement);
+const saveButton = byId('save', HTMLButtonElement);
+const discardButton = byId('discard', HTMLButtonElement);
 const versionsButton = $('versions-button');
 const result = $('result');
 const draftKey = `ctl-console-draft:${serviceId}`;
 
+/** @typedef {import('./config-page-model.js').FormModel} FormModel */
+/** @typedef {import('./config-page-model.js').HardwareAnswer} HardwareAnswer */
+/**
+ * The configuration as the form edits it: JSON, whatever the file holds.
+ * @typedef {Record<string, any>} Json
+ */
+/** @typedef {{ name: string; value: string | null; type: string; units: string; error: string }} Control */
+/** @typedef {{ id: string; controls: Control[] }} Device */
+/**
+ * A kept version as GET .../versions lists it.
+ * @typedef {{ id: string; savedAt: string; original: boolean; current: boolean; added: number; removed: number }} Version
+ */
+
+/** @type {FormModel | null} */
 let form = null;
+/** @type {Json | null} */
 let config = null;
 let loadedText = '';
+/** @type {string | null} */
 let loadedVersion = null;
+/** @type {ChannelList | null} */
 let channels = null;
+/** @type {HardwareAnswer | null} */
 let hardware = null;
-/** The latest picture of the devices (the live stream). */
+/**
+ * The latest picture of the devices (the live stream).
+ * @type {{ devices: Device[] }}
+ */
 let devices = { devices: [] };
 let leaving = false;
 
@@ -44,6 +67,10 @@ const isDirty = () => config !== null && JSON.stringify(config) !== loadedText;
 /** Save is offered for a change, or for typing that is not a value yet (Save then says what to fix). */
 const canSave = () => isDirty() || typingProblems.size > 0;
 
+/**
+ * @param {string} text
+ * @param {string} [tone] `ok`, `bad`, `warn` or `busy`
+ */
 function setResult(text, tone) {
   result.textContent = text;
   result.className = `result ${tone ?? ''}`;
@@ -51,10 +78,14 @@ function setResult(text, tone) {
 
 // ---- problems -------------------------------------------------------------------------------
 
-/** `channels[3].gpio.offset: text` → { path: 'channels.3.gpio.offset', text }. */
+/**
+ * `channels[3].gpio.offset: text` → { path: 'channels.3.gpio.offset', text }.
+ * @param {string} line
+ * @returns {{ path: string | null; text: string }}
+ */
 function splitProblem(line) {
   const m = /^([A-Za-z0-9_$]+(?:\[\d+\]|\.[A-Za-z0-9_$]+)*): (.*)$/.exec(line);
-  return m === null ? { path: null, text: line } : { path: m[1].replace(/\[(\d+)\]/g, '.$1'), text: m[2] };
+  return m === null ? { path: null, text: line } : { path: (m[1] ?? '').replace(/\[(\d+)\]/g, '.$1'), text: m[2] ?? '' };
 }
 
 function clearProblems() {
@@ -64,7 +95,10 @@ function clearProblems() {
   for (const note of document.querySelectorAll('.row-problem')) note.remove();
 }
 
-/** The nearest drawn field of a problem's path (a hidden key's problem goes to its parent). */
+/**
+ * The nearest drawn field of a problem's path (a hidden key's problem goes to its parent).
+ * @param {string} path
+ */
 function fieldFor(path) {
   for (let p = path; p; p = p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '') {
     const box = document.querySelector(`[data-path="${CSS.escape(p)}"]`);
@@ -77,16 +111,22 @@ function fieldFor(path) {
 /**
  * A problem's text with the channels it names by their place in the file (`channels[10]`, counted
  * from 0) named as a person sees them: `channel "door" (row 11)`.
+ * @param {string} text
+ * @param {string} listKey
  */
 function channelsInWords(text, listKey) {
   const pattern = new RegExp(`\\b${listKey}\\[(\\d+)\\]`, 'g');
-  return text.replace(pattern, (written, index) => {
+  return text.replace(pattern, (/** @type {string} */ written, /** @type {string} */ index) => {
     const item = config?.[listKey]?.[Number(index)];
-    return item === undefined ? written : t.channelNamed(item[form.list.idKey] || t.unnamed, Number(index) + 1);
+    return item === undefined || form === null ? written : t.channelNamed(item[form.list.idKey] || t.unnamed, Number(index) + 1);
   });
 }
 
-/** Lists the problems above the form and puts each beside its field (opening its channel). */
+/**
+ * Lists the problems above the form and puts each beside its field (opening its channel).
+ * @param {string} title
+ * @param {string[]} lines
+ */
 function showProblems(title, lines) {
   clearProblems();
   const listKey = form?.list.key;
@@ -103,7 +143,7 @@ function showProblems(title, lines) {
     if (path !== null && listKey && path.startsWith(`${listKey}.`)) {
       const index = Number(path.split('.')[1]);
       const item = config?.[listKey]?.[index];
-      where.push(t.channelAt(item?.[form.list.idKey] || t.unnamed, index + 1));
+      where.push(t.channelAt((form !== null && item?.[form.list.idKey]) || t.unnamed, index + 1));
       if (box === null) {
         const row = document.querySelector(`li.channel[data-index="${index}"] .ch-row`);
         row?.after(el('p', { class: 'field-problem row-problem', role: 'alert' }, text));
@@ -123,6 +163,7 @@ function showProblems(title, lines) {
 // ---- the form -------------------------------------------------------------------------------
 
 function drawForm() {
+  if (form === null || config === null) return;
   const settings = $('settings');
   settings.replaceChildren();
   renderFields(settings, form.settings, config, '', onEdit);
@@ -140,7 +181,7 @@ async function load({ keepResult = false, hardwareLoaded = Promise.resolve() } =
   clearProblems();
   if (!keepResult) setResult('');
   saveButton.disabled = discardButton.disabled = true;
-  const res = await fetch(`${api}?lang=${language}`, { credentials: 'same-origin' });
+  const res = await get(`${api}?lang=${language}`);
   const body = await res.json();
   // The form is drawn once, with the line pickers: a listing that came after it would redraw the
   // channels under a person already typing in them.
@@ -165,21 +206,27 @@ async function load({ keepResult = false, hardwareLoaded = Promise.resolve() } =
 
 /** The hardware listing for the line pickers; without one the page works without pickers. */
 async function loadHardware() {
+  /** @type {HardwareAnswer} */
+  let listed;
   try {
-    const res = await fetch(`${api}/hardware`, { credentials: 'same-origin' });
+    const res = await get(`${api}/hardware`);
     if (res.status !== 200) return;
-    hardware = await res.json();
+    listed = await res.json();
   } catch {
     return;
   }
-  channels?.setHardware(hardware);
+  hardware = listed;
+  channels?.setHardware(listed);
 }
 
 // ---- live states ----------------------------------------------------------------------------
 
 /** The device of this configuration: the one publishing most of its channels. */
 function ownDevice() {
-  const names = new Set((config?.[form?.list.key] ?? []).map((c) => c[form.list.idKey]));
+  if (form === null || config === null) return null;
+  const { key, idKey } = form.list;
+  const names = new Set((config[key] ?? []).map((/** @type {Json} */ c) => c[idKey]));
+  /** @type {Device | null} */
   let best = null;
   let bestCount = 0;
   for (const device of devices.devices) {
@@ -189,25 +236,48 @@ function ownDevice() {
   return best;
 }
 
-/** The controls a channel publishes: its own name, or a meter's `_total` and `_current`. */
+/**
+ * The controls a channel publishes: its own name, or a meter's `_total` and `_current`.
+ * @param {Device | null} device
+ * @param {string} name
+ */
 function controlsOf(device, name) {
   return device?.controls.filter((c) => c.name === name || c.name === `${name}_total` || c.name === `${name}_current`) ?? [];
 }
 
+/** @param {string} flags */
 function flagWords(flags) {
   return [...new Set(flags.split(''))].map((f) => t.flag[f] ?? f).join(', ');
 }
 
+/**
+ * @param {Device | null} device
+ * @param {string} name
+ * @returns {{ text: string; error: string } | null}
+ */
 function stateOf(device, name) {
   const controls = controlsOf(device, name);
   if (controls.length === 0) return null;
   const error = controls.map((c) => c.error).join('');
   const main = controls.find((c) => c.name === name) ?? controls.find((c) => c.name.endsWith('_total')) ?? controls[0];
-  return { text: error ? flagWords(error) : `${main.value ?? ''}${main.units ? ` ${main.units}` : ''}`, error };
+  if (main === undefined) return null;
+  return { text: error ? flagWords(error) : valueWords(main), error };
+}
+
+/**
+ * A control's value as the devices page writes it: a switch `on` / `off`, a number in the page's language, its units too.
+ * @param {Control} control
+ */
+function valueWords(control) {
+  const { value, type, units } = control;
+  if (value === null || value === '') return '';
+  const kind = controlKind(type);
+  if (kind === 'switch') return value === '1' ? t.on : t.off;
+  return `${kind === 'number' ? shownNumber(value) : value}${units ? ` ${unitText(units)}` : ''}`;
 }
 
 function showStates() {
-  if (channels === null) return;
+  if (channels === null || form === null) return;
   const device = ownDevice();
   const states = new Map();
   for (const item of channels.items) {
@@ -226,15 +296,28 @@ function followDevices() {
   });
 }
 
-/** The channels a save added or changed (by name). */
+/**
+ * The channels a save added or changed (by name).
+ * @param {Json | null} before
+ * @param {Json | null} after
+ * @returns {string[]}
+ */
 function changedChannels(before, after) {
+  if (form === null) return [];
   const key = form.list.key;
   const id = form.list.idKey;
-  const old = new Map((before?.[key] ?? []).map((c) => [c[id], JSON.stringify(c)]));
-  return (after?.[key] ?? []).filter((c) => old.get(c[id]) !== JSON.stringify(c)).map((c) => c[id]);
+  /** @type {Json[]} */
+  const was = before?.[key] ?? [];
+  /** @type {Json[]} */
+  const now = after?.[key] ?? [];
+  const old = new Map(was.map((c) => [c[id], JSON.stringify(c)]));
+  return now.filter((c) => old.get(c[id]) !== JSON.stringify(c)).map((c) => c[id]);
 }
 
-/** Watches the changed channels for a few seconds, then says how each one is. */
+/**
+ * Watches the changed channels for a few seconds, then says how each one is.
+ * @param {string[]} names
+ */
 async function watchAfterApply(names) {
   const box = $('after');
   const table = el('ul', { class: 'after-list' });
@@ -255,16 +338,18 @@ async function watchAfterApply(names) {
   };
   const started = Date.now();
   let allSeenAt = draw().includes('missing') ? null : started;
-  await new Promise((resolve) => {
-    const timer = setInterval(() => {
-      const now = Date.now();
-      if (allSeenAt === null && !draw().includes('missing')) allSeenAt = now;
-      if ((allSeenAt !== null && now - allSeenAt >= WATCH_MS) || now - started >= WAIT_MS) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 500);
-  });
+  await new Promise(
+    /** @param {(done?: undefined) => void} resolve */ (resolve) => {
+      const timer = setInterval(() => {
+        const now = Date.now();
+        if (allSeenAt === null && !draw().includes('missing')) allSeenAt = now;
+        if ((allSeenAt !== null && now - allSeenAt >= WATCH_MS) || now - started >= WAIT_MS) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 500);
+    },
+  );
   return draw();
 }
 
@@ -286,12 +371,22 @@ function restoreDraft() {
   setResult(t.draftBack, 'bad');
 }
 
-/** The session is gone (logged out elsewhere, or the console restarted), not the edit. */
+/**
+ * The session is gone (logged out elsewhere, or the console restarted), not the edit.
+ * @param {number} status
+ * @param {{ error?: string }} body
+ */
 function sessionEnded(status, body) {
   return status === 401 || (status === 403 && /session|CSRF/.test(body.error ?? ''));
 }
 
-/** Handles the answer of a save or a restore; `sent` is the config that went. */
+/**
+ * Handles the answer of a save or a restore; `sent` is the config that went.
+ * @param {number} status
+ * @param {any} body the save's answer (config-routes.ts: SaveResult, or an error)
+ * @param {Json | null} sent
+ * @param {string} [doneText]
+ */
 async function afterSave(status, body, sent, doneText) {
   if (sessionEnded(status, body)) {
     keepDraft();
@@ -305,7 +400,9 @@ async function afterSave(status, body, sent, doneText) {
   if (status === 422) {
     // The console's own check is not the service's: saying "ctl-mqtt-adc refused" would send the
     // reader to the wrong program.
-    const headline = { hardware: t.notSavedHardware(), both: t.notSavedBoth(serviceId) }[body.refusedBy] ?? t.notSavedRefused(serviceId);
+    /** @type {Record<string, string>} */
+    const headlines = { hardware: t.notSavedHardware(), both: t.notSavedBoth(serviceId) };
+    const headline = headlines[body.refusedBy] ?? t.notSavedRefused(serviceId);
     showProblems(headline, body.problems ?? []);
     setResult('');
     return;
@@ -358,12 +455,13 @@ async function save() {
 
 // ---- versions -------------------------------------------------------------------------------
 
-const when = (iso) => momentText(new Date(iso));
+const when = (/** @type {string} */ iso) => momentText(new Date(iso));
 
 async function showVersions() {
   const box = $('versions');
-  const res = await fetch(`${api}/versions`, { credentials: 'same-origin' });
+  const res = await get(`${api}/versions`);
   const body = await res.json();
+  /** @type {Version[]} */
   const versions = body.versions ?? [];
   const list = el('ul', { class: 'version-list' });
   // Times to the second; two saves within one second are told apart by a counter.
@@ -400,22 +498,26 @@ async function showVersions() {
 /** Lines kept around a change in a diff; longer unchanged runs are one line saying how many. */
 const DIFF_CONTEXT = 2;
 
-/** A version's differences from the file now, loaded when opened. */
+/**
+ * A version's differences from the file now, loaded when opened.
+ * @param {Version} version
+ */
 function changesOf(version) {
   const details = el('details', { class: 'version-diff' });
   details.append(el('summary', {}, t.showChanges));
   details.addEventListener('toggle', async () => {
     if (!details.open || details.querySelector('pre') !== null) return;
-    const res = await fetch(`${api}/versions/${encodeURIComponent(version.id)}/diff`, { credentials: 'same-origin' });
+    const res = await get(`${api}/versions/${encodeURIComponent(version.id)}/diff`);
     if (!res.ok) return;
+    /** @type {{ lines: Array<[string, string]> }} */
     const { lines } = await res.json();
     const pre = el('pre', { class: 'diff' });
     const near = lines.map((_, i) => lines.slice(Math.max(0, i - DIFF_CONTEXT), i + DIFF_CONTEXT + 1).some(([op]) => op !== '='));
     for (let i = 0; i < lines.length; i++) {
-      const [op, text] = lines[i];
+      const [op, text] = lines[i] ?? ['=', ''];
       if (op === '=' && !near[i]) {
         let j = i;
-        while (j < lines.length && lines[j][0] === '=' && !near[j]) j++;
+        while (j < lines.length && lines[j]?.[0] === '=' && !near[j]) j++;
         pre.append(el('span', { class: 'diff-skip' }, t.unchangedLines(j - i)));
         i = j - 1;
         continue;
@@ -428,6 +530,7 @@ function changesOf(version) {
   return details;
 }
 
+/** @param {Version} version */
 async function restoreVersion(version) {
   if (!confirm(t.restoreConfirm(when(version.savedAt)))) return;
   clearProblems();

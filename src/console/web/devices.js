@@ -11,7 +11,7 @@
 // in its group (inputs, outputs, meters, analog: control-rules.js, the server's module); values
 // of a device whose driver stopped (its `meta/error` holds `r`), or while the console has no
 // broker, are marked stale. From FILTER_FROM controls on, a filter box finds one by name.
-import { el, fillNav, loadSession, post } from './api.js';
+import { byId, el, fillNav, loadSession, post } from './api.js';
 import { CONTROL_GROUPS, controlGroups, controlKind, numberProblem as numberRule, titleIn, typedNumber } from './control-rules.js';
 import { openChart, refreshSpark, sparkButton } from './device-charts.js';
 import { fieldNumber, language, shownNumber, translateMarkup, unitText } from './i18n.js';
@@ -20,34 +20,98 @@ import { t } from './page-texts.js';
 /** With this many controls on the page, the filter box is shown. */
 const FILTER_FROM = 30;
 
-const container = document.getElementById('devices');
-const statusLine = document.getElementById('status');
-const message = document.getElementById('message');
-const filterBox = document.getElementById('filter');
-const filterInput = document.getElementById('filter-input');
-/** device id → { section, title, error, tbody, rows: Map(control name → row parts), heads: Map(group → tr) } */
+const container = byId('devices', HTMLElement);
+const statusLine = byId('status', HTMLElement);
+const message = byId('message', HTMLElement);
+const filterBox = byId('filter', HTMLElement);
+const filterInput = byId('filter-input', HTMLInputElement);
+/**
+ * A control as the live stream sends it.
+ * @typedef {object} Control
+ * @property {string} name
+ * @property {Record<string, string>} titles
+ * @property {string | null} value
+ * @property {string} type
+ * @property {string} units
+ * @property {boolean} readonly
+ * @property {string} error
+ */
+/** @typedef {{ id: string; title: string; titles: Record<string, string>; error: string; controls: Control[] }} Device */
+/** @typedef {{ connected: boolean; devices: Device[] }} Snapshot */
+/** @typedef {import('./control-rules.js').ControlGroup} ControlGroup */
+/**
+ * The parts of a control's row, kept to update it in place.
+ * @typedef {object} Row
+ * @property {string} deviceId
+ * @property {HTMLTableRowElement} tr
+ * @property {HTMLSpanElement} label
+ * @property {HTMLSpanElement} id
+ * @property {HTMLTableCellElement} valueCell
+ * @property {HTMLTableCellElement} units
+ * @property {HTMLSpanElement} flags
+ * @property {HTMLTableCellElement} trend
+ * @property {string | null} kind
+ * @property {boolean | null} readonly
+ * @property {HTMLInputElement | null} input
+ * @property {HTMLSpanElement | null} text
+ * @property {HTMLSpanElement | null} note
+ * @property {Control} control
+ * @property {string | null} shownFlags
+ * @property {ControlGroup | null} group
+ * @property {HTMLButtonElement | null} spark
+ * @property {import('./device-charts.js').Chart | null} chart
+ * @property {boolean} busy
+ */
+/**
+ * A device's section, kept to update it in place.
+ * @typedef {object} DeviceView
+ * @property {HTMLElement} section
+ * @property {HTMLSpanElement} title
+ * @property {HTMLSpanElement} id
+ * @property {HTMLSpanElement} error
+ * @property {HTMLTableSectionElement} tbody
+ * @property {Map<string, Row>} rows by control name
+ * @property {Map<ControlGroup, HTMLTableRowElement>} heads
+ */
+
+/** @type {Map<string, DeviceView>} device id → its section */
 const shown = new Map();
 let filterText = '';
 
 const kindOf = controlKind;
 
-/** Why `value` (as typed) cannot be sent to a number control, or '' (the server checks the same). */
+/**
+ * Why `value` (as typed) cannot be sent to a number control, or '' (the server checks the same).
+ * @param {Control} control
+ * @param {string} value
+ */
 function numberProblem(control, value) {
   const problem = numberRule(control.type, typedNumber(value));
   return problem === undefined ? '' : t.numberProblem[problem];
 }
 
+/** @param {string} text */
 function showMessage(text) {
   message.textContent = text;
   message.hidden = text === '';
 }
 
+/**
+ * @param {string} deviceId
+ * @param {Control} control
+ * @param {string} value
+ */
 async function send(deviceId, control, value) {
   const { status, body } = await post('/api/command', { device: deviceId, control: control.name, value });
   showMessage(status === 200 ? '' : `${control.name}: ${body.error ?? status}`);
   return status === 200;
 }
 
+/**
+ * @param {HTMLElement} cell
+ * @param {string} flags
+ * @param {boolean} stale
+ */
 function flagBadges(cell, flags, stale) {
   cell.replaceChildren();
   if (stale) cell.append(el('span', { class: 'flag flag-stale' }, t.stale));
@@ -62,6 +126,11 @@ function flagBadges(cell, flags, stale) {
   }
 }
 
+/**
+ * @param {string} deviceId
+ * @param {Control} control
+ * @returns {Row}
+ */
 function makeRow(deviceId, control) {
   const tr = el('tr', { 'data-control': control.name });
   const name = el('th', { scope: 'row', class: 'name' });
@@ -73,6 +142,7 @@ function makeRow(deviceId, control) {
   const units = el('td', { class: 'units' });
   const trend = el('td', { class: 'trend' });
   tr.append(name, valueCell, units, trend);
+  /** @type {Row} */
   const row = {
     deviceId,
     tr,
@@ -97,7 +167,11 @@ function makeRow(deviceId, control) {
   return row;
 }
 
-/** (Re)builds the value cell when the control's kind or writability changed. */
+/**
+ * (Re)builds the value cell when the control's kind or writability changed.
+ * @param {string} deviceId
+ * @param {Row} row
+ */
 function buildValueCell(deviceId, row) {
   const control = row.control;
   row.kind = kindOf(control.type);
@@ -168,6 +242,12 @@ function buildValueCell(deviceId, row) {
   }
 }
 
+/**
+ * @param {string} deviceId
+ * @param {Row} row
+ * @param {Control} control
+ * @param {boolean} stale
+ */
 function updateRow(deviceId, row, control, stale) {
   row.control = control;
   const title = titleIn(control.titles, language);
@@ -177,7 +257,7 @@ function updateRow(deviceId, row, control, stale) {
   const value = control.value ?? '';
   if (row.kind === 'switch' && row.input) {
     if (!row.busy && row.input.checked !== (value === '1')) row.input.checked = value === '1';
-    setText(row.text, switchText(value));
+    if (row.text !== null) setText(row.text, switchText(value));
   } else if (row.kind === 'number' && row.input) {
     // Never overwrite what the user is typing, nor a field they are in.
     if (document.activeElement !== row.input && !row.input.dataset.dirty) setValue(row.input, fieldNumber(value));
@@ -200,13 +280,21 @@ function updateRow(deviceId, row, control, stale) {
   }
 }
 
-const switchText = (value) => (value === '' ? '—' : value === '1' ? t.on : t.off);
+const switchText = (/** @type {string} */ value) => (value === '' ? '—' : value === '1' ? t.on : t.off);
 
-/** Writes a text only when it changed: rewriting it would drop a selection in it. */
+/**
+ * Writes a text only when it changed: rewriting it would drop a selection in it.
+ * @param {Node} node
+ * @param {string} text
+ */
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
+/**
+ * @param {HTMLInputElement} input
+ * @param {string} value
+ */
 function setValue(input, value) {
   if (input.value !== value) input.value = value;
 }
@@ -214,6 +302,8 @@ function setValue(input, value) {
 /**
  * Puts `nodes` into `parent` in this order, moving only what is out of place. Nodes that are to
  * go must be removed first, so that the ones staying are already in order and none moves.
+ * @param {Node} parent
+ * @param {Node[]} nodes
  */
 function arrange(parent, nodes) {
   let cursor = parent.firstChild;
@@ -223,11 +313,18 @@ function arrange(parent, nodes) {
   }
 }
 
-/** The chart row of a control sits right below it. */
+/**
+ * The chart row of a control sits right below it.
+ * @param {Row} row
+ */
 function placeChart(row) {
-  if (row.tr.parentNode !== null && row.tr.nextSibling !== row.chart.tr) row.tr.after(row.chart.tr);
+  if (row.chart !== null && row.tr.parentNode !== null && row.tr.nextSibling !== row.chart.tr) row.tr.after(row.chart.tr);
 }
 
+/**
+ * @param {Device} device
+ * @returns {DeviceView}
+ */
 function deviceSection(device) {
   const section = el('section', { class: 'device', 'data-device': device.id });
   const head = el('h2');
@@ -246,7 +343,11 @@ function deviceSection(device) {
   return { section, title, id, error, tbody, rows: new Map(), heads: new Map() };
 }
 
-/** A group's heading row in a device's table. */
+/**
+ * A group's heading row in a device's table.
+ * @param {DeviceView} view
+ * @param {ControlGroup} group
+ */
 function groupHead(view, group) {
   let tr = view.heads.get(group);
   if (tr === undefined) {
@@ -257,6 +358,7 @@ function groupHead(view, group) {
   return tr;
 }
 
+/** @param {Snapshot} snapshot */
 function render(snapshot) {
   setText(statusLine, snapshot.connected ? t.live : t.noBroker);
   statusLine.className = `status ${snapshot.connected ? 'ok' : 'bad'}`;
@@ -285,7 +387,7 @@ function render(snapshot) {
     renderRows(device, view, stale);
   }
   arrange(container, sections); // keeps the server's order
-  document.getElementById('empty').hidden = snapshot.devices.length > 0;
+  byId('empty', HTMLElement).hidden = snapshot.devices.length > 0;
   const controls = snapshot.devices.reduce((n, d) => n + d.controls.length, 0);
   filterBox.hidden = controls < FILTER_FROM && filterText === '';
   applyFilter();
@@ -294,6 +396,11 @@ function render(snapshot) {
   document.body.dataset.devices = String(snapshot.devices.length);
 }
 
+/**
+ * @param {Device} device
+ * @param {DeviceView} view
+ * @param {boolean} stale
+ */
 function renderRows(device, view, stale) {
   const names = new Set(device.controls.map((c) => c.name));
   const groups = controlGroups(device.controls);
@@ -322,7 +429,8 @@ function renderRows(device, view, stale) {
       row = makeRow(device.id, control);
       view.rows.set(control.name, row);
     }
-    row.group = groups.get(control.name);
+    // Every control has its group (controlGroups names them all).
+    row.group = groups.get(control.name) ?? 'other';
     if (grouped && row.group !== lastGroup) nodes.push(groupHead(view, row.group));
     lastGroup = row.group;
     updateRow(device.id, row, control, stale);
@@ -332,7 +440,7 @@ function renderRows(device, view, stale) {
   arrange(view.tbody, nodes);
 }
 
-const groupRank = (group) => CONTROL_GROUPS.indexOf(group);
+const groupRank = (/** @type {ControlGroup | undefined} */ group) => (group === undefined ? -1 : CONTROL_GROUPS.indexOf(group));
 
 /**
  * Shows only the controls whose id or title holds the filter's text (all of a device whose id or
@@ -340,7 +448,8 @@ const groupRank = (group) => CONTROL_GROUPS.indexOf(group);
  */
 function applyFilter() {
   const query = filterText.trim().toLowerCase();
-  const holds = (...texts) => query === '' || texts.some((t) => t.toLowerCase().includes(query));
+  const holds = (/** @type {Array<string | null>} */ ...texts) =>
+    query === '' || texts.some((t) => (t ?? '').toLowerCase().includes(query));
   let any = false;
   for (const [id, view] of shown) {
     const wholeDevice = holds(id, view.title.textContent);
@@ -355,7 +464,7 @@ function applyFilter() {
     view.section.classList.toggle('filtered', visibleGroups.size === 0);
     any ||= visibleGroups.size > 0;
   }
-  document.getElementById('no-match').hidden = any || query === '';
+  byId('no-match', HTMLElement).hidden = any || query === '';
 }
 
 filterInput.addEventListener('input', () => {

@@ -5,23 +5,33 @@
 // the charts then come in the new language at once.
 
 const KEY = 'ctl-console-language';
+/** @typedef {'en' | 'ru'} Language */
+/** @type {readonly Language[]} */
 export const LANGUAGES = ['en', 'ru'];
 
+/** @returns {Language} */
 function chosenLanguage() {
+  /** @type {string | null} */
   let stored = null;
   try {
     stored = localStorage.getItem(KEY);
   } catch {
     // Storage refused (a private window's settings): the browser's language.
   }
-  if (LANGUAGES.includes(stored)) return stored;
+  const known = LANGUAGES.find((lang) => lang === stored);
+  if (known !== undefined) return known;
   return /^ru\b/i.test(navigator.language ?? '') ? 'ru' : 'en';
 }
 
 export const language = chosenLanguage();
 document.documentElement.lang = language;
 
-/** The texts of `dict` ({ en: {...}, ru: {...} }) in the page's language. */
+/**
+ * The texts of `dict` ({ en: {...}, ru: {...} }) in the page's language.
+ * @template T
+ * @param {{ en: T; ru: T }} dict
+ * @returns {T}
+ */
 export const textsOf = (dict) => dict[language];
 
 const SWITCH = {
@@ -65,11 +75,18 @@ export function mountLanguageSwitch() {
 /**
  * Puts the page's own texts into its static markup: `data-t="key"` sets an element's text,
  * `data-t-placeholder` and `data-t-label` its placeholder and aria-label.
+ * @param {Record<string, any>} texts the page's texts (page-texts.js), by key
  */
 export function translateMarkup(texts) {
-  for (const node of document.querySelectorAll('[data-t]')) node.textContent = texts[node.dataset.t];
-  for (const node of document.querySelectorAll('[data-t-placeholder]')) node.placeholder = texts[node.dataset.tPlaceholder];
-  for (const node of document.querySelectorAll('[data-t-label]')) node.setAttribute('aria-label', texts[node.dataset.tLabel]);
+  for (const node of document.querySelectorAll('[data-t]')) {
+    if (node instanceof HTMLElement) node.textContent = texts[node.dataset['t'] ?? ''];
+  }
+  for (const node of document.querySelectorAll('[data-t-placeholder]')) {
+    if (node instanceof HTMLInputElement) node.placeholder = texts[node.dataset['tPlaceholder'] ?? ''];
+  }
+  for (const node of document.querySelectorAll('[data-t-label]')) {
+    if (node instanceof HTMLElement) node.setAttribute('aria-label', texts[node.dataset['tLabel'] ?? '']);
+  }
   if (texts.documentTitle) document.title = texts.documentTitle;
 }
 
@@ -78,6 +95,10 @@ export function translateMarkup(texts) {
 const DECIMAL_TEXT = /^-?\d+(?:\.(\d+))?$/;
 const formats = new Map();
 
+/**
+ * @param {number} decimals
+ * @param {boolean} grouping
+ */
 function numberFormat(decimals, grouping) {
   const key = `${decimals}/${grouping}`;
   let format = formats.get(key);
@@ -88,18 +109,28 @@ function numberFormat(decimals, grouping) {
   return format;
 }
 
-/** A payload's number as the page's language writes it, with the decimals the payload has (`1 234,500`); other text as it is. */
+/**
+ * A payload's number as the page's language writes it, with the decimals the payload has (`1 234,500`); other text as it is.
+ * @param {string} text
+ */
 export function shownNumber(text) {
   const m = DECIMAL_TEXT.exec(text);
   return m === null ? text : numberFormat(m[1]?.length ?? 0, true).format(Number(text));
 }
 
-/** A payload's number for an input field: no digit groups, the page's decimal mark (`1234,500`). */
+/**
+ * A payload's number for an input field: no digit groups, the page's decimal mark (`1234,500`).
+ * @param {string} text
+ */
 export function fieldNumber(text) {
   return DECIMAL_TEXT.test(text) && language === 'ru' ? text.replace('.', ',') : text;
 }
 
-/** A number with at most `decimals` decimals, as the page's language writes it. */
+/**
+ * A number with at most `decimals` decimals, as the page's language writes it.
+ * @param {number} value
+ * @param {number} decimals
+ */
 export function formatNumber(value, decimals) {
   if (!Number.isFinite(value)) return '—';
   return numberFormat(decimals, true).format(value);
@@ -120,15 +151,18 @@ const momentFormat = new Intl.DateTimeFormat(language, {
 });
 
 /** 14:05 (24 hours in both languages: one format beside the dates). */
-export const clockTime = (ms) => clockFormat.format(ms);
+export const clockTime = (/** @type {number} */ ms) => clockFormat.format(ms);
 /** 5 Mar / 5 мар. */
-export const dayLabel = (ms) => dayFormat.format(ms);
+export const dayLabel = (/** @type {number} */ ms) => dayFormat.format(ms);
 /** The date and time to the second. */
-export const momentText = (ms) => momentFormat.format(ms);
+export const momentText = (/** @type {number | Date} */ ms) => momentFormat.format(ms);
 
 // ---- units ----------------------------------------------------------------------------------
 
-/** Units of the conventions as each language writes them (unknown ones are shown as they come). */
+/**
+ * Units of the conventions as each language writes them (unknown ones are shown as they come).
+ * @type {Record<'en' | 'ru', Record<string, string>>}
+ */
 const UNITS = {
   en: { 'm^3': 'm³', 'm^3/h': 'm³/h', 'm^2': 'm²', 'deg C': '°C', deg: '°' },
   ru: {
@@ -174,4 +208,4 @@ const UNITS = {
   },
 };
 
-export const unitText = (units) => UNITS[language][units] ?? units;
+export const unitText = (/** @type {string} */ units) => UNITS[language][units] ?? units;

@@ -1,11 +1,11 @@
 // The login form: the password goes to the console with the session's CSRF token; a good one
 // gives a new session cookie and the page it was asked for.
-import { loadSession, post } from './api.js';
+import { byId, loadSession, post } from './api.js';
 import { mountLanguageSwitch, translateMarkup } from './i18n.js';
 import { t } from './page-texts.js';
 
-const form = document.getElementById('login');
-const error = document.getElementById('error');
+const form = byId('login', HTMLFormElement);
+const error = byId('error', HTMLElement);
 
 /**
  * Only a page of this console, never another site. Judged the way the browser will read it: a
@@ -26,18 +26,11 @@ function nextPage() {
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   error.textContent = '';
-  const { status, body } = await post('/api/login', { password: document.getElementById('password').value });
+  const { status, body } = await post('/api/login', { password: byId('password', HTMLInputElement).value });
   if (status === 200) location.assign(nextPage());
-  else error.textContent = refusal(status, body.error ?? `error ${status}`);
+  // The console says its refusal in the page's language (post() sends it).
+  else error.textContent = body.error ?? `error ${status}`;
 });
-
-/** The server's refusal in the page's language (it answers in English). */
-function refusal(status, text) {
-  if (status === 401) return t.wrongPassword;
-  if (status === 503 && /too many logins at once/.test(text)) return t.busy;
-  const wait = /^too many wrong passwords: try again in (\d+) s$/.exec(text);
-  return wait === null ? text : t.tooManyGuesses(wait[1]);
-}
 
 translateMarkup({ ...t, documentTitle: t.loginDocumentTitle });
 mountLanguageSwitch();

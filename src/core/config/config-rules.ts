@@ -2,7 +2,7 @@
  * Every rule a configuration can break, with its English text: the schema's, the JSON syntax's,
  * the checks of names and duplicates, each driver's own checks, and the MQTT topic length (whose
  * check the MQTT layer makes, in these words). The web console says them in Russian on a Russian
- * page (src/console/problem-texts-ru.ts holds those texts, one per id here).
+ * page (src/console/config/problem-texts-ru.ts holds those texts, one per id here).
  */
 import { NUMBER_PATTERN, RuleBook, type RuleParams } from './rule-book.js';
 

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { hashPassword } from '../../../src/console/password.js';
+import { hashPassword } from '../../../src/console/auth/password.js';
 import { connectTestClient } from '../../helpers/mqtt-recorder.js';
 import { launchBrowser, skipWithoutChromium, type TestBrowser, pageShows } from '../../helpers/browser.js';
 import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { hashPassword } from '../../../src/console/password.js';
+import { hashPassword } from '../../../src/console/auth/password.js';
 import { SERVICE_FILES } from '../../../src/demo/demo-paths.js';
 import { launchBrowser, skipWithoutChromium, type TestBrowser, pageShows } from '../../helpers/browser.js';
 import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';
@@ -107,7 +107,8 @@ describe('configuration page in a browser', { skip: skipWithoutChromium }, () =>
       /^Saved; ctl-mqtt-gpio applied it and the changed channels work\.( The lines were not checked against the hardware: .*)?$/,
     );
     assert.equal(await page.locator('#result').getAttribute('class'), 'result ok');
-    assert.match(await page.locator('#after').innerText(), /door_contact — works/);
+    // The value in words, as the devices page writes it: a switch is on or off, not 1 or 0.
+    assert.match(await page.locator('#after').innerText(), /door_contact — works \((?:on|off)\)$/m);
     const file = readFileSync(rig.configFile('gpio'), 'utf8');
     assert.match(file, /"device_name": "Garage I\/O"/);
     // Nothing else changed: the key the form has no field for (debounce) is kept, and no default

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { hashPassword } from '../../../src/console/password.js';
+import { hashPassword } from '../../../src/console/auth/password.js';
 import { launchBrowser, skipWithoutChromium, type TestBrowser } from '../../helpers/browser.js';
 import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';
 

@@ -13,7 +13,7 @@ import type { MqttClient } from 'mqtt';
 import { SERVICE_FILES } from '../../../src/demo/demo-paths.js';
 import { demoServiceArgs } from '../../../src/demo/demo-services.js';
 import { ServiceProcess } from '../../../src/demo/service-process.js';
-import { hashPassword } from '../../../src/console/password.js';
+import { hashPassword } from '../../../src/console/auth/password.js';
 import { connectTestClient, MqttRecorder } from '../../helpers/mqtt-recorder.js';
 import { launchBrowser, skipWithoutChromium, type TestBrowser } from '../../helpers/browser.js';
 import { eventually, startConsoleRig, type ConsoleRig } from './console-rig.js';

@@ -6,8 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MqttClient } from 'mqtt';
-import { ControlHistory } from '../../../src/console/control-history.js';
-import { DeviceFeed } from '../../../src/console/device-feed.js';
+import { ControlHistory } from '../../../src/console/devices/control-history.js';
+import { DeviceFeed } from '../../../src/console/devices/device-feed.js';
 import { createMemoryLogger } from '../../helpers/memory-logger.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 import { connectTestClient } from '../../helpers/mqtt-recorder.js';

@@ -6,9 +6,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { hashPassword } from '../../../src/console/password.js';
+import { hashPassword } from '../../../src/console/auth/password.js';
 import { MqttRecorder } from '../../helpers/mqtt-recorder.js';
 import { launchBrowser, pageShows, skipWithoutChromium, type TestBrowser } from '../../helpers/browser.js';
 import { startConsoleRig, type ConsoleRig } from './console-rig.js';
@@ -161,6 +162,34 @@ describe('languages of the console, in a browser', { skip: skipWithoutChromium }
         'Last hour',
       ]);
     } finally {
+      await context.close();
+    }
+  });
+
+  test("the console's own answers come in the page's language, also in an English browser", async () => {
+    const context = (await launchBrowser()).context;
+    const file = rig.configFile('adc');
+    const text = readFileSync(file, 'utf8');
+    try {
+      const p = await pageIn(context, 'en-US');
+      // Russian chosen with the switch: the browser's own Accept-Language stays English.
+      await p.addInitScript(() =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+          'ctl-console-language',
+          'ru',
+        ),
+      );
+      await p.goto(`${rig.url}config/ctl-mqtt-adc`);
+      await p.waitForSelector('body[data-ready="1"]');
+      const row = p.locator('li.channel[data-name="pressure_loop"]');
+      await row.locator('.ch-open').first().click();
+      await row.locator('[data-path$=".voltage_multiplier"] input').fill('0,5');
+      // Someone edits the file meanwhile: the save is refused (409), in the console's own words.
+      writeFileSync(file, `${text}\n`);
+      await p.click('#save');
+      await until(p, '#problems-list li', /^.*изменён \(на другой странице или вручную\) после того, как эта страница его загрузила/);
+    } finally {
+      writeFileSync(file, text);
       await context.close();
     }
   });

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hardwareProblems, listHardware } from '../../../src/console/hardware-check.js';
-import { serviceFromSchema } from '../../../src/console/service-definitions.js';
+import { hardwareProblems, listHardware } from '../../../src/console/config/hardware-check.js';
+import { serviceFromSchema } from '../../../src/console/config/service-definitions.js';
 import { SERVICE_FILES } from '../../../src/demo/demo-paths.js';
 import { tempFakeIio, WB_ADC_PARENT } from '../../helpers/fake-iio.js';
 

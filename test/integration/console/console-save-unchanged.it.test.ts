@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileVersion } from '../../../src/console/file-version.js';
+import { fileVersion } from '../../../src/console/config/file-version.js';
 import { SERVICE_FILES, type ServiceKind } from '../../../src/demo/demo-paths.js';
 import { startConsoleRig, type ConsoleRig } from './console-rig.js';
 import { http, session } from '../../helpers/console-http.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DeviceViewModel } from '../../../src/console/device-view-model.js';
+import { DeviceViewModel } from '../../../src/console/devices/device-view-model.js';
 import { clockText, compactLines, deviceLines, fit, valueText } from '../../../src/demo/view-format.js';
 
 function gpioModel(): DeviceViewModel {
