@@ -8,6 +8,7 @@ import { ConfigStore, type ConfigService } from './config/config-store.js';
 import { finishPendingWrites } from './config/config-writer.js';
 import { startConsoleServer, checkListenAddress, type ConnectionLimits, type ConsoleStats } from './console-server.js';
 import { DeviceFeed } from './devices/device-feed.js';
+import { systemTime } from '../core/time.js';
 
 export interface ConsoleOptions {
   readonly host: string;
@@ -39,7 +40,12 @@ export interface RunningConsole {
 
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   checkListenAddress(options.host, options.passwordHash);
-  const feed = new DeviceFeed({ broker: options.broker, topicPrefix: options.topicPrefix, log: options.log.child('mqtt') });
+  const feed = new DeviceFeed({
+    broker: options.broker,
+    topicPrefix: options.topicPrefix,
+    log: options.log.child('mqtt'),
+    time: systemTime,
+  });
   const stateDir = options.stateDir ?? defaultStateDir(options.env ?? process.env);
   for (const line of await finishPendingWrites(stateDir)) options.log.warn(line);
   const store = new ConfigStore(options.services, options.log, stateDir);

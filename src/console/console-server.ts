@@ -17,7 +17,8 @@ import { shareConnections, type ShareLimits } from './http/connection-share.js';
 import { historyRoute } from './devices/history-route.js';
 import { closeWith, decodePathPart, HttpError, readJsonObject, redirect, sendError, sendJson } from './http/http-io.js';
 import { LiveStream, type LiveStreamStats } from './devices/live-stream.js';
-import { LoginLimiter } from './auth/login-limiter.js';
+import { LOGIN_LIMITS, LoginLimiter } from './auth/login-limiter.js';
+import { systemTime } from '../core/time.js';
 import { verifyPassword } from './auth/password.js';
 import { checkHost, checkPost, fromTrustedProxy, isLoopbackHost } from './auth/request-guard.js';
 import { cookieValue, SESSION_COOKIE, sessionCookie, SessionStore, type Session } from './auth/sessions.js';
@@ -108,7 +109,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const loopbackOnly = options.passwordHash === null;
   const sessions = new SessionStore(loopbackOnly);
   const visitors = new VisitorTokens(loopbackOnly);
-  const limiter = new LoginLimiter();
+  const limiter = new LoginLimiter(LOGIN_LIMITS, systemTime);
   const passwordChecks = new CheckGate();
   const trustedProxies = new Set((options.trustedProxies ?? []).map(normalizeAddress));
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };

@@ -12,7 +12,7 @@
  * guesses cannot all pass the count before the first one is recorded); a good password frees the
  * client's slots and gives back its slot of the global budget (it was no guess).
  */
-import { systemTime, type Time } from '../../core/time.js';
+import type { Time } from '../../core/time.js';
 import { addressGroup } from '../http/client-address.js';
 import { answer } from '../http/answers.js';
 
@@ -54,8 +54,8 @@ export class LoginLimiter {
   private readonly known = new Map<string, number>();
 
   constructor(
-    private readonly limits: LoginLimits = LOGIN_LIMITS,
-    private readonly time: Pick<Time, 'now'> = systemTime,
+    private readonly limits: LoginLimits,
+    private readonly time: Pick<Time, 'now'>,
   ) {}
 
   /** Takes a check for `client`: undefined when taken, else why not (nothing is taken then). */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LogRateLimiter, type Logger } from '../../core/log.js';
-import { systemTime, type Time } from '../../core/time.js';
+import type { Time } from '../../core/time.js';
 import { ManagedConnection } from '../../mqtt/connection.js';
 import { resolveBroker, type BrokerOptions } from '../../mqtt/broker-options.js';
 import { DeviceViewModel, type DeviceView } from './device-view-model.js';
@@ -47,8 +47,8 @@ export interface DeviceFeedOptions {
   readonly log: Logger;
   /** The charts' store (tests and the benchmark pass one with their own clock). */
   readonly history?: ControlHistory;
-  /** Clocks (default: the system's): the charts' times, how often a full history is logged. */
-  readonly time?: Time;
+  /** Clocks: the charts' times, how often a full history is logged. */
+  readonly time: Time;
 }
 
 /** A history with no place for more controls says so in the log at most this often. */
@@ -90,7 +90,7 @@ export class DeviceFeed {
 
   constructor(private readonly options: DeviceFeedOptions) {
     this.model = new DeviceViewModel(options.topicPrefix);
-    this.time = options.time ?? systemTime;
+    this.time = options.time;
     this.fullLog = new LogRateLimiter(FULL_LOG_MS, this.time);
     this.history = options.history ?? new ControlHistory(() => this.time.wallNow());
     const broker = resolveBroker(options.broker, 'ctl-console', options.topicPrefix);
