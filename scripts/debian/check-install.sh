@@ -110,12 +110,13 @@ log "units enabled: $(cd "$root/etc/systemd/system" && echo */ctl-mqtt*.service)
 systemd_version="$(in_root dpkg-query -W -f='${Version}' systemd)"
 in_root /lib/systemd/systemd --dump-configuration-items \
   | awk '/^\[/ { section = $0; next } /=/ { sub(/=.*/, ""); print section $0 }' | sort -u >"$root/tmp/known"
-units=("$root"/lib/systemd/system/ctl-mqtt*)
+units=("$root"/lib/systemd/system/ctl-mqtt* "$root"/lib/systemd/system/wb-diag-collect.service.d/ctl-mqtt.conf)
 [ -e "${units[0]}" ] || fail "no ctl-mqtt unit under /lib/systemd/system"
+[ -e "${units[1]}" ] || fail "no drop-in for wb-diag-collect.service"
 unknown="$(find "${units[@]}" -type f -exec awk '
     /^[ \t]*(#|;|$)/ { next } /^\[/ { section = $0; next }
     /=/ { key = $0; sub(/[ \t]*=.*/, "", key); print section key "\t" FILENAME }' {} + \
   | sort -u | awk -F'\t' 'NR == FNR { known[$0] = 1; next } !($1 in known) { print "  " $1 " (" $2 ")" }' "$root/tmp/known" - )"
 [ -z "$unknown" ] || { echo "$unknown" | sed "s|$root||" >&2; fail "systemd $systemd_version does not know the directives above"; }
-log "systemd $systemd_version knows every directive of our units"
+log "systemd $systemd_version knows every directive of our units and of our drop-in on wb-diag-collect.service"
 log "ok in $((SECONDS - started)) s"
