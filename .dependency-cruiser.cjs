@@ -4,7 +4,7 @@
 //   src/cli, src/demo           the three binaries, where a program is put together; npm start
 //   src/gpio, src/adc           the drivers
 //   src/service, src/sim,       the process lifecycle and shared options; the simulator;
-//   src/console                 the web console (rooms by concern: shared, http, auth, config,
+//   src/console                 the web console (rooms by concern: common, http, auth, config,
 //                               devices; put together by its top files)
 //   src/mqtt, src/hw            the MQTT layer and Home Assistant; the kernel interfaces
 //   src/core                    the ground: errors, log, time, persistence, the config pipeline
@@ -118,12 +118,12 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(console|mqtt|core)/|^src/hw/iio/(iio-match|fnmatch)\\.ts$' },
     },
     {
-      name: 'console-shared-room',
+      name: 'console-common-room',
       severity: 'error',
       comment:
-        'src/console/shared/: the rules the page imports as they are: they import nothing of the console. The files at the top of console/ put the rooms together; no room imports them.',
-      from: { path: '^src/console/shared/' },
-      to: { path: '^src/console/', pathNot: '^src/console/shared/' },
+        'src/console/common/: the rules the page imports as they are: they import nothing of the console. The files at the top of console/ put the rooms together; no room imports them.',
+      from: { path: '^src/console/common/' },
+      to: { path: '^src/console/', pathNot: '^src/console/common/' },
     },
     {
       name: 'console-http-room',
@@ -145,17 +145,17 @@ module.exports = {
       name: 'console-config-room',
       severity: 'error',
       comment:
-        "src/console/config/: the configuration pages' server side: on http/ and shared/, never devices/ or auth/. The files at the top of console/ put the rooms together; no room imports them.",
+        "src/console/config/: the configuration pages' server side: on http/ and common/, never devices/ or auth/. The files at the top of console/ put the rooms together; no room imports them.",
       from: { path: '^src/console/config/' },
-      to: { path: '^src/console/', pathNot: '^src/console/(config|http|shared)/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(config|http|common)/' },
     },
     {
       name: 'console-devices-room',
       severity: 'error',
       comment:
-        'src/console/devices/: the devices, their live stream and history: on http/ and shared/, never config/ or auth/. The files at the top of console/ put the rooms together; no room imports them.',
+        'src/console/devices/: the devices, their live stream and history: on http/ and common/, never config/ or auth/. The files at the top of console/ put the rooms together; no room imports them.',
       from: { path: '^src/console/devices/' },
-      to: { path: '^src/console/', pathNot: '^src/console/(devices|http|shared)/' },
+      to: { path: '^src/console/', pathNot: '^src/console/(devices|http|common)/' },
     },
     {
       name: 'only-cli-imports-cli',
@@ -196,7 +196,7 @@ module.exports = {
       name: 'no-unresolvable-import',
       severity: 'error',
       from: {},
-      // Except the page's import of the rules it shares with the server (src/console/shared/control-rules.ts):
+      // Except the page's import of the rules it shares with the server (src/console/common/control-rules.ts):
       // the build puts that module's compiled file beside the page's modules.
       to: { couldNotResolve: true, pathNot: '^\\./control-rules\\.js$' },
     },

@@ -14,7 +14,7 @@
 // with block coverage (the function itself, and each block whose count differs from the block
 // around it) is a branch, hit when any page ran it. Files no
 // page loaded count all their code lines as missed. The shared rules (/assets/control-rules.js,
-// compiled from src/console/shared/) are the server's floor and are left out here.
+// compiled from src/console/common/) are the server's floor and are left out here.
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -58,7 +58,7 @@ for (const file of ours) {
 }
 
 // The console's page (src/console/web/*.js, not part of the TypeScript program) imports modules
-// of src/console/shared/ that the build serves beside it (`import { titleIn } from './control-rules.js'`):
+// of src/console/common/ that the build serves beside it (`import { titleIn } from './control-rules.js'`):
 // those names are used.
 const pageImports = new Map();
 const webDir = resolve(root, 'src/console/web');
@@ -69,7 +69,7 @@ for (const name of ts.sys.readDirectory(webDir, ['.js'])) {
       .split(',')
       .map((n) => n.trim().split(/\s+as\s+/)[0])
       .filter(Boolean);
-    const module = `src/console/shared/${m[2]}.ts`;
+    const module = `src/console/common/${m[2]}.ts`;
     pageImports.set(module, new Set([...(pageImports.get(module) ?? []), ...names]));
   }
 }

@@ -24,7 +24,7 @@ import { diffCounts, lineDiff, type DiffLine } from './line-diff.js';
 import { writeConfigFile } from './config-writer.js';
 import { editedText } from './comment-keeping-edit.js';
 import { formModel } from './editor-schema.js';
-import type { FormModel, HardwareAnswer } from '../shared/config-page-model.js';
+import type { FormModel, HardwareAnswer } from '../common/config-page-model.js';
 import type { Language } from '../http/page-language.js';
 import { fileVersion } from './file-version.js';
 import { hardwareProblems, listHardware } from './hardware-check.js';

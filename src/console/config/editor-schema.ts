@@ -24,7 +24,7 @@
 
 import { withButtonKeys } from '../../core/config/button-keys-schema.js';
 import type { Language } from '../http/page-language.js';
-import type { FieldKind, FieldModel, FormModel, VariantModel } from '../shared/config-page-model.js';
+import type { FieldKind, FieldModel, FormModel, VariantModel } from '../common/config-page-model.js';
 
 type Schema = Record<string, unknown>;
 

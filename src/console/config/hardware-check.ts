@@ -15,7 +15,7 @@ import { consoleRule } from './console-rules.js';
 import { runCommand } from './run-command.js';
 import { serviceOptions } from './unit-options.js';
 import { answer } from '../http/answers.js';
-import type { GpioChipInfo, HardwareAnswer, HardwareList, IioDeviceInfo } from '../shared/config-page-model.js';
+import type { GpioChipInfo, HardwareAnswer, HardwareList, IioDeviceInfo } from '../common/config-page-model.js';
 
 /** The consumer name the GPIO service requests its lines under: its own lines are not "held". */
 export const OWN_CONSUMER = 'ctl-mqtt-gpio';

@@ -4,7 +4,7 @@
  * number (plain decimal notation; meter readings not below 0), by the rules of control-rules.ts,
  * which the page checks with too before it sends; this is the check that counts.
  */
-import { controlKind, numberProblem } from '../shared/control-rules.js';
+import { controlKind, numberProblem } from '../common/control-rules.js';
 import type { ControlView } from './device-view-model.js';
 
 /** Longest payload the console publishes (a text control is one line, not a document). */

@@ -12,7 +12,7 @@
  *   value is still shown) until one has. A control publishing at least hourly keeps its chart.
  * A control cleared from the broker (its service stopped) is forgotten at once (device-feed.ts).
  */
-import { METER_TYPES, NOT_NUMERIC_TYPES } from '../shared/control-rules.js';
+import { METER_TYPES, NOT_NUMERIC_TYPES } from '../common/control-rules.js';
 import { HOUR_MS, HOURS_KEPT, MINUTE_MS, SeriesHistory, type HistoryDocument } from './series-history.js';
 
 export { downsample, HOURS_KEPT, MINUTES_KEPT, RECENT_POINTS, SMALL_CHART_POINTS, type HistoryDocument } from './series-history.js';

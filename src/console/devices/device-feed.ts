@@ -13,7 +13,7 @@ import { resolveBroker, type BrokerOptions } from '../../mqtt/broker-options.js'
 import { DeviceViewModel, type DeviceView } from './device-view-model.js';
 import { commandProblem } from './control-commands.js';
 import { ControlHistory, type HistoryDocument } from './control-history.js';
-import { METER_TYPES } from '../shared/control-rules.js';
+import { METER_TYPES } from '../common/control-rules.js';
 import { HttpError } from '../http/http-io.js';
 import { answer } from '../http/answers.js';
 

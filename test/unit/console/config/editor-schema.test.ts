@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formModel } from '../../../../src/console/config/editor-schema.js';
-import type { FieldModel } from '../../../../src/console/shared/config-page-model.js';
+import type { FieldModel } from '../../../../src/console/common/config-page-model.js';
 import { languageOf } from '../../../../src/console/http/page-language.js';
 
 const schemaOf = (name: string): Record<string, unknown> =>

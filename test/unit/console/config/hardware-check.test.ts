@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adcProblems, gpioProblems, listHardware } from '../../../../src/console/config/hardware-check.js';
-import type { GpioChipInfo } from '../../../../src/console/shared/config-page-model.js';
+import type { GpioChipInfo } from '../../../../src/console/common/config-page-model.js';
 
 const line = (offset: number, used = false, consumer = '') => ({ offset, name: '', consumer, direction: 'input', used, active_low: false });
 const chips: GpioChipInfo[] = [

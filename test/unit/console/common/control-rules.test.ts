@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controlGroups, numberProblem, titleIn, typedNumber } from '../../../../src/console/shared/control-rules.js';
+import { controlGroups, numberProblem, titleIn, typedNumber } from '../../../../src/console/common/control-rules.js';
 
 test('a typed number takes a decimal comma and spaces between digit groups', () => {
   assert.equal(typedNumber(' 12,5 '), '12.5');
