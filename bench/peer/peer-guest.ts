@@ -34,7 +34,7 @@ const EXTRA_FLAGS = (process.env['BENCH_CONTROLLER_FLAGS'] ?? '').split(/\s+/).f
 import { loadAdcConfig } from '../../src/adc/config/load-adc-config.js';
 import { loadGpioConfig } from '../../src/gpio/config/load-gpio-config.js';
 import { topicLengthCheck } from '../../src/mqtt/topic-length-limits.js';
-import { createDemoBoard } from '../../src/demo/demo-board.js';
+import { createDemoBoard, type DemoBoard } from '../../src/demo/demo-board.js';
 import { SERVICE_FILES } from '../../src/demo/demo-paths.js';
 import { demoServiceArgs } from '../../src/demo/demo-services.js';
 import { CTL_DEBOUNCE_MS, MQTT_IO_BOUNCETIME_MS, type Memory, type ProgramResult } from './peer-guest-settings.js';
@@ -144,11 +144,11 @@ function ctlProgram(meter: boolean): Program {
 const CONSOLE_PORT = 18080;
 
 /** The demo's simulated board (ADC inputs on a fake IIO tree) for the ADC service beside the GPIO one. */
-function companionBoard(dir: string) {
+function companionBoard(dir: string): DemoBoard {
   const adcFiles = SERVICE_FILES.adc;
   const adcConfig = loadAdcConfig(adcFiles.config, adcFiles.boardDir, topicLengthCheck()).config;
   const gpioConfig = loadGpioConfig(SERVICE_FILES.gpio.config, SERVICE_FILES.gpio.boardDir, topicLengthCheck()).config;
-  return { board: createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig), adcConfig };
+  return createDemoBoard(join(dir, 'board'), gpioConfig, adcConfig);
 }
 
 /** The console's command line: on its own port, no password (loopback), the repository's schemas. */
@@ -159,7 +159,7 @@ function consoleArgs(dir: string, port: number, httpPort: number): string[] {
 
 /** `--adc ... --console ...` of the one process: the example ADC config on the simulated IIO tree, and the console. */
 function companionSections(dir: string, port: number, httpPort: number): string[] {
-  const { board } = companionBoard(dir);
+  const board = companionBoard(dir);
   return ['--adc', ...demoServiceArgs('adc', board, `mqtt://127.0.0.1:${port}`, dir), '--console', ...consoleArgs(dir, port, httpPort)];
 }
 
@@ -273,7 +273,7 @@ async function companionsMemory(
   client: mqtt.MqttClient,
   messages: Array<{ topic: string }>,
 ): Promise<Record<string, Memory>> {
-  const { board } = companionBoard(dir);
+  const board = companionBoard(dir);
   await client.subscribeAsync(`/devices/${SERVICE_FILES.adc.deviceId}/controls/+`);
   const adc = spawn(
     process.execPath,
