@@ -94,7 +94,11 @@ export async function gesturesCountedAndBound(t: TestContext, rig: GpioServiceRi
   assert.deepEqual(counts, ['1', '1', '1', '1'], 'each gesture counted once');
 
   // The counts and the lamp's level are in the state file, and a restart shows them, never 0.
+  const stopping = run.recorder.mark();
   assert.equal(await service.stop(), 0, service.stderr());
+  // The stop clears the device's retained topics, and its last clears may still be on their way
+  // to the recorder when the process has ended: each is awaited, so none reads as the restart's.
+  for (const g of ['Single', 'Long', 'Double', 'Shortlong']) await run.value(counter(g), '', { from: stopping });
   const saved = JSON.parse(readFileSync(run.stateFile, 'utf8')) as { presses: unknown; outputs: Record<string, boolean> };
   assert.deepEqual(saved.presses, { BTN: { single: 1, double: 1, long: 1, shortlong: 1 } });
   mark = run.recorder.mark();
