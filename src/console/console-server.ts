@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { CtlError, messageOf } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { ConfigStore } from './config/config-store.js';
+import type { ConfigServices } from './config/config-services.js';
 import type { DeviceFeed } from './devices/device-feed.js';
 import { CheckGate } from './auth/check-gate.js';
 import { clientAddress, normalizeAddress } from './http/client-address.js';
@@ -36,7 +37,9 @@ export interface ConsoleServerOptions {
   /** The stored scrypt hash, or null: then only loopback is allowed and nobody logs in. */
   readonly passwordHash: string | null;
   readonly feed: DeviceFeed;
-  readonly store: ConfigStore;
+  readonly services: ConfigServices;
+  /** The config store, loaded on first use. */
+  readonly openStore: () => Promise<ConfigStore>;
   readonly log: Logger;
   /** Where the web files are (tests); default: the package's. */
   readonly webDir?: string;
@@ -115,7 +118,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const files = new StaticFiles(options.webDir);
   const live = new LiveStream(options.feed);
-  const { feed, store, log } = options;
+  const { feed, services, log } = options;
 
   const page = (ctx: Context, name: string): void => {
     if (!ctx.session?.authenticated) {
@@ -137,7 +140,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       method: 'GET',
       pattern: /^\/config\/([^/]+)$/,
       handle: (ctx, m) => {
-        store.service(decodePathPart(m[1]!));
+        services.service(decodePathPart(m[1]!));
         page(ctx, 'config.html');
       },
     },
@@ -161,7 +164,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
             authenticated: ctx.session!.authenticated,
             passwordSet: !loopbackOnly,
             csrfToken: ctx.session!.csrfToken,
-            services: ctx.session!.authenticated ? store.list().map((s) => ({ id: s.id, title: s.title })) : [],
+            services: ctx.session!.authenticated ? services.list().map((s) => ({ id: s.id, title: s.title })) : [],
           },
           cookieHeader(ctx),
         ),
@@ -241,7 +244,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         sendJson(ctx.res, 200, { ok: true });
       },
     },
-    ...configRoutes(store, (ctx) => requireAuth(ctx as Context)),
+    ...configRoutes(services, options.openStore, (ctx) => requireAuth(ctx as Context)),
   ];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -11,11 +11,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConfigStore, SaveResult } from './config-store.js';
+import type { ConfigServices } from './config-services.js';
 import { answer } from '../http/answers.js';
 import { answerIn } from '../http/answer-language.js';
 import { languageAsked } from '../http/page-language.js';
 import { decodePathPart, HttpError, readJsonObject, sendJson } from '../http/http-io.js';
-import { problemsIn } from './problem-language.js';
 
 export interface ConfigRoute {
   readonly method: string;
@@ -28,11 +28,14 @@ const CONFIG_BODY = 1024 * 1024;
 const SMALL_BODY = 4 * 1024;
 
 /** A save's answer, its problems (and why the hardware went unchecked) in the page's language. */
-function sendSave(req: IncomingMessage, res: ServerResponse, result: SaveResult): void {
+async function sendSave(req: IncomingMessage, res: ServerResponse, result: SaveResult): Promise<void> {
   const language = languageAsked(req);
   const unchecked = result.hardwareUnchecked === undefined ? {} : { hardwareUnchecked: answerIn(language, result.hardwareUnchecked) };
   if (result.saved) sendJson(res, 200, { ...result, ...unchecked });
-  else sendJson(res, 422, { ...result, ...unchecked, problems: problemsIn(language, result.problems) });
+  else {
+    const { problemsIn } = await import('./problem-language.js'); // with the store: loaded when first needed
+    sendJson(res, 422, { ...result, ...unchecked, problems: problemsIn(language, result.problems) });
+  }
 }
 
 /** Which file the edit was made on: without it a save could overwrite another's. */
@@ -41,14 +44,18 @@ function versionOf(body: Record<string, unknown>): string {
   return body['version'];
 }
 
-export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: IncomingMessage }) => void): ConfigRoute[] {
+export function configRoutes(
+  services: ConfigServices,
+  openStore: () => Promise<ConfigStore>,
+  requireAuth: (ctx: { req: IncomingMessage }) => void,
+): ConfigRoute[] {
   return [
     {
       method: 'GET',
       pattern: /^\/api\/config$/,
       handle: (ctx) => {
         requireAuth(ctx);
-        sendJson(ctx.res, 200, { services: store.list() });
+        sendJson(ctx.res, 200, { services: services.list() });
       },
     },
     {
@@ -57,8 +64,8 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
       handle: async (ctx, m) => {
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        const service = store.service(id);
-        const { form, config, version } = await store.load(id, languageAsked(ctx.req));
+        const service = services.service(id);
+        const { form, config, version } = await (await openStore()).load(id, languageAsked(ctx.req));
         sendJson(ctx.res, 200, { id, title: form.title || service.title, configFile: service.configFile, form, config, version });
       },
     },
@@ -68,12 +75,12 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
       handle: async (ctx, m) => {
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        store.service(id);
+        services.service(id);
         const body = await readJsonObject(ctx.req, CONFIG_BODY);
         if (body['config'] === null || typeof body['config'] !== 'object' || Array.isArray(body['config'])) {
           throw new HttpError(400, 'expected {"config": {...}}');
         }
-        sendSave(ctx.req, ctx.res, await store.save(id, body['config'], versionOf(body)));
+        await sendSave(ctx.req, ctx.res, await (await openStore()).save(id, body['config'], versionOf(body)));
       },
     },
     {
@@ -82,7 +89,7 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
       handle: async (ctx, m) => {
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        sendJson(ctx.res, 200, await store.hardware(id));
+        sendJson(ctx.res, 200, await (await openStore()).hardware(id));
       },
     },
     {
@@ -91,7 +98,7 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
       handle: async (ctx, m) => {
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        sendJson(ctx.res, 200, { versions: await store.history(id) });
+        sendJson(ctx.res, 200, { versions: await (await openStore()).history(id) });
       },
     },
     {
@@ -100,7 +107,7 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
       handle: async (ctx, m) => {
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        sendJson(ctx.res, 200, await store.versionDiff(id, decodePathPart(m[2]!)));
+        sendJson(ctx.res, 200, await (await openStore()).versionDiff(id, decodePathPart(m[2]!)));
       },
     },
     {
@@ -109,10 +116,10 @@ export function configRoutes(store: ConfigStore, requireAuth: (ctx: { req: Incom
       handle: async (ctx, m) => {
         const id = decodePathPart(m[1]!);
         requireAuth(ctx);
-        store.service(id);
+        services.service(id);
         const body = await readJsonObject(ctx.req, SMALL_BODY);
         if (typeof body['id'] !== 'string') throw new HttpError(400, 'id: expected the id of a kept version');
-        sendSave(ctx.req, ctx.res, await store.restore(id, body['id'], versionOf(body)));
+        await sendSave(ctx.req, ctx.res, await (await openStore()).restore(id, body['id'], versionOf(body)));
       },
     },
   ];

@@ -31,29 +31,9 @@ import { hardwareProblems, listHardware } from './hardware-check.js';
 import { HttpError } from '../http/http-io.js';
 import { runCommand } from './run-command.js';
 import { answer } from '../http/answers.js';
+import type { ConfigService, ConfigServices } from './config-services.js';
 
 export { fileVersion } from './file-version.js';
-
-/** Makes a saved config take effect: a command (no shell) or, in the demo, a function. */
-export type ApplyAction = readonly string[] | (() => Promise<void>);
-
-export interface ConfigService {
-  /** The service name, from `configFile.service` (`ctl-mqtt-gpio`). */
-  readonly id: string;
-  /** The schema's title. */
-  readonly title: string;
-  /** The schema as read (with `configFile`). */
-  readonly schema: Record<string, unknown>;
-  readonly configFile: string;
-  /** argv of `-j` and `-J`. */
-  readonly toJSON: readonly string[];
-  readonly fromJSON: readonly string[];
-  /** argv of the hardware listing (`--list-lines`, `--list-channels`) with the service's backend options. */
-  readonly listHardware?: readonly string[];
-  /** The file whose CTL_MQTT_OPTS the listing also gets (the packaged unit's EnvironmentFile). */
-  readonly listingOptionsFile?: string;
-  readonly apply: ApplyAction;
-}
 
 export type SaveResult = (
   | {
@@ -98,7 +78,6 @@ function problemLines(stderr: string): string[] {
 }
 
 export class ConfigStore {
-  private readonly services = new Map<string, ConfigService>();
   /** One save at a time per service: two tabs saving at once must not interleave. */
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -106,23 +85,16 @@ export class ConfigStore {
 
   /** `stateDir`: where the kept versions and the write journal go (the console's own directory). */
   constructor(
-    services: readonly ConfigService[],
+    private readonly services: ConfigServices,
     private readonly log: Logger,
     private readonly stateDir: string,
   ) {
-    for (const service of services) this.services.set(service.id, service);
     this.versions = new ConfigVersions(join(stateDir, 'versions'));
-  }
-
-  list(): Array<{ id: string; title: string; configFile: string }> {
-    return [...this.services.values()].map((s) => ({ id: s.id, title: s.title, configFile: s.configFile }));
   }
 
   /** @throws HttpError 404 for a service the console does not manage. */
   service(id: string): ConfigService {
-    const service = this.services.get(id);
-    if (service === undefined) throw new HttpError(404, answer('config.unknown', { id: JSON.stringify(id) }));
-    return service;
+    return this.services.service(id);
   }
 
   /**

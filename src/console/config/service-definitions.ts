@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CtlError, messageOf } from '../../core/errors.js';
-import type { ApplyAction, ConfigService } from './config-store.js';
+import type { ApplyAction, ConfigService } from './config-services.js';
 import { defaultOptionsFile } from './unit-options.js';
 
 export interface ServiceOverrides {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startConsole, type RunningConsole } from '../../../src/console/console-app.js';
+import { ConfigServices } from '../../../src/console/config/config-services.js';
 import { ConfigStore, fileVersion } from '../../../src/console/config/config-store.js';
 import { hashPassword, verifyPassword } from '../../../src/console/auth/password.js';
 import { serviceFromSchema } from '../../../src/console/config/service-definitions.js';
@@ -248,7 +249,9 @@ describe('console security over HTTP', () => {
       'process.stderr.write("<stdin>:1:2: channels[0].name: is required\\nWARNING: ignored\\n"); process.exit(6)',
     ];
     const store = new ConfigStore(
-      [{ ...serviceFromSchema(GPIO_SCHEMA, { configFile: file, fromJSON: fail, apply: () => Promise.reject(new Error('must not run')) }) }],
+      new ConfigServices([
+        { ...serviceFromSchema(GPIO_SCHEMA, { configFile: file, fromJSON: fail, apply: () => Promise.reject(new Error('must not run')) }) },
+      ]),
       createMemoryLogger(),
       join(dir, 'refused-state'),
     );
