@@ -109,7 +109,7 @@ async function measure(ctx: BenchContext, kind: 'one' | 'separate'): Promise<Fig
               watch(
                 'ctl-mqtt',
                 process.execPath,
-                [...NODE_FLAGS, bin('ctl-mqtt'), '--gpio', ...gpioArgs, '--adc', ...adcArgs, '--console', ...consoleArgs],
+                [...FLAGS, bin('ctl-mqtt'), '--gpio', ...gpioArgs, '--adc', ...adcArgs, '--console', ...consoleArgs],
                 {
                   env,
                 },
