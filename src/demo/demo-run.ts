@@ -2,7 +2,8 @@
  * The demo from start to stop:
  * 1. read the example configs (the board is built from them), start the embedded broker;
  * 2. build the simulated board in a temp dir, put inputs at rest, start the ADC drift;
- * 3. watch the devices, start both services, start the input activity and the live view;
+ * 3. watch the devices, start the `ctl-mqtt` process (both services and the web console), wait
+ *    until the console listens, start the input activity and the live view;
  * 4. on Ctrl-C / SIGTERM (`stop`), `--duration`, or when every service is gone: stop the
  *    activity, SIGTERM the services (they clear their retained topics), check that the broker
  *    retains nothing of the devices, close the broker, remove the temp dir.
@@ -20,7 +21,6 @@ import { retainedDeviceTopics, watchDevices, type DeviceWatch } from './broker-w
 import { connectionHints, outputToSwitch } from './connection-hints.js';
 import type { DemoOptions } from './demo-args.js';
 import { createDemoBoard } from './demo-board.js';
-import { startDemoConsole } from './demo-console.js';
 import { SERVICE_FILES } from './demo-paths.js';
 import { DemoServices } from './demo-services.js';
 import { DeviceViewModel } from '../console/devices/device-view-model.js';
@@ -28,7 +28,6 @@ import { startEmbeddedBroker } from './embedded-broker.js';
 import { setIdleLevels, startGpioActivity, type Activity } from './gpio-activity.js';
 import { LiveView, type ViewOutput } from './live-view.js';
 import { describeExit, type ServiceExit } from './service-process.js';
-import type { RunningConsole } from '../console/console-app.js';
 
 export interface DemoIo {
   readonly stdout: ViewOutput;
@@ -50,7 +49,7 @@ function stopTrigger(stop: AbortSignal, durationS: number | null, services: Demo
     if (stop.aborted) return onAbort();
     stop.addEventListener('abort', onAbort);
     if (durationS !== null) timers.push(setTimeout(() => done(`--duration ${durationS} s passed`), durationS * 1000));
-    void services.allExited().then(() => done('no service is running'));
+    void services.exited().then(() => done('no service is running'));
   });
 }
 
@@ -79,7 +78,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
   let services: DemoServices | undefined;
   let view: LiveView | undefined;
   let watch: DeviceWatch | undefined;
-  let webConsole: RunningConsole | undefined;
   const activities: Activity[] = [];
   // If the process goes down without the orderly stop (a forced exit), leave nothing running.
   const emergency = (): void => {
@@ -98,6 +96,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
       board,
       brokerUrl: broker.url,
       dir,
+      consolePort: options.consolePort,
       onLine: (line) => view?.log(line),
       onUnexpectedExit: (name, exit) => {
         view?.log(`demo: ${name} ${describeExit(exit)}; it is not restarted (see its log above)`);
@@ -105,12 +104,10 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
       },
     });
     const running = services;
-    webConsole = await startDemoConsole({
-      port: options.consolePort,
-      brokerUrl: broker.url,
-      dir,
-      services,
-      onLine: (line) => view?.log(line),
+    // A console that cannot start ends the demo, the services stopped in order (topics cleared).
+    const consoleUrl = await services.consoleUrl.catch(async (err: unknown) => {
+      await running.stopAll();
+      throw err;
     });
     const output = outputToSwitch(board.outputs.map((o) => o.channel));
     const live = new LiveView({
@@ -118,7 +115,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
       model,
       header: [
         ...connectionHints(broker, SERVICE_FILES.gpio.deviceId, output),
-        `web console: ${webConsole.url}  (devices live, configuration forms)`,
+        `web console: ${consoleUrl}  (devices live, configuration forms)`,
       ],
       status: () => running.statusLines(),
     });
@@ -131,7 +128,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
     // The last frame keeps the last values; from here on, plain lines.
     live.stop();
     io.stdout.write(`demo: stopping (${why})\n`);
-    await webConsole.close();
     const exits = await services.stopAll();
     const leftovers = await retainedDeviceTopics(broker.url, DEVICE_IDS).catch((err: unknown) => new Error(messageOf(err)));
     await watch.close();
@@ -143,7 +139,6 @@ export async function runDemo(options: DemoOptions, io: DemoIo, stop: AbortSigna
     view?.stop(); // after a failure: the cursor is shown again
     for (const a of activities) a.stop();
     services?.killAll();
-    await webConsole?.close().catch(() => undefined);
     await watch?.close().catch(() => undefined); // else it would reconnect forever
     await broker.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,29 +1,36 @@
 /**
- * The two services as the demo runs them: in one process, as the package does, with copies of
- * the repository's example configs (in the demo's temp dir, so the console's forms never change
- * the repository) and its boards, the simulated board (`--gpio-sim`, `--sysfs-root`), a state
- * file in the temp dir, and the embedded broker. Tracks their state for the view; a process that
- * exits on its own is reported and left stopped (no silent restart).
+ * The controller as the demo runs it: one `ctl-mqtt` process with the GPIO, ADC and console
+ * sections, as the package runs it, with copies of the repository's example configs (in the
+ * demo's temp dir, so the console's forms never change the repository) and its boards, the
+ * simulated board (`--gpio-sim`, `--sysfs-root`), a state file in the temp dir, and the embedded
+ * broker. Tracks the services' state for the view; a process that exits on its own is reported
+ * and left stopped (no silent restart).
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DemoBoard } from './demo-board.js';
+import {
+  demoConfigFile,
+  demoConsoleArgs,
+  demoConsoleStateDir,
+  simulatedHardwareArgs,
+  writeDemoConsoleFiles,
+  type DemoConsoleFiles,
+} from './demo-console.js';
+import { ConsoleStart } from './console-start.js';
 import { SERVICE_FILES, type ServiceKind } from './demo-paths.js';
 import { describeExit, ServiceProcess, type ServiceExit } from './service-process.js';
 
 export interface DemoServicesOptions {
   readonly board: DemoBoard;
   readonly brokerUrl: string;
-  /** The demo's temp dir (the GPIO state file goes there). */
+  /** The demo's temp dir (the config copies, the GPIO state file, the console's files go there). */
   readonly dir: string;
+  /** The web console's port on 127.0.0.1. */
+  readonly consolePort: number;
   readonly onLine: (line: string) => void;
-  /** A service exited without being asked to. */
+  /** The process exited without being asked to. */
   readonly onUnexpectedExit: (name: string, exit: ServiceExit) => void;
-}
-
-/** The demo's copy of a service's example config (what the console edits). */
-export function demoConfigFile(kind: ServiceKind, dir: string): string {
-  return join(dir, `${SERVICE_FILES[kind].binary}.conf`);
 }
 
 /** The command-line arguments of one service in the demo (`config`: the demo runs its copy). */
@@ -35,10 +42,8 @@ export function demoServiceArgs(
   config = SERVICE_FILES[kind].config,
 ): string[] {
   const files = SERVICE_FILES[kind];
-  const common = ['-c', config, '--system-config-dir', files.boardDir, '--broker', brokerUrl];
-  return kind === 'gpio'
-    ? [...common, '--gpio-sim', board.gpioSimDir, '--state-file', join(dir, 'ctl-mqtt-gpio-state.json')]
-    : [...common, '--sysfs-root', board.sysfsRoot];
+  const common = ['-c', config, '--system-config-dir', files.boardDir, '--broker', brokerUrl, ...simulatedHardwareArgs(kind, board)];
+  return kind === 'gpio' ? [...common, '--state-file', join(dir, 'ctl-mqtt-gpio-state.json')] : common;
 }
 
 const KINDS = ['gpio', 'adc'] as const;
@@ -50,46 +55,54 @@ const HOST_ENTRY = SERVICE_FILES.gpio.entry.replace(/ctl-mqtt-gpio\.js$/, 'ctl-m
 type ServiceState = 'starting' | 'running' | 'stopped';
 
 /**
- * Both services in one process, `ctl-mqtt --gpio ... --adc ...`, as the package's unit runs them.
- * Lines are handed on with the service they are about (`gpio:`, `adc:`, `ctl-mqtt:`); the state
- * of each service is read from them (the process says when one ended and why).
+ * The services in one process, `ctl-mqtt --gpio ... --adc ... --console ...`, as the package's
+ * unit runs them. Lines are handed on with the service they are about (`gpio:`, `adc:`,
+ * `console:`, `ctl-mqtt:`); the state of each driver is read from them (the process says when
+ * one ended and why), and whether the console started.
  */
 export class DemoServices {
-  private host: ServiceProcess;
+  private readonly host: ServiceProcess;
   private exit: ServiceExit | undefined;
   private readonly states = new Map<ServiceKind, ServiceState>();
   private readonly lastLine = new Map<ServiceKind, string>();
+  private readonly consoleStart = new ConsoleStart();
+  /** The console's schema copies and apply script, in the temp dir. */
+  readonly consoleFiles: DemoConsoleFiles;
 
-  constructor(private readonly options: DemoServicesOptions) {
+  constructor(options: DemoServicesOptions) {
     for (const kind of KINDS) {
       const copy = demoConfigFile(kind, options.dir);
       if (!existsSync(copy)) copyFileSync(SERVICE_FILES[kind].config, copy);
+      this.states.set(kind, 'starting');
     }
-    this.host = this.spawn();
-  }
-
-  private spawn(): ServiceProcess {
-    const options = this.options;
-    this.exit = undefined;
-    for (const kind of KINDS) this.states.set(kind, 'starting');
-    const args = KINDS.flatMap((kind) => [
-      `--${kind}`,
-      ...demoServiceArgs(kind, options.board, options.brokerUrl, options.dir, demoConfigFile(kind, options.dir)),
-    ]);
-    return new ServiceProcess({
+    const consoleFiles = writeDemoConsoleFiles(options.dir, options.board);
+    this.consoleFiles = consoleFiles;
+    const args = [
+      ...KINDS.flatMap((kind) => [
+        `--${kind}`,
+        ...demoServiceArgs(kind, options.board, options.brokerUrl, options.dir, demoConfigFile(kind, options.dir)),
+      ]),
+      '--console',
+      ...demoConsoleArgs(options.dir, consoleFiles, options.brokerUrl, options.consolePort),
+    ];
+    this.host = new ServiceProcess({
       name: HOST_BINARY,
       entry: HOST_ENTRY,
       args,
+      // As the unit's StateDirectory= gives it; the drivers do not read it.
+      env: { STATE_DIRECTORY: demoConsoleStateDir(options.dir) },
       onLine: (line) => {
-        const kind = serviceOfLine(line);
-        if (kind !== undefined) {
-          this.lastLine.set(kind, line);
-          this.noteState(kind, line);
+        this.consoleStart.line(line);
+        const about = serviceOfLine(line);
+        if (about !== undefined && about !== 'console') {
+          this.lastLine.set(about, line);
+          this.noteState(about, line);
         }
-        options.onLine(`${kind ?? 'ctl-mqtt'}: ${line}`);
+        options.onLine(`${about ?? 'ctl-mqtt'}: ${line}`);
       },
       onExit: (exit) => {
         this.exit = exit;
+        this.consoleStart.processEnded();
         for (const kind of KINDS) this.states.set(kind, 'stopped');
         if (!exit.requested) options.onUnexpectedExit(HOST_BINARY, exit);
       },
@@ -104,38 +117,19 @@ export class DemoServices {
       this.states.set(kind, 'running');
   }
 
-  /** The simulated hardware's options of a service (`--gpio-sim DIR`, `--sysfs-root DIR`). */
-  backendArgs(kind: ServiceKind): string[] {
-    return kind === 'gpio' ? ['--gpio-sim', this.options.board.gpioSimDir] : ['--sysfs-root', this.options.board.sysfsRoot];
+  /** The process's id (undefined when it could not start). */
+  get pid(): number | undefined {
+    return this.host.pid;
   }
 
-  /**
-   * The console's "apply" after a save, as `systemctl reload ctl-mqtt-gpio` does it for the
-   * package: SIGHUP to the process, which reloads each service whose configuration changed (and
-   * starts one that stopped on an invalid one); a process that is not running is started again.
-   */
-  async apply(kind: ServiceKind): Promise<void> {
-    if (this.host.reload()) {
-      this.options.onLine(`demo: ${SERVICE_FILES[kind].binary} reloads the saved configuration`);
-      return;
-    }
-    await this.restart(kind);
+  /** The web console's address once it listens; rejects with one line when it cannot start. */
+  get consoleUrl(): Promise<string> {
+    return this.consoleStart.url;
   }
 
-  /** Stops the process and starts it again. */
-  async restart(kind: ServiceKind): Promise<void> {
-    await this.host.stop();
-    this.host = this.spawn();
-    this.options.onLine(`demo: ${HOST_BINARY} restarted with the saved configuration of ${SERVICE_FILES[kind].binary}`);
-  }
-
-  /** Resolves when the process has exited (however) and was not restarted meanwhile. */
-  async allExited(): Promise<void> {
-    for (;;) {
-      const current = this.host;
-      await current.exited;
-      if (current === this.host) return;
-    }
+  /** Resolves when the process has exited (however). */
+  async exited(): Promise<void> {
+    await this.host.exited;
   }
 
   /** One line per service for the view. */
@@ -147,7 +141,7 @@ export class DemoServices {
     return KINDS.map((kind) => {
       const name = SERVICE_FILES[kind].binary;
       const state = this.states.get(kind) ?? 'starting';
-      const where = `in ${HOST_BINARY} (pid ${this.host.pid ?? '?'})`;
+      const where = `in ${HOST_BINARY} (pid ${this.pid ?? '?'})`;
       if (state !== 'stopped') return `${name.padEnd(14)} ${state} ${where}`;
       const last = this.lastLine.get(kind);
       return `${name.padEnd(14)} stopped ${where}, waiting for a fixed configuration${last === undefined ? '' : `: ${last}`}`;
@@ -169,8 +163,8 @@ export class DemoServices {
 const HOST_BINARY = 'ctl-mqtt';
 
 /** The service a line of the process is about: its logger's namespace, or the process's line naming it. */
-function serviceOfLine(line: string): ServiceKind | undefined {
-  const m = /\[ctl:(gpio|adc)[\]:]|\bctl-mqtt-(gpio|adc)[:.]/.exec(line);
+function serviceOfLine(line: string): ServiceKind | 'console' | undefined {
+  const m = /\[ctl:(gpio|adc|console)[\]:]|\bctl-mqtt-(gpio|adc|console)[:.]/.exec(line);
   const kind = m?.[1] ?? m?.[2];
-  return kind === 'gpio' || kind === 'adc' ? kind : undefined;
+  return kind === 'gpio' || kind === 'adc' || kind === 'console' ? kind : undefined;
 }

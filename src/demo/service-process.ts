@@ -23,6 +23,8 @@ export interface ServiceProcessOptions {
   /** The node script and its arguments. */
   readonly entry: string;
   readonly args: readonly string[];
+  /** Variables added to the demo's environment. */
+  readonly env?: Readonly<Record<string, string>>;
   readonly onLine: (line: string) => void;
   readonly onExit: (exit: ServiceExit) => void;
 }
@@ -41,6 +43,7 @@ export class ServiceProcess {
     this.name = options.name;
     this.child = spawn(process.execPath, [...NODE_FLAGS, options.entry, ...options.args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
       detached: true,
     });
     for (const stream of [this.child.stdout, this.child.stderr]) {

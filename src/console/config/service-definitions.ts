@@ -1,8 +1,8 @@
 /**
  * The services the console configures, read from their installed schemas: the schema's
  * `configFile` names the file, the service and the `-j` / `-J` commands. Only these files can be
- * written through the console. The demo and the tests replace the file and the commands (they run
- * the services from the build, with example configs in a temp dir).
+ * written through the console. Tests replace the file and the commands here; the demo gives the
+ * console schema copies of its own (`--schema`, src/demo/demo-console.ts).
  */
 import { readFileSync } from 'node:fs';
 import { CtlError, messageOf } from '../../core/errors.js';

@@ -1,8 +1,9 @@
 /**
  * The console's test rig: a real broker (mosquitto when installed), the demo's simulated board
  * built from the example configs, both services on it (sim GPIO, fake IIO) running copies of the
- * example configs, and the console as the demo serves it (apply = restart the service process),
- * on a free port.
+ * example configs, in the `ctl-mqtt` process as the demo runs it (with its own console), and
+ * consoles in the test's process on the same files (their `feed` is the tests' to read), on free
+ * ports. A console here applies a save as the demo's does: SIGHUP to the `ctl-mqtt` process.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +11,15 @@ import { join } from 'node:path';
 import { loadAdcConfig } from '../../../src/adc/config/load-adc-config.js';
 import type { RunningConsole } from '../../../src/console/console-app.js';
 import { createDemoBoard, type DemoBoard } from '../../../src/demo/demo-board.js';
-import { startDemoConsole } from '../../../src/demo/demo-console.js';
+import { startConsole } from '../../../src/console/console-app.js';
+import { serviceFromSchema } from '../../../src/console/config/service-definitions.js';
+import { createLogger } from '../../../src/core/log.js';
+import { demoConfigFile } from '../../../src/demo/demo-console.js';
 import { SERVICE_FILES, type ServiceKind } from '../../../src/demo/demo-paths.js';
-import { demoConfigFile, DemoServices } from '../../../src/demo/demo-services.js';
+import { DemoServices } from '../../../src/demo/demo-services.js';
 import { loadGpioConfig } from '../../../src/gpio/config/load-gpio-config.js';
 import { topicLengthCheck } from '../../../src/mqtt/topic-length-limits.js';
+import { freePort } from '../../helpers/free-port.js';
 import { startTestBroker, type TestBroker } from '../../helpers/test-broker.js';
 
 export interface ConsoleRig {
@@ -45,19 +50,27 @@ export async function startConsoleRig(): Promise<ConsoleRig> {
     board,
     brokerUrl: broker.url,
     dir,
+    consolePort: await freePort(),
     onLine: (l) => lines.push(l),
     onUnexpectedExit: (name) => lines.push(`${name} exited`),
   });
+  // The demo's schema copies: its config copies, `-j` / `-J` and the listing on the simulated board.
+  const { schemas } = services.consoleFiles;
+  const reloadServices = async (): Promise<void> => {
+    if (services.pid !== undefined) process.kill(services.pid, 'SIGHUP');
+  };
   const consoles: RunningConsole[] = [];
   const start = async (passwordHash: string | null, trustedProxies?: readonly string[]): Promise<RunningConsole> => {
-    const c = await startDemoConsole({
+    const c = await startConsole({
+      host: '127.0.0.1',
       port: 0,
-      brokerUrl: broker.url,
-      dir,
-      services,
-      onLine: (l) => lines.push(l),
       passwordHash,
       ...(trustedProxies === undefined ? {} : { trustedProxies }),
+      broker: { url: broker.url },
+      topicPrefix: '',
+      services: schemas.map((schema) => serviceFromSchema(schema, { apply: reloadServices })),
+      stateDir: join(dir, 'console'),
+      log: createLogger({ namespace: 'console', write: (line) => lines.push(`console: ${line}`) }),
     });
     consoles.push(c);
     return c;

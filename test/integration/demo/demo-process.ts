@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -98,4 +99,13 @@ export async function startDemo(
       });
     },
   };
+}
+
+/** A port on 127.0.0.1 something else listens on, for the rest of the test. */
+export async function takenPort(t: TestContext): Promise<number> {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+  const address = blocker.address();
+  return typeof address === 'object' && address !== null ? address.port : 0;
 }

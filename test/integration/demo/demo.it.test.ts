@@ -6,12 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { MqttRecorder, publishOnce, type Recorded } from '../../helpers/mqtt-recorder.js';
 import { freePort } from '../../helpers/free-port.js';
-import { startDemo, type DemoProcess } from './demo-process.js';
+import { startDemo, takenPort, type DemoProcess } from './demo-process.js';
 
 const GPIO = '/devices/ctl-gpio';
 const ADC = '/devices/ctl-adc';
@@ -120,11 +119,7 @@ test('--duration stops the demo by itself, cleanly', async (t) => {
 });
 
 test('a taken port: one line naming --port, exit 1, nothing started or left', async (t) => {
-  const blocker = createServer();
-  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
-  const address = blocker.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const port = await takenPort(t);
   const demo = await startDemo(t, [], { port, wsPort: await freePort() });
   assert.equal(await demo.exited, 1);
   assert.equal(
@@ -136,11 +131,7 @@ test('a taken port: one line naming --port, exit 1, nothing started or left', as
 });
 
 test('a taken WebSocket port: one line naming --ws-port, exit 1, no stack trace', async (t) => {
-  const blocker = createServer();
-  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
-  const address = blocker.address();
-  const wsPort = typeof address === 'object' && address !== null ? address.port : 0;
+  const wsPort = await takenPort(t);
   const demo = await startDemo(t, [], { port: await freePort(), wsPort });
   assert.equal(await demo.exited, 1);
   assert.equal(
