@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
+#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1 --no-opt
 /** The `ctl-mqtt-adc` binary. */
 // First of all: signals during the start must not end the process (see the module).
 import { holdEarlyStops } from '../service/early-signals.js';

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
+#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1 --no-opt
 /**
  * The `ctl-mqtt-console` binary: the web console (src/console/), or `--set-password`. Exit codes
  * as the services': 0, 1 runtime failure, 2 bad arguments (one line, then the --help hint).

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
+#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1 --no-opt
 /**
  * The `ctl-mqtt` binary: the controller's services in one process (cli/host/). Exit codes as the
  * services': 0 stopped, 1 runtime failure, 2 bad arguments, 6 invalid configuration (of the last

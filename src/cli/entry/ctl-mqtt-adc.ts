@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
+#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1 --no-opt
 /**
  * The installed `ctl-mqtt-adc` (bundled into dist/bin/ctl-mqtt-adc.js). ES modules are all read and
  * linked before the first one runs, so the signal handlers are installed here, from a module that

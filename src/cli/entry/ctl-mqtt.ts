@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1
+#!/usr/bin/env -S node --v8-pool-size=1 --max-semi-space-size=1 --no-opt
 /**
  * The installed `ctl-mqtt`, the controller's services in one process (bundled into
  * dist/bin/ctl-mqtt.js). The signal handlers first, then the program (see early-signals.ts).

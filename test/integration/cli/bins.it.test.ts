@@ -106,14 +106,43 @@ test('the bin runs through a symlink, as npm installs it', (t) => {
 
 test('every way a service is started passes the same Node options: the #! line and the installed commands', () => {
   const flags = NODE_FLAGS.join(' ');
-  for (const name of ['gpio', 'adc', 'console']) {
-    for (const file of [`dist/src/cli/${name}-main.js`, `dist/bin/ctl-mqtt-${name}.js`]) {
+  const commands = [
+    { binary: 'ctl-mqtt-gpio', main: 'gpio-main' },
+    { binary: 'ctl-mqtt-adc', main: 'adc-main' },
+    { binary: 'ctl-mqtt-console', main: 'console-main' },
+    { binary: 'ctl-mqtt', main: 'host-main' },
+  ];
+  for (const { binary, main } of commands) {
+    for (const file of [`dist/src/cli/${main}.js`, `dist/bin/${binary}.js`]) {
       const bin = readFileSync(join(ROOT, file), 'utf8');
       assert.ok(bin.startsWith(`#!/usr/bin/env -S node ${flags}\n`), `${file}: ${bin.split('\n')[0]}`);
     }
-    const wrapper = readFileSync(join(ROOT, `packaging/bin/ctl-mqtt-${name}`), 'utf8');
-    assert.ok(wrapper.includes(`\nexec node ${flags} "$root/dist/bin/ctl-mqtt-${name}.js" "$@"\n`), `packaging/bin/ctl-mqtt-${name}`);
+    const wrapper = readFileSync(join(ROOT, `packaging/bin/${binary}`), 'utf8');
+    assert.ok(
+      wrapper.includes(`\nexec node ${flags} \${CTL_MQTT_NODE_FLAGS-} "$root/dist/bin/${binary}.js" "$@"\n`),
+      `packaging/bin/${binary}`,
+    );
   }
+  // The benchmarks that measure a service inside their own process run with the same options.
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  assert.ok(scripts['bench']!.includes(`node ${flags} dist/bench/run.js`), `npm run bench: ${scripts['bench']}`);
+});
+
+test("the installed commands add CTL_MQTT_NODE_FLAGS after the package's Node options", (t) => {
+  // The package's layout: /usr/bin/<command> beside /usr/lib/ctl-mqtt (the build, here).
+  const prefix = tempDir(t);
+  mkdirSync(join(prefix, 'bin'));
+  mkdirSync(join(prefix, 'lib'));
+  symlinkSync(ROOT, join(prefix, 'lib/ctl-mqtt'));
+  const command = join(prefix, 'bin/ctl-mqtt-gpio');
+  writeFileSync(command, readFileSync(join(ROOT, 'packaging/bin/ctl-mqtt-gpio')), { mode: 0o755 });
+  const installed = (flags: string | undefined) =>
+    spawnSync(command, ['--version'], { encoding: 'utf8', env: { ...process.env, CTL_MQTT_NODE_FLAGS: flags } });
+  assert.match(installed(undefined).stdout, /^ctl-mqtt-gpio /);
+  assert.match(installed('--opt --stack-trace-limit=20').stdout, /^ctl-mqtt-gpio /);
+  const refused = installed('--no-such-node-flag');
+  assert.notEqual(refused.status, 0);
+  assert.match(refused.stderr, /bad option: --no-such-node-flag/);
 });
 
 /** Relative and bare specifiers statically imported by a compiled module (not `import()`). */
