@@ -1,6 +1,7 @@
 /**
  * One console: the MQTT device feed, the config store and the HTTP server, started and stopped
- * together. The command line, the demo and the tests all start it through here.
+ * together. The command line (alone or inside `ctl-mqtt`, as the demo runs it) and the tests start
+ * it through here.
  */
 import type { BrokerOptions } from '../mqtt/broker-options.js';
 import type { Logger } from '../core/log.js';
