@@ -81,12 +81,6 @@ export class ServiceProcess {
     return exit;
   }
 
-  /** SIGHUP: the service reads its configuration again and applies it in place. False when it is not running. */
-  reload(): boolean {
-    if (this.exitInfo !== null) return false;
-    return this.child.kill('SIGHUP');
-  }
-
   /** Last resort when the demo itself is going down abruptly (synchronous). */
   killNow(): void {
     if (this.exitInfo === null) this.child.kill('SIGKILL');
